@@ -1,0 +1,80 @@
+"""Parameter domains: the one place that raises for bad input.
+
+Every public constructor and function validates through these helpers so that the
+error always names the parameter and the allowed range, and NaN never slips through.
+"""
+from __future__ import annotations
+
+import math
+import numbers
+
+__all__ = [
+    "positive",
+    "nonnegative",
+    "positive_integer",
+    "integer_at_least",
+    "in_open_interval",
+    "dps_or_none",
+]
+
+
+def _real(name, value):
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        try:
+            value = float(value)
+        except (TypeError, ValueError):
+            raise TypeError(f"{name} must be a real number, got {value!r}") from None
+    if isinstance(value, float) and math.isnan(value) or value != value:
+        raise ValueError(f"{name} must be a real number, got NaN")
+    return value
+
+
+def positive(name, value):
+    """Return ``value`` if it is a finite real number > 0, else raise ValueError."""
+    value = _real(name, value)
+    if not (0 < value < math.inf):
+        raise ValueError(f"{name} must be a finite number > 0, got {value!r}")
+    return value
+
+
+def nonnegative(name, value):
+    """Return ``value`` if it is a finite real number >= 0, else raise ValueError."""
+    value = _real(name, value)
+    if not (0 <= value < math.inf):
+        raise ValueError(f"{name} must be a finite number >= 0, got {value!r}")
+    return value
+
+
+def in_open_interval(name, value, lo, hi):
+    """Return ``value`` if lo < value < hi, else raise ValueError."""
+    value = _real(name, value)
+    if not (lo < value < hi):
+        raise ValueError(f"{name} must lie in the open interval ({lo}, {hi}), got {value!r}")
+    return value
+
+
+def integer_at_least(name, value, lo):
+    """Return ``int(value)`` if it is an integer >= lo, else raise ValueError."""
+    value = _real(name, value)
+    if value != math.floor(value) if math.isfinite(value) else True:
+        raise ValueError(f"{name} must be an integer >= {lo}, got {value!r}")
+    value = int(value)
+    if value < lo:
+        raise ValueError(f"{name} must be an integer >= {lo}, got {value!r}")
+    return value
+
+
+def positive_integer(name, value):
+    """Return ``int(value)`` if it is an integer >= 1, else raise ValueError."""
+    return integer_at_least(name, value, 1)
+
+
+def dps_or_none(dps):
+    """Validate the working precision argument used by every numeric method.
+
+    ``None`` selects vectorised float64; an integer >= 5 selects mpmath at that many
+    decimal digits.
+    """
+    if dps is None:
+        return None
+    return integer_at_least("dps", dps, 5)

@@ -1,0 +1,254 @@
+"""Symbolic side of the polynomial method (Rao & Edelman 2008).
+
+An *algebraic law* μ is described by an irreducible bivariate polynomial P(G, z) with
+P(G_μ(z), z) = 0, where G_μ(z) = ∫ dμ(x)/(z − x) is the Cauchy transform (sign convention:
+G ~ 1/z at infinity, Im G < 0 on the upper half-plane).  Law parameters enter P as sympy
+symbols; their values live beside P (see :class:`freeattn.laws.AlgebraicLaw`).
+
+Every operation here is pure sympy and cached on a *canonical* form of its input (parameter
+symbols renamed ``c0, c1, …`` in sorted order), so that, e.g., all attention laws share one
+elimination whatever their numeric parameters.
+
+The change of variables behind ⊠ and compound free Poisson (Mingo & Speicher 2017, §3.6;
+Hayase & Karakida 2026, eqs. (C.1)–(C.6)):
+    ψ(u) = Σ_{q≥1} m_q u^q = (1/u) G(1/u) − 1,   χ = ψ^{-1},   S(w) = (1 + w)/w · χ(w).
+Writing w = ψ(1/z) = zG − 1 and S = S(w) gives G = S w and z = (1 + w)/(S w); hence the
+S-relation Σ(w, S) = numerator of P(S w, (1 + w)/(S w)) and back P(G, z) = numerator of
+Σ(zG − 1, G/(zG − 1)).
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+import sympy as sp
+
+__all__ = [
+    "G", "z", "w", "S",
+    "canonicalize",
+    "stieltjes_factor",
+    "affine_polynomial",
+    "s_relation",
+    "from_s_relation",
+    "r_relation",
+    "boxtimes_polynomial",
+    "compound_free_poisson_polynomial",
+    "discriminant_factors",
+    "series_polynomial",
+    "series_moments",
+]
+
+G, z, w, S = sp.symbols("G z w S")
+_S1 = sp.Symbol("S_1")
+_u, _M = sp.symbols("u M")
+
+
+def _numer(expr):
+    """Numerator of a rational expression, expanded (denominators are cleared)."""
+    return sp.expand(sp.numer(sp.together(expr)))
+
+
+def canonicalize(expr, prefix="c"):
+    """Rename the free parameter symbols of ``expr`` to ``prefix0, prefix1, …``.
+
+    Returns ``(expr_c, old_symbols)`` with ``old_symbols[i]`` the symbol renamed to
+    ``prefix{i}``. The variables G, z, w, S are left alone.
+    """
+    params = sorted(expr.free_symbols - {G, z, w, S}, key=lambda s: s.name)
+    new = [sp.Symbol(f"{prefix}{i}") for i in range(len(params))]
+    return expr.xreplace(dict(zip(params, new))), params
+
+
+def _series_residual_zero(factor):
+    """True if G = 1/z + O(z^-2) is a simple root of ``factor`` at infinity.
+
+    With z = 1/u and G = u M, the leading coefficient in u of factor(uM, 1/u) must vanish at
+    M = 1 with non-zero M-derivative there (so the moment recursion is solvable).
+    """
+    q = series_polynomial(factor)
+    lead = sp.expand(q.subs(_u, 0))
+    return sp.simplify(lead.subs(_M, 1)) == 0 and sp.simplify(sp.diff(lead, _M).subs(_M, 1)) != 0
+
+
+def series_moments(P, order):
+    """First ``order`` moments m_1..m_order of the branch G ~ 1/z of P(G, z) = 0.
+
+    Exact when the coefficients of P are exact (sympy arithmetic), solved order by order in
+    u = 1/z with G = u M(u), M = 1 + Σ m_k u^k: the unknown m_k enters linearly with the
+    coefficient ∂Q/∂M(1, 0) of Q(M, u) = u^k P(uM, 1/u).
+    """
+    q = sp.Poly(series_polynomial(P), _M, _u)
+    coeffs = {}
+    for (i, j), c in q.terms():
+        coeffs.setdefault(j, []).append((i, c))
+    dq = sum(i * c for i, c in coeffs.get(0, []))
+    if sp.simplify(dq) == 0:
+        raise ValueError("G ~ 1/z is not a simple root of P at infinity")
+    m = [sp.Integer(1)]
+    for k in range(1, order + 1):
+        # coefficient of u^k in Q(M_{<k}, u), with M truncated at order k-1 (m_k = 0)
+        ser = m + [sp.Integer(0)]
+        powers = [[sp.Integer(1)] + [sp.Integer(0)] * k]
+        total = sp.Integer(0)
+        maxi = max(i for terms in coeffs.values() for i, _ in terms)
+        for _ in range(maxi):
+            prev = powers[-1]
+            powers.append([sp.expand(sum(prev[a] * ser[k_ - a] for a in range(k_ + 1)))
+                           for k_ in range(k + 1)])
+        for j, terms in coeffs.items():
+            if j > k:
+                continue
+            for i, c in terms:
+                total += c * powers[i][k - j]
+        m.append(sp.expand(-total / dq))
+    return m[1:]
+
+
+_PROBE = (sp.Rational(3, 7), sp.Rational(5, 11), sp.Rational(13, 17), sp.Rational(19, 23),
+          sp.Rational(29, 31), sp.Rational(37, 41), sp.Rational(43, 47), sp.Rational(53, 59))
+
+
+def _probe_values(params):
+    """Exact generic rational values for parameter symbols (an identity test at a random point)."""
+    return {p: _PROBE[i % len(_PROBE)] + i for i, p in enumerate(params)}
+
+
+def _same(a, b):
+    """Exact equality of two constant sympy expressions (numeric fallback for E, π, …)."""
+    d = sp.expand(a - b)
+    return d == 0 or abs(sp.N(d, 60)) < sp.Float(10) ** -45 * (1 + abs(sp.N(a, 20)))
+
+
+@lru_cache(maxsize=None)
+def _stieltjes_factor_cached(expr, expected):
+    _, factors = sp.factor_list(expr, G, z)
+    candidates = [f for f, _ in factors if f.has(G) and _series_residual_zero(f)]
+    if expected and len(candidates) > 1:
+        params = sorted(expr.free_symbols - {G, z}, key=lambda s: s.name)
+        vals = _probe_values(params)
+        exp = [sp.sympify(e).xreplace(vals) for e in expected]
+        candidates = [f for f in candidates
+                      if all(_same(a, b) for a, b in
+                             zip(series_moments(f.xreplace(vals), len(exp)), exp))]
+    if len(candidates) != 1:
+        raise ValueError(
+            f"polynomial has {len(candidates)} factors compatible with G ~ 1/z; "
+            "cannot identify the Stieltjes branch"
+        )
+    return sp.expand(candidates[0])
+
+
+def stieltjes_factor(expr, expected_moments=()):
+    """The irreducible factor of P(G, z) that carries the branch G ~ 1/z at infinity.
+
+    ``expected_moments`` (m_1, m_2, … as sympy expressions in the parameters of ``expr``)
+    decide between several factors with G ~ 1/z, e.g. the spurious factor zG − 1 (the law
+    δ₀) that eliminations produce.
+    """
+    params = sorted(expr.free_symbols - {G, z}, key=lambda s: s.name)
+    ren = {p: sp.Symbol(f"c{i}") for i, p in enumerate(params)}
+    expr_c = expr.xreplace(ren)
+    exp_c = tuple(sp.sympify(e).xreplace(ren) for e in expected_moments)
+    res = _stieltjes_factor_cached(expr_c, exp_c)
+    return res.xreplace({v: k for k, v in ren.items()})
+
+
+def series_polynomial(P):
+    """Q(M, u) = u^k P(u M, 1/u), the polynomial whose root M(u) = Σ m_k u^k, m_0 = 1, is the
+    moment generating series (u = 1/z, G = u M)."""
+    return _numer(P.subs({G: _u * _M, z: 1 / _u}, simultaneous=True))
+
+
+def affine_polynomial(P, a, b):
+    """Polynomial of the push-forward of μ by x ↦ a + b x (b ≠ 0): G_new(z) = G((z − a)/b)/b."""
+    return _numer(P.subs({G: b * G, z: (z - a) / b}, simultaneous=True))
+
+
+def s_relation(P):
+    """Σ(w, S): the polynomial relation satisfied by the S-transform (see module docstring)."""
+    return _numer(P.subs({G: S * w, z: (1 + w) / (S * w)}, simultaneous=True))
+
+
+def from_s_relation(sigma, expected_moments=()):
+    """Inverse of :func:`s_relation`: P(G, z) from Σ(w, S), Stieltjes factor selected
+    (``expected_moments`` as in :func:`stieltjes_factor`)."""
+    P = _numer(sigma.subs({w: z * G - 1, S: G / (z * G - 1)}, simultaneous=True))
+    return stieltjes_factor(P, expected_moments)
+
+
+def r_relation(P):
+    """Polynomial relation C(g, R) = 0 between g and R(g), from z = R(G) + 1/G.
+
+    Returned in the variables (w, S) standing for (g, R)."""
+    return _numer(P.subs({G: w, z: S + 1 / w}, simultaneous=True))
+
+
+@lru_cache(maxsize=None)
+def _boxtimes_cached(P1, P2):
+    s1 = s_relation(P1).subs(S, _S1)
+    s2 = _numer(s_relation(P2).subs(S, S / _S1))
+    res = sp.resultant(s1, s2, _S1)
+    # m1, m2 of a product of free variables: φ(ab) = φ(a)φ(b),
+    # φ(abab) = φ(a²)φ(b)² + φ(a)²φ(b²) − φ(a)²φ(b)²  (Nica & Speicher 2006, Lecture 14)
+    a1, a2 = series_moments(P1, 2)
+    b1, b2 = series_moments(P2, 2)
+    return from_s_relation(res, (a1 * b1, a2 * b1**2 + a1**2 * b2 - a1**2 * b1**2))
+
+
+def boxtimes_polynomial(P1, P2):
+    """Polynomial of μ ⊠ ν from those of μ and ν, by S_{μ⊠ν} = S_μ S_ν and a resultant.
+
+    Source: Rao & Edelman (2008), Table 7; Voiculescu's S-transform multiplicativity.
+    """
+    c1, p1 = canonicalize(P1, "a")
+    c2, p2 = canonicalize(P2, "b")
+    res = _boxtimes_cached(c1, c2)
+    back = {sp.Symbol(f"a{i}"): s for i, s in enumerate(p1)}
+    back.update({sp.Symbol(f"b{i}"): s for i, s in enumerate(p2)})
+    return res.xreplace(back)
+
+
+@lru_cache(maxsize=None)
+def _cfp_cached(P, t):
+    sigma = s_relation(P)
+    sigma_t = _numer(sigma.subs({w: w / t, S: S * (t + w)}, simultaneous=True))
+    m1, m2 = series_moments(P, 2)
+    # m1(π(μ,t)) = t m1(μ), m2 = t m2(μ) + t² m1(μ)²  (Hayase & Karakida 2026, §C.1)
+    return from_s_relation(sigma_t, (t * m1, t * m2 + t**2 * m1**2))
+
+
+def compound_free_poisson_polynomial(P, rate):
+    """Polynomial of π(μ, t) from that of μ via S_{π(μ,t)}(w) = S_μ(w/t)/(t + w).
+
+    Source: Hayase & Karakida 2026, eq. (C.4)."""
+    t = sp.Symbol("rate_")
+    c, p = canonicalize(P, "a")
+    res = _cfp_cached(c, t)
+    back = {sp.Symbol(f"a{i}"): s for i, s in enumerate(p)}
+    back[t] = rate
+    return res.xreplace(back)
+
+
+@lru_cache(maxsize=None)
+def _disc_cached(P):
+    poly = sp.Poly(P, G)
+    lc = poly.LC()
+    disc = sp.discriminant(poly.as_expr(), G)
+    out = []
+    for expr, kind in ((disc, "disc"), (lc, "lead")):
+        _, fl = sp.factor_list(sp.expand(expr), z)
+        for f, _ in fl:
+            if f.has(z):
+                out.append((sp.expand(f), kind))
+    return tuple(out)
+
+
+def discriminant_factors(P):
+    """Factors (in z) of the discriminant of P in G and of its leading coefficient in G.
+
+    Returns a tuple of ``(factor, kind)`` with kind ``"disc"`` (edges / branch points) or
+    ``"lead"`` (poles: candidate atoms).  Only factors that depend on z are kept.
+    """
+    c, p = canonicalize(P)
+    res = _disc_cached(c)
+    back = {sp.Symbol(f"c{i}"): s for i, s in enumerate(p)}
+    return tuple((f.xreplace(back), k) for f, k in res)

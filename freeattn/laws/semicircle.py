@@ -1,0 +1,45 @@
+"""Wigner's semicircle law."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .._validation import positive
+from ..algebraic.polynomial import G, z
+from ._params import exact, fresh
+from .algebraic import AlgebraicLaw
+
+__all__ = ["Semicircle"]
+
+
+class Semicircle(AlgebraicLaw):
+    """Centred semicircle law of variance σ², support [−2σ, 2σ].
+
+    Density sqrt(4σ² − x²)/(2πσ²); polynomial σ² G² − z G + 1 = 0; only non-zero free
+    cumulant κ₂ = σ²; even moments σ^{2k} Catalan(k).
+
+    Parameters
+    ----------
+    variance : float > 0
+
+    Raises
+    ------
+    ValueError
+        If ``variance`` is not a finite number > 0.
+    """
+
+    def __init__(self, variance=1.0):
+        self.variance = positive("variance", variance)
+        v = fresh("v")
+        super().__init__(v * G**2 - z * G + 1, {v: exact(variance)},
+                         name=f"Semicircle(variance={variance:g})")
+
+    def _pdf_float(self, x):
+        if np.any(np.isnan(x)):
+            raise ValueError("x must not contain NaN")
+        r2 = 4 * self.variance
+        out = np.zeros(x.shape)
+        m = x * x < r2
+        out[m] = np.sqrt(r2 - x[m] ** 2) / (2 * math.pi * self.variance)
+        return out

@@ -1,0 +1,388 @@
+"""Finite softmax attention models and their Gaussian equivalents, drawn with shared weights.
+
+Notation follows MATH.md §0–§2 (Hayase & Karakida 2026; Hayase, Collins & Karakida 2026).
+For each draw the true softmax model and the finite Gaussian model (eq. 3.2–3.3) are built
+from the **same** query/key/value/output weights; the Gaussian model uses independent noise.
+
+Model kinds and the matrix ``M`` whose left Gram ``M Mᵀ`` (n × n) is diagonalised:
+
+================  ==========================================  ==============================
+kind              softmax model M                             limit law (MATH.md)
+================  ==========================================  ==============================
+``attention``     sqrt(n/h) [A_1^⊥, …, A_h^⊥]  (h = 1: sqrt(n) A^⊥)   ν_{∞,h}, mean θ₁
+``head_average``  sqrt(n h) (Ā − P)                           ρ_{γ_K} ⊠ π₁, mean θ₁
+``values``        Z_V = [A_1^⊥ V_1, …, A_h^⊥ V_h]             ν_{∞,h} ⊠ π_{γ_V}, mean γ_V θ₁
+``mha``           MHA^⊥(X) = Z_V W^O, W^O = G_O/sqrt(h d_V)   (C.15), mean γ_O θ₁
+================  ==========================================  ==============================
+
+In the Gaussian model each A_r^⊥ is replaced by Y_r^G / sqrt(n) with
+Y_r^G = (sqrt(θ₂) S_r + sqrt(θ₁ − θ₂) W_r)/sqrt(n) (eq. 3.2), so that sqrt(n) A_r^⊥ ↔ Y_r^G and
+every kind above has the same normalisation in both models.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .. import _validation as v
+from ._blas import single_threaded_blas
+
+__all__ = [
+    "KINDS",
+    "AttentionModel",
+    "Draw",
+    "theta1",
+    "theta2",
+    "softmax_rows",
+    "sample",
+    "draw_seed",
+]
+
+KINDS = ("attention", "head_average", "values", "mha")
+
+
+def theta1(beta):
+    """Feature variance θ₁ = e^{β²} − 1 (MATH.md §0), computed with ``expm1``."""
+    return math.expm1(beta * beta)
+
+
+def theta2(beta):
+    """Linear coefficient θ₂ = β² (MATH.md §0)."""
+    return beta * beta
+
+
+def _dim_from_ratio(name, ratio, n, per):
+    """Integer width ``ratio * n / per``; ValueError unless it is a positive integer."""
+    ratio = v.positive(name, ratio)
+    raw = ratio * n / per
+    dim = int(round(raw))
+    if dim < 1 or abs(raw - dim) > 1e-6 * max(1.0, raw):
+        raise ValueError(
+            f"{name} * n / {'heads' if per != 1 else '1'} must be a positive integer width, "
+            f"got {name}={ratio!r}, n={n}, giving {raw!r}"
+        )
+    return dim
+
+
+@dataclass(frozen=True, eq=False)
+class AttentionModel:
+    """A finite self-attention model to simulate (MATH.md §0).
+
+    Parameters
+    ----------
+    beta : float
+        Inverse temperature β > 0 of the softmax.
+    n : int
+        Context length (tokens), n >= 2.
+    d_k : int
+        Query/key width per head, >= 1.
+    heads : int, default 1
+        Number of heads h >= 1.
+    kind : {'attention', 'head_average', 'values', 'mha'}
+        Which matrix to diagonalise (see the module docstring).
+    d : int, optional
+        Input width, d >= n (default n).
+    d_v, d_o : int, optional
+        Value width per head (default d_k) and output width (default d).
+    kv_heads : int, optional
+        Number of key/value heads h_KV dividing ``heads`` (default ``heads``; 1 is MQA).
+        Query head r uses key/value head ``r // (heads // kv_heads)``.
+    tied : bool, default False
+        Tie W^V_r = W^K_r within each head (requires d_v == d_k).
+    x : ndarray of shape (n, d), optional
+        Input with X Xᵀ/d = I_n (checked to 1e-8). Default sqrt(d)[I_n, 0]; then Q = X W^Q
+        only depends on the first n rows of W^Q, so only those are drawn (N(0,1) entries).
+
+    Raises
+    ------
+    ValueError
+        For a parameter outside its domain; the message names it and the allowed range.
+    """
+
+    beta: float
+    n: int
+    d_k: int
+    heads: int = 1
+    kind: str = "attention"
+    d: int | None = None
+    d_v: int | None = None
+    d_o: int | None = None
+    kv_heads: int | None = None
+    tied: bool = False
+    x: np.ndarray | None = field(default=None, repr=False)
+
+    def __post_init__(self):
+        set_ = lambda k, val: object.__setattr__(self, k, val)  # noqa: E731
+        if self.kind not in KINDS:
+            raise ValueError(f"kind must be one of {KINDS}, got {self.kind!r}")
+        beta = float(v.positive("beta", self.beta))
+        set_("beta", beta)
+        n = v.integer_at_least("n", self.n, 2)
+        set_("n", n)
+        set_("d_k", v.positive_integer("d_k", self.d_k))
+        heads = v.positive_integer("heads", self.heads)
+        set_("heads", heads)
+        d = n if self.d is None else v.integer_at_least("d", self.d, n)
+        set_("d", d)
+        d_v = self.d_k if self.d_v is None else v.positive_integer("d_v", self.d_v)
+        set_("d_v", d_v)
+        set_("d_o", d if self.d_o is None else v.positive_integer("d_o", self.d_o))
+        kv = heads if self.kv_heads is None else v.positive_integer("kv_heads", self.kv_heads)
+        if heads % kv:
+            raise ValueError(f"kv_heads must be a positive divisor of heads={heads}, got {kv}")
+        set_("kv_heads", kv)
+        set_("tied", bool(self.tied))
+        if self.tied and d_v != self.d_k:
+            raise ValueError(f"tied W^V = W^K requires d_v == d_k={self.d_k}, got d_v={d_v}")
+        if self.x is not None:
+            x = np.asarray(self.x, dtype=float)
+            if x.shape != (n, d):
+                raise ValueError(f"x must have shape (n, d) = ({n}, {d}), got {x.shape}")
+            if not np.allclose(x @ x.T / d, np.eye(n), atol=1e-8, rtol=0):
+                raise ValueError("x must satisfy x @ x.T / d == I_n (orthogonal inputs)")
+            set_("x", x)
+
+    @classmethod
+    def from_ratios(cls, beta, n, gamma_k, heads=1, *, kind="attention", d=None,
+                    gamma_v=None, gamma_o=None, kv_heads=None, tied=False, x=None):
+        """Build a model from the proportional-limit ratios of MATH.md §0.
+
+        d_K = γ_K n / h, d_V = γ_V n / h (default d_V = d_K), d_O = γ_O n (default d);
+        each must come out a positive integer (to 1e-6), else ValueError.
+        """
+        n = v.integer_at_least("n", n, 2)
+        heads = v.positive_integer("heads", heads)
+        d_k = _dim_from_ratio("gamma_k", gamma_k, n, heads)
+        d_v = None if gamma_v is None else _dim_from_ratio("gamma_v", gamma_v, n, heads)
+        d_o = None if gamma_o is None else _dim_from_ratio("gamma_o", gamma_o, n, 1)
+        return cls(beta=beta, n=n, d_k=d_k, heads=heads, kind=kind, d=d, d_v=d_v, d_o=d_o,
+                   kv_heads=kv_heads, tied=tied, x=x)
+
+    # ratios of the finite model
+    @property
+    def gamma_k(self):
+        """γ_K = h d_K / n."""
+        return self.heads * self.d_k / self.n
+
+    @property
+    def gamma_v(self):
+        """γ_V = h d_V / n."""
+        return self.heads * self.d_v / self.n
+
+    @property
+    def gamma_o(self):
+        """γ_O = d_O / n."""
+        return self.d_o / self.n
+
+    @property
+    def theta1(self):
+        return theta1(self.beta)
+
+    @property
+    def theta2(self):
+        return theta2(self.beta)
+
+    def limit_mean(self):
+        """First moment of the limit law at this model's ratios (MATH.md §2).
+
+        attention, head_average: θ₁; values: γ_V θ₁ (tied: γ_K θ₁ + h θ₂);
+        mha: γ_O θ₁ (tied: γ_O (θ₁ + h θ₂ / γ_K)). Sharing K/V across heads changes nothing.
+        """
+        t1, t2, h = self.theta1, self.theta2, self.heads
+        if self.kind in ("attention", "head_average"):
+            return t1
+        if self.kind == "values":
+            return self.gamma_k * t1 + h * t2 if self.tied else self.gamma_v * t1
+        return self.gamma_o * (t1 + h * t2 / self.gamma_k) if self.tied else self.gamma_o * t1
+
+    @property
+    def columns(self):
+        """Number of columns of M (the Gram is always n × n)."""
+        return {"attention": self.n * self.heads, "head_average": self.n,
+                "values": self.heads * self.d_v, "mha": self.d_o}[self.kind]
+
+    def to_dict(self):
+        """JSON-able description (the input ``x`` is reported only as custom/default)."""
+        return {"kind": self.kind, "beta": self.beta, "n": self.n, "d": self.d,
+                "heads": self.heads, "kv_heads": self.kv_heads, "d_k": self.d_k,
+                "d_v": self.d_v, "d_o": self.d_o, "tied": self.tied,
+                "gamma_k": self.gamma_k, "input": "default" if self.x is None else "custom"}
+
+
+@dataclass(frozen=True, eq=False)
+class Draw:
+    """One draw: eigenvalues of the left Gram matrices of both models.
+
+    Attributes
+    ----------
+    softmax, gaussian : ndarray of shape (n,)
+        All n eigenvalues of M Mᵀ, ascending, zeros included (numerical zeros with
+        |λ| <= 10 max(n, cols) eps λ_max are set to exactly 0). ``gaussian`` is None when the
+        Gaussian model was not requested.
+    softmax_top, gaussian_top : ndarray of shape (top_k,)
+        Largest singular values of M, descending (square roots of the top eigenvalues).
+    """
+
+    softmax: np.ndarray
+    gaussian: np.ndarray | None
+    softmax_top: np.ndarray
+    gaussian_top: np.ndarray | None
+
+
+def softmax_rows(logits, out=None):
+    """Row-wise softmax, overflow-safe (the row maximum is subtracted before ``exp``).
+
+    Parameters
+    ----------
+    logits : ndarray of shape (n, m)
+    out : ndarray of shape (n, m), optional
+        May be ``logits`` itself (in place).
+
+    Returns
+    -------
+    ndarray of shape (n, m), rows summing to one. Finite for any finite input.
+    """
+    logits = np.asarray(logits, dtype=float)
+    if out is None:
+        out = np.empty_like(logits)
+    np.subtract(logits, logits.max(axis=1, keepdims=True), out=out)
+    np.exp(out, out=out)
+    out /= out.sum(axis=1, keepdims=True)
+    return out
+
+
+def draw_seed(seed, index):
+    """SeedSequence of draw ``index``: equal to ``SeedSequence(seed).spawn(k)[index]``.
+
+    ``seed`` is a non-negative int or a SeedSequence; nothing is mutated, so the seeds of
+    draws do not depend on the order or the process in which they are made.
+    """
+    if isinstance(seed, np.random.SeedSequence):
+        return np.random.SeedSequence(seed.entropy, spawn_key=tuple(seed.spawn_key) + (index,),
+                                      pool_size=seed.pool_size)
+    seed = v.integer_at_least("seed", seed, 0)
+    return np.random.SeedSequence(seed, spawn_key=(index,))
+
+
+def _spectrum(gram, cols, top_k):
+    eig = np.linalg.eigvalsh(gram)
+    lam_max = max(abs(eig[-1]), abs(eig[0]))
+    tol = 10.0 * max(gram.shape[0], cols) * np.finfo(float).eps * lam_max
+    eig[np.abs(eig) <= tol] = 0.0
+    top = np.sqrt(np.maximum(eig[::-1][:top_k], 0.0))
+    return eig, top
+
+
+class _Assembler:
+    """Accumulates the Gram M Mᵀ of one model from per-head A_r^⊥ (or Y_r^G/sqrt(n))."""
+
+    def __init__(self, model, vo):
+        self.m = model
+        self.vo = vo  # per head: V_r (values, mha)
+        self.acc = None
+        self.cols = []
+
+    def add(self, r, b):
+        kind = self.m.kind
+        if kind == "attention":
+            g = b @ b.T
+            self.acc = g if self.acc is None else self.acc + g
+        elif kind == "head_average":
+            self.acc = b.copy() if self.acc is None else self.acc + b
+        else:
+            self.cols.append(b @ self.vo[r])
+
+    def gram(self, w_o):
+        m, kind = self.m, self.m.kind
+        if kind == "attention":
+            return self.acc * (m.n / m.heads)
+        if kind == "head_average":
+            return (self.acc @ self.acc.T) * (m.n / m.heads)
+        c = np.concatenate(self.cols, axis=1) if len(self.cols) > 1 else self.cols[0]
+        if kind == "values":
+            return c @ c.T
+        out = c @ w_o
+        return out @ out.T
+
+
+def sample(model, seed, *, gaussian=True, top_k=3):
+    """Draw one softmax model and its Gaussian equivalent with the same weights.
+
+    Parameters
+    ----------
+    model : AttentionModel
+    seed : int or numpy.random.SeedSequence
+        Weights come from child 0 of this seed sequence, the Gaussian noise W_r from child 1,
+        so the softmax draw does not depend on whether the Gaussian model is drawn.
+    gaussian : bool, default True
+        Also build the finite Gaussian model (Hayase & Karakida 2026, eq. (3.2)–(3.3)).
+    top_k : int, default 3
+        How many top singular values to report separately.
+
+    Returns
+    -------
+    Draw
+        Eigenvalues (shape (n,), ascending) of M Mᵀ for each model, M as in the module
+        docstring, so that the mean eigenvalue tends to ``model.limit_mean()``.
+
+    Notes
+    -----
+    Weights: W^Q_r, W^K_r, W^V_r with N(0, 1/d) entries, W^O = G_O/sqrt(h d_V);
+    S_r = Q_r K_rᵀ/sqrt(d_K); A_r = softmax(β S_r) computed overflow-safe (stable for β up
+    to at least 10). The Gram is diagonalised with ``numpy.linalg.eigvalsh``.
+    """
+    if not isinstance(model, AttentionModel):
+        raise TypeError(f"model must be an AttentionModel, got {type(model).__name__}")
+    top_k = v.positive_integer("top_k", top_k)
+    if not isinstance(seed, np.random.SeedSequence):
+        seed = np.random.SeedSequence(v.integer_at_least("seed", seed, 0))
+    rng = np.random.default_rng(draw_seed(seed, 0))
+    noise = np.random.default_rng(draw_seed(seed, 1)) if gaussian else None
+    m = model
+    n, h, hkv, dk, dv = m.n, m.heads, m.kv_heads, m.d_k, m.d_v
+
+    def proj(width):  # X W with W (d × width) i.i.d. N(0, 1/d)
+        if m.x is None:
+            return rng.standard_normal((n, width))
+        return m.x @ rng.standard_normal((m.d, width)) / math.sqrt(m.d)
+
+    q = proj(h * dk)
+    k = proj(hkv * dk)
+    need_v = m.kind in ("values", "mha")
+    vals = (k if m.tied else proj(hkv * dv)) if need_v else None
+    w_o = rng.standard_normal((h * dv, m.d_o)) / math.sqrt(h * dv) if m.kind == "mha" else None
+    group = h // hkv
+    vo = [vals[:, (r // group) * dv:(r // group + 1) * dv] for r in range(h)] if need_v else None
+
+    soft = _Assembler(m, vo)
+    gauss = _Assembler(m, vo) if gaussian else None
+    scale = m.beta / math.sqrt(dk)  # β S_r = (β/sqrt(d_K)) Q_r K_rᵀ; sqrt(θ₂) S_r = β S_r
+    noise_sd = math.sqrt(max(m.theta1 - m.theta2, 0.0))
+    for r in range(h):
+        g = r // group
+        logits = (q[:, r * dk:(r + 1) * dk] * scale) @ k[:, g * dk:(g + 1) * dk].T
+        if gaussian:
+            y = noise.standard_normal((n, n))
+            y *= noise_sd
+            y += logits
+            y /= n  # Y_r^G / sqrt(n), the Gaussian counterpart of A_r^⊥
+            gauss.add(r, y)
+            del y
+        a = softmax_rows(logits, out=logits)
+        a -= 1.0 / n  # A_r^⊥ = A_r − P
+        soft.add(r, a)
+        del a, logits
+    s_eig, s_top = _spectrum(soft.gram(w_o), m.columns, top_k)
+    if gaussian:
+        g_eig, g_top = _spectrum(gauss.gram(w_o), m.columns, top_k)
+    else:
+        g_eig = g_top = None
+    return Draw(s_eig, g_eig, s_top, g_top)
+
+
+def _draw_task(model, seed, gaussian, top_k):
+    """Worker entry point: one draw with BLAS pinned to a single thread."""
+    with single_threaded_blas():
+        return sample(model, seed, gaussian=gaussian, top_k=top_k)
