@@ -16,6 +16,7 @@ __all__ = [
     "ks_distance",
     "ks_two_sample",
     "rel_w1",
+    "law_quantiles",
     "rel_w1_two_sample",
     "drop_top",
     "MomentInterval",
@@ -97,12 +98,19 @@ def _positive_mean(name, value):
     return v.positive(name, float(value))
 
 
-def rel_w1(samples, law, mean=None):
+def law_quantiles(law, m):
+    """The law's quantiles F^{-1}((i − 1/2)/m), i = 1..m (shape (m,))."""
+    m = v.positive_integer("m", m)
+    return np.asarray(law.ppf((np.arange(1, m + 1) - 0.5) / m), dtype=float)
+
+
+def rel_w1(samples, law, mean=None, quantiles=None):
     """Relative Wasserstein-1 distance between a sample and a law (MATH.md §5).
 
     ``mean(|λ_(i) − F^{-1}((i − 1/2)/m)|) / mean``: ordered eigenvalues against the law's
     quantiles at the mid-points of m equal cells, divided by the limit mean (``law.mean()``
-    unless ``mean`` is given).
+    unless ``mean`` is given). ``quantiles`` may pass ``law_quantiles(law, m)`` computed
+    once for many samples of the same size m.
 
     Raises
     ------
@@ -110,9 +118,10 @@ def rel_w1(samples, law, mean=None):
         If the sample is empty or not finite, or the mean is not > 0.
     """
     x = _sample("samples", samples)
-    m = x.size
-    q = (np.arange(1, m + 1) - 0.5) / m
-    quantiles = np.asarray(law.ppf(q), dtype=float)
+    if quantiles is None:
+        quantiles = law_quantiles(law, x.size)
+    elif np.shape(quantiles) != x.shape:
+        raise ValueError(f"quantiles must have shape {x.shape}, got {np.shape(quantiles)}")
     mean = _positive_mean("mean", law.mean() if mean is None else mean)
     return float(np.mean(np.abs(x - quantiles)) / mean)
 
@@ -174,10 +183,11 @@ def t_interval(values, confidence=0.95):
     mean = float(vals.mean())
     if vals.size < 2:
         return MomentInterval(mean, None, None, tuple(vals.tolist()), confidence)
-    from scipy import stats
+    # scipy.special.stdtrit is the Student-t quantile behind scipy.stats.t.ppf (lighter import)
+    from scipy.special import stdtrit
 
     sd = float(vals.std(ddof=1))
-    half = float(stats.t.ppf(0.5 + confidence / 2, vals.size - 1)) * sd / math.sqrt(vals.size)
+    half = float(stdtrit(vals.size - 1, 0.5 + confidence / 2)) * sd / math.sqrt(vals.size)
     return MomentInterval(mean, mean - half, mean + half, tuple(vals.tolist()), confidence)
 
 

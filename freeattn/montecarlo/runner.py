@@ -46,6 +46,20 @@ def _progress(total, enabled, desc):
                 delay=0.5)
 
 
+def _start_method(requested):
+    import multiprocessing
+
+    methods = multiprocessing.get_all_start_methods()
+    if requested is None:
+        # fork: no re-import of the caller's main module and no start-up cost; the draw
+        # task pins BLAS itself, and OpenBLAS shuts its thread pool down across fork.
+        requested = "fork" if (sys.platform.startswith("linux") and "fork" in methods) \
+            else "spawn"
+    if requested not in methods:
+        raise ValueError(f"start_method must be one of {methods}, got {requested!r}")
+    return multiprocessing.get_context(requested)
+
+
 def _pin_worker():
     # Entered once per worker; the draw task pins again around each draw.
     with single_threaded_blas():
@@ -53,7 +67,7 @@ def _pin_worker():
 
 
 def run_draws(model, draws, seed=0, *, workers=None, scheduler=None, gaussian=True,
-              top_k=3, progress=False, desc="draws"):
+              top_k=3, progress=False, desc="draws", start_method=None):
     """Draw ``draws`` independent samples of ``model`` (and its Gaussian equivalent).
 
     Parameters
@@ -72,6 +86,9 @@ def run_draws(model, draws, seed=0, *, workers=None, scheduler=None, gaussian=Tr
         Number of top singular values reported per draw.
     progress : bool
         Show a tqdm progress bar on stderr (it appears only for runs longer than 0.5 s).
+    start_method : {'fork', 'spawn', 'forkserver'}, optional
+        How worker processes start (default 'fork' on Linux, else 'spawn'; with 'spawn'
+        a calling script needs the ``if __name__ == "__main__":`` guard).
 
     Returns
     -------
@@ -102,12 +119,15 @@ def run_draws(model, draws, seed=0, *, workers=None, scheduler=None, gaussian=Tr
                         bar.update()
                     return results
         import concurrent.futures as cf
-        import multiprocessing
+        import warnings
 
-        ctx = multiprocessing.get_context("spawn")
-        with _env(blas_env), cf.ProcessPoolExecutor(
+        ctx = _start_method(start_method)
+        with _env(blas_env), warnings.catch_warnings(), cf.ProcessPoolExecutor(
             max_workers=workers, mp_context=ctx, initializer=_pin_worker
         ) as pool:
+            # Python >= 3.12 warns about fork in a process with (BLAS) threads.
+            warnings.filterwarnings("ignore", message=".*use of fork\\(\\) may lead",
+                                    category=DeprecationWarning)
             futures = {pool.submit(_draw_task, model, s, gaussian, top_k): i
                        for i, s in enumerate(seeds)}
             for fut in cf.as_completed(futures):

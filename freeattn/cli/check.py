@@ -1,0 +1,153 @@
+"""``freeattn check``: limit laws against simulation of finite softmax attention."""
+from __future__ import annotations
+
+import json
+
+import click
+
+__all__ = ["check"]
+
+
+def _grid(text, name, cast):
+    try:
+        values = [cast(t) for t in text.split(",") if t.strip()]
+    except ValueError:
+        raise click.BadParameter(f"must be a comma-separated list, got {text!r}",
+                                 param_hint=name) from None
+    if not values:
+        raise click.BadParameter("must not be empty", param_hint=name)
+    return values
+
+
+def _law_factory(gamma_k, heads):
+    try:
+        from ..attention import attention_law
+    except ImportError as exc:  # pragma: no cover - the law core ships with freeattn
+        raise click.ClickException(f"the attention law is not available: {exc}") from None
+
+    def make(beta):
+        try:
+            return attention_law(beta, gamma_k, heads)
+        except ValueError as exc:
+            raise click.UsageError(str(exc)) from None
+
+    return make
+
+
+def _require_dask(scheduler):
+    if scheduler is None:
+        return
+    try:
+        import dask.distributed  # noqa: F401
+    except ImportError:
+        raise click.UsageError(
+            "--scheduler needs dask.distributed, which is not installed; "
+            "install it with: pip install 'freeattn[dask]'") from None
+
+
+@click.group()
+def check():
+    """Check predicted laws against Monte Carlo simulation (softmax and Gaussian models)."""
+
+
+@check.command("attention")
+@click.option("--beta", type=float, help="Inverse temperature β > 0.")
+@click.option("--gamma-k", "gamma_k", type=float, required=True,
+              help="γ_K = h d_K / n; d_K = γ_K n / h must be a positive integer.")
+@click.option("--heads", type=int, default=1, show_default=True, help="Number of heads h.")
+@click.option("--kv-heads", type=int, default=None,
+              help="Key heads h_KV dividing h (1 = MQA); default h (independent heads).")
+@click.option("--n", "n", type=int, default=1000, show_default=True, help="Context length.")
+@click.option("--d", "d", type=int, default=None, help="Input width d >= n (default n).")
+@click.option("--draws", type=int, default=10, show_default=True, help="Independent draws.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed (>= 0).")
+@click.option("--workers", type=int, default=None,
+              help="Worker processes (default: all cores). Results do not depend on it.")
+@click.option("--scheduler", default=None,
+              help="Dask scheduler ADDRESS to run draws on (needs freeattn[dask]).")
+@click.option("--exclude-top", type=int, default=0, show_default=True,
+              help="Remove this many top eigenvalues (outliers) before comparing.")
+@click.option("--ks-tol", type=float, default=0.02, show_default=True,
+              help="Tolerance on the mean KS distance to the law.")
+@click.option("--w1-tol", "rel_w1_tol", type=float, default=0.05, show_default=True,
+              help="Tolerance on the mean relative W1 distance to the law.")
+@click.option("--target", type=click.Choice(["softmax", "gaussian", "both"]), default="both",
+              show_default=True, help="Which model must meet the tolerances.")
+@click.option("--beta-grid", default=None,
+              help="Comma-separated β values: linearization-threshold table instead of a check.")
+@click.option("--n-grid", default=None, help="Comma-separated n values for --beta-grid.")
+@click.option("--factor", type=float, default=3.0, show_default=True,
+              help="Grid: mark cells where softmax rel W1 > factor x the Gaussian model's.")
+@click.option("--plot", type=click.Path(dir_okay=False), default=None,
+              help="Write a PNG plot (histograms over the density, or the grid).")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+def attention(beta, gamma_k, heads, kv_heads, n, d, draws, seed, workers, scheduler,
+              exclude_top, ks_tol, rel_w1_tol, target, beta_grid, n_grid, factor, plot,
+              as_json):
+    """Single-head / concatenated-heads attention sqrt(n/h)[A_1^⊥, …, A_h^⊥] vs ν_{∞,h}.
+
+    Draws the true softmax model and the finite Gaussian model with the same weights and
+    compares all n eigenvalues of each Gram with the limit law and with each other
+    (KS, relative W1, moments with 95% t-intervals). Exit status 1 when the check fails.
+    """
+    from ..montecarlo import AttentionModel, check as run_check
+
+    _require_dask(scheduler)
+    law_for = _law_factory(gamma_k, heads)
+    options = dict(d=d, kv_heads=kv_heads)
+    if beta_grid is not None:
+        _grid_mode(law_for, beta_grid, n_grid or str(n), gamma_k, heads, draws, seed,
+                   workers, scheduler, exclude_top, factor, plot, as_json, options)
+        return
+    if beta is None:
+        raise click.UsageError("give --beta (a check) or --beta-grid (a threshold table)")
+    if n_grid is not None:
+        raise click.UsageError("--n-grid needs --beta-grid")
+    try:
+        model = AttentionModel.from_ratios(beta, n, gamma_k, heads, **options)
+        law = law_for(beta)
+        result = run_check(law, model, draws=draws, seed=seed, workers=workers,
+                           scheduler=scheduler, exclude_top=exclude_top, ks_tol=ks_tol,
+                           rel_w1_tol=rel_w1_tol, target=target, progress=not as_json)
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
+    if plot:
+        from ..montecarlo.plot import plot_check
+
+        plot_check(law, [s.softmax for s in result.samples],
+                   [s.gaussian for s in result.samples], plot,
+                   title=f"beta={beta:g}, gamma_K={gamma_k:g}, h={heads}, n={n}, "
+                         f"{draws} draws")
+    if as_json:
+        click.echo(json.dumps(result.to_dict(), indent=2))
+    else:
+        click.echo(result.summary())
+        if plot:
+            click.echo(f"plot written to {plot}")
+    if not result.passed:
+        raise SystemExit(1)
+
+
+def _grid_mode(law_for, beta_grid, n_grid, gamma_k, heads, draws, seed, workers, scheduler,
+               exclude_top, factor, plot, as_json, options):
+    from ..montecarlo import linearization_grid
+
+    betas = _grid(beta_grid, "--beta-grid", float)
+    ns = _grid(n_grid, "--n-grid", int)
+    try:
+        result = linearization_grid(law_for, betas, ns, gamma_k=gamma_k, heads=heads,
+                                    draws=draws, seed=seed, factor=factor, workers=workers,
+                                    scheduler=scheduler, exclude_top=exclude_top,
+                                    progress=not as_json, **options)
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
+    if plot:
+        from ..montecarlo.plot import plot_linearization
+
+        plot_linearization(result, plot)
+    if as_json:
+        click.echo(json.dumps(result.to_dict(), indent=2))
+    else:
+        click.echo(result.table())
+        if plot:
+            click.echo(f"plot written to {plot}")
