@@ -1,0 +1,83 @@
+"""Benchmark of the Monte Carlo checker (issue 3).
+
+Reports, in one run:
+
+1. the time of one n = 2000 single-head draw (β = 1, γ_K = 1) against the time of
+   ``numpy.linalg.eigvalsh`` on an n = 2000 Gram matrix (target: ratio <= 1.5), both with
+   BLAS pinned to one thread as draws run (a fair comparison), and the same with the
+   default BLAS threading for reference;
+2. draws per second with 1 and 2 worker processes (softmax + Gaussian model per draw).
+
+Usage: python benchmarks/bench_montecarlo.py [--n 2000] [--draws 4] [--json]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import time
+
+import numpy as np
+
+from freeattn.montecarlo import AttentionModel, run_draws, sample
+from freeattn.montecarlo._blas import single_threaded_blas
+
+
+def best_of(fn, repeat):
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return min(times)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--n", type=int, default=2000)
+    ap.add_argument("--draws", type=int, default=4)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+    n = args.n
+    rng = np.random.default_rng(0)
+    e = rng.standard_normal((n, n)) / n
+    gram = e @ e.T
+    model = AttentionModel.from_ratios(1.0, n, 1.0)
+    out = {"n": n}
+    for label, ctx in (("1 BLAS thread", single_threaded_blas), ("default BLAS", None)):
+        def run(fn):
+            if ctx is None:
+                return best_of(fn, args.repeat)
+            with ctx() as pinned:
+                if not pinned:
+                    return float("nan")
+                return best_of(fn, args.repeat)
+
+        t_eig = run(lambda: np.linalg.eigvalsh(gram))
+        t_soft = run(lambda: sample(model, 0, gaussian=False))
+        t_pair = run(lambda: sample(model, 0, gaussian=True))
+        out[label] = {"eigvalsh_s": t_eig, "softmax_draw_s": t_soft,
+                      "softmax_ratio": t_soft / t_eig, "paired_draw_s": t_pair,
+                      "paired_ratio": t_pair / t_eig}
+    for workers in (1, 2):
+        run_draws(model, workers, seed=1, workers=workers)  # warm-up (process start)
+        t = time.perf_counter()
+        run_draws(model, args.draws, seed=0, workers=workers)
+        out[f"draws_per_s_{workers}_workers"] = args.draws / (time.perf_counter() - t)
+    if args.json:
+        print(json.dumps(out, indent=2))
+        return
+    print(f"n = {n}, single head, beta = 1, gamma_K = 1 (best of {args.repeat})")
+    for label in ("1 BLAS thread", "default BLAS"):
+        r = out[label]
+        print(f"[{label}] eigvalsh {r['eigvalsh_s']:.3f} s | softmax draw "
+              f"{r['softmax_draw_s']:.3f} s (ratio {r['softmax_ratio']:.2f}, target <= 1.5) | "
+              f"softmax + Gaussian draw {r['paired_draw_s']:.3f} s "
+              f"(ratio {r['paired_ratio']:.2f})")
+    for workers in (1, 2):
+        print(f"draws/s with {workers} worker(s) (softmax + Gaussian): "
+              f"{out[f'draws_per_s_{workers}_workers']:.3f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,132 @@
+"""check(), assert_spectrum_matches and the Table D.2 comparison, end to end."""
+import math
+
+import numpy as np
+import pytest
+
+from freeattn.attention import attention_law
+from freeattn.laws import MarchenkoPastur
+from freeattn.montecarlo import AttentionModel, check, compare_draws, run_draws
+from freeattn.testing import assert_spectrum_matches
+
+
+class Dilated:
+    """The push-forward of ``law`` by x -> s x (duck-typed law interface)."""
+
+    def __init__(self, law, s):
+        self.law, self.s = law, s
+
+    def pdf(self, x):
+        return np.asarray(self.law.pdf(np.asarray(x, float) / self.s)) / self.s
+
+    def cdf(self, x):
+        return self.law.cdf(np.asarray(x, float) / self.s)
+
+    def ppf(self, q):
+        return self.s * np.asarray(self.law.ppf(q))
+
+    def mean(self):
+        return self.s * float(self.law.mean())
+
+    def moment(self, k):
+        return self.s ** k * float(self.law.moment(k))
+
+    def support(self):
+        return [(self.s * a, self.s * b) for a, b in self.law.support()]
+
+    def atoms(self):
+        return [(self.s * a, p) for a, p in self.law.atoms()]
+
+
+@pytest.fixture(scope="module")
+def law11():
+    return attention_law(1.0, 1.0)
+
+
+@pytest.fixture(scope="module")
+def run400(law11):
+    model = AttentionModel.from_ratios(1.0, 400, 1.0)
+    return check(law11, model, draws=3, seed=0, workers=1, ks_tol=0.04, rel_w1_tol=0.08)
+
+
+def test_check_attention_law_passes(run400, law11):
+    r = run400
+    assert r.passed, r.summary()
+    assert r.gaussian.ks < r.softmax.ks  # softmax converges more slowly (MATH.md §5)
+    assert r.gaussian.ks < 0.015
+    assert r.gaussian.moments[1].contains(law11.mean())
+    d = r.to_dict()
+    assert set(d) >= {"softmax", "gaussian", "softmax_vs_gaussian", "passed"}
+    assert set(d["softmax_vs_gaussian"]) >= {"ks", "rel_w1"}
+    assert len(d["top_singular_values"]["softmax"]) == 3
+    assert "PASS" in r.summary()
+
+
+def test_same_mean_marchenko_pastur_fails(run400, law11):
+    mp = Dilated(MarchenkoPastur(1.0), law11.mean())
+    assert mp.mean() == pytest.approx(law11.mean())
+    _, gauss, _ = compare_draws(mp, run400.samples, orders=())
+    _, gauss_true, _ = compare_draws(law11, run400.samples, orders=())
+    assert gauss.ks > 3 * gauss_true.ks
+    res = check(mp, run400.model, draws=3, seed=0, workers=1, ks_tol=0.04, rel_w1_tol=0.08)
+    assert not res.passed and res.failures()
+    with pytest.raises(AssertionError, match="does not match"):
+        assert_spectrum_matches(mp, run400.model, draws=3, ks_tol=0.04, rel_w1_tol=0.08)
+
+
+def test_exclude_top_removes_outliers(run400, law11):
+    res = check(law11, run400.model, draws=3, seed=0, workers=1, exclude_top=3, orders=(1,))
+    # same draws, the top 3 eigenvalues removed from both models
+    assert res.softmax.moments[1].mean < run400.softmax.moments[1].mean
+    np.testing.assert_array_equal(res.samples[0].softmax, run400.samples[0].softmax)
+    with pytest.raises(ValueError, match="exclude_top"):
+        check(law11, run400.model, draws=1, exclude_top=400)
+
+
+def test_check_validation(law11):
+    m = AttentionModel.from_ratios(1.0, 50, 1.0)
+    with pytest.raises(ValueError, match="target"):
+        check(law11, m, target="nope")
+    with pytest.raises(ValueError, match="ks_tol"):
+        check(law11, m, ks_tol=0)
+    with pytest.raises(ValueError, match="seed"):
+        check(law11, m, seed=-1)
+
+
+def test_bert_base_mha_softmax_vs_gaussian():
+    """Table D.2, BERT-base dims: rel W1 1.66% ± 0.23, KS 0.0109 ± 0.0010 (10 draws)."""
+    m = AttentionModel(beta=1.0, n=512, d=768, heads=12, d_k=64, d_v=64, kind="mha")
+    assert m.limit_mean() == pytest.approx(768 / 512 * (math.e - 1))
+    draws = run_draws(m, 2, seed=0, workers=1)
+    _, _, pair = compare_draws(None, draws, limit_mean=m.limit_mean())
+    assert 0.005 < pair.rel_w1 < 0.03
+    assert 0.004 < pair.ks < 0.02
+    assert all(np.count_nonzero(d.softmax == 0) == 0 for d in draws)  # d_O > n: full rank
+
+
+@pytest.mark.slow
+def test_done_when_n1000(law11):
+    m = AttentionModel.from_ratios(1.0, 1000, 1.0)
+    r = check(law11, m, draws=2, seed=0)
+    assert r.softmax.ks < 0.02 and r.gaussian.ks < 0.006
+
+
+@pytest.mark.slow
+def test_finite_size_sweep_rate(law11):
+    from freeattn.montecarlo import finite_size_sweep
+
+    res = finite_size_sweep(law11, [250, 500, 1000, 2000], beta=1.0, gamma_k=1.0, draws=4)
+    assert res.rates["gaussian_ks"][0] > 0.5
+    assert res.rates["softmax_ks"][0] > 0.2
+    rows = res.rows
+    assert rows[-1]["softmax_ks"] < rows[0]["softmax_ks"]
+
+
+def test_dask_scheduler_same_result(law11):
+    distributed = pytest.importorskip("dask.distributed")
+    m = AttentionModel.from_ratios(1.0, 100, 1.0)
+    with distributed.Client(processes=False, n_workers=1, threads_per_worker=1) as client:
+        via_dask = run_draws(m, 2, seed=3, scheduler=client)
+    local = run_draws(m, 2, seed=3, workers=1)
+    for x, y in zip(local, via_dask):
+        assert x.softmax.tobytes() == y.softmax.tobytes()

@@ -1,0 +1,135 @@
+"""Samplers: normalisation, reproducibility, worker-count invariance, validation."""
+import math
+import warnings
+
+import numpy as np
+import pytest
+
+from freeattn.montecarlo import (
+    AttentionModel,
+    draw_seed,
+    moment_intervals,
+    run_draws,
+    sample,
+    softmax_rows,
+    theta1,
+)
+
+
+def test_softmax_rows_overflow_safe():
+    rng = np.random.default_rng(0)
+    logits = 10.0 * 40.0 * rng.standard_normal((50, 60))  # beta=10 times huge scores
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        a = softmax_rows(logits)
+    assert np.all(np.isfinite(a))
+    np.testing.assert_allclose(a.sum(axis=1), 1.0)
+
+
+def test_beta_ten_draw_is_finite():
+    m = AttentionModel(beta=10.0, n=64, d_k=64)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        d = sample(m, 3)
+    assert np.all(np.isfinite(d.softmax)) and np.all(np.isfinite(d.gaussian))
+    assert d.softmax.shape == (64,) and d.softmax_top.shape == (3,)
+
+
+def test_gaussian_mean_squared_singular_value_is_theta1():
+    beta = 1.0
+    m = AttentionModel.from_ratios(beta, 200, gamma_k=1.0)
+    draws = run_draws(m, 8, seed=11, workers=1)
+    iv = moment_intervals([d.gaussian for d in draws], orders=(1,))[1]
+    assert iv.contains(theta1(beta)), (iv, theta1(beta))
+    # softmax mean is close too (finite-size bias: about 6% at n = 200, 1.5% at n = 1000)
+    soft = np.mean([d.softmax.mean() for d in draws])
+    assert abs(soft / theta1(beta) - 1) < 0.1
+
+
+@pytest.mark.parametrize("kw", [
+    dict(kind="attention", heads=4),
+    dict(kind="head_average", heads=4),
+    dict(kind="values", heads=4, kv_heads=2),
+    dict(kind="mha", heads=4, d_o=100),
+    dict(kind="mha", heads=4, tied=True),
+])
+def test_gaussian_normalisation_each_kind(kw):
+    n = 160
+    m = AttentionModel(beta=0.8, n=n, d_k=n // 4, **kw)
+    draws = run_draws(m, 6, seed=5, workers=1)
+    iv = moment_intervals([d.gaussian for d in draws], orders=(1,))[1]
+    # E trace/n is exact for the Gaussian model of attention/head_average; for values and
+    # mha the finite-n mean equals the limit mean only up to O(1/n)
+    tol = 0.0 if m.kind in ("attention", "head_average") else 0.03 * m.limit_mean()
+    assert iv.low - tol <= m.limit_mean() <= iv.high + tol, (iv, m.limit_mean())
+    assert all(d.gaussian.shape == (n,) for d in draws)
+
+
+def test_zero_eigenvalues_are_counted():
+    m = AttentionModel(beta=1.0, n=120, d_k=60, heads=2, kind="mha", d_o=40)
+    d = sample(m, 0)
+    assert d.softmax.size == 120
+    assert np.count_nonzero(d.softmax == 0.0) == 80  # rank d_O = 40
+    assert np.count_nonzero(d.gaussian == 0.0) == 80
+    # single head: A^⊥ 1 = 0 exactly, one zero eigenvalue
+    d1 = sample(AttentionModel(beta=1.0, n=100, d_k=100), 0)
+    assert np.count_nonzero(d1.softmax == 0.0) == 1
+    np.testing.assert_allclose(d1.softmax_top, np.sqrt(d1.softmax[::-1][:3]))
+
+
+def test_reproducible_by_seed_and_seed_sequence():
+    m = AttentionModel(beta=1.0, n=80, d_k=40, heads=2)
+    a, b, c = sample(m, 7), sample(m, 7), sample(m, 8)
+    np.testing.assert_array_equal(a.softmax, b.softmax)
+    np.testing.assert_array_equal(a.gaussian, b.gaussian)
+    assert not np.array_equal(a.softmax, c.softmax)
+    # draw i of a run is SeedSequence(seed).spawn(k)[i]
+    kids = np.random.SeedSequence(4).spawn(3)
+    assert draw_seed(4, 2).generate_state(4).tolist() == kids[2].generate_state(4).tolist()
+    # the softmax draw does not depend on whether the Gaussian model is drawn
+    np.testing.assert_array_equal(sample(m, 7, gaussian=False).softmax, a.softmax)
+
+
+def test_worker_count_invariance():
+    m = AttentionModel(beta=1.0, n=150, d_k=150)
+    one = run_draws(m, 3, seed=2, workers=1)
+    two = run_draws(m, 3, seed=2, workers=2)
+    for x, y in zip(one, two):
+        assert x.softmax.tobytes() == y.softmax.tobytes()
+        assert x.gaussian.tobytes() == y.gaussian.tobytes()
+
+
+def test_custom_orthogonal_input():
+    n, d = 40, 50
+    q, _ = np.linalg.qr(np.random.default_rng(0).standard_normal((d, n)))
+    x = math.sqrt(d) * q.T  # x x^T / d = I_n
+    m = AttentionModel(beta=1.0, n=n, d_k=n, d=d, x=x)
+    assert sample(m, 0).softmax.shape == (n,)
+    with pytest.raises(ValueError, match="x must satisfy"):
+        AttentionModel(beta=1.0, n=n, d_k=n, d=d, x=2 * x)
+
+
+@pytest.mark.parametrize("kw, match", [
+    (dict(beta=0.0), "beta"),
+    (dict(n=1), "n must be an integer >= 2"),
+    (dict(d=10), "d must be an integer >= 20"),
+    (dict(heads=4, kv_heads=3), "kv_heads"),
+    (dict(tied=True, d_v=5), "tied"),
+    (dict(kind="cross"), "kind"),
+])
+def test_validation(kw, match):
+    args = dict(beta=1.0, n=20, d_k=10)
+    args.update(kw)
+    with pytest.raises(ValueError, match=match):
+        AttentionModel(**args)
+
+
+def test_from_ratios_integer_widths():
+    m = AttentionModel.from_ratios(1.0, 512, 1.5, heads=12)
+    assert m.d_k == 64 and m.gamma_k == pytest.approx(1.5)
+    with pytest.raises(ValueError, match="gamma_k"):
+        AttentionModel.from_ratios(1.0, 100, 1.0, heads=3)
+    with pytest.raises(ValueError, match="gamma_k"):
+        AttentionModel.from_ratios(1.0, 100, -1.0)
+    with pytest.raises(ValueError, match="draws"):
+        run_draws(m, 0)
