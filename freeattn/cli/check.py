@@ -76,7 +76,7 @@ def check():
 @click.option("--beta-grid", default=None,
               help="Comma-separated β values: linearization-threshold table instead of a check.")
 @click.option("--n-grid", default=None, help="Comma-separated n values for --beta-grid.")
-@click.option("--factor", type=float, default=3.0, show_default=True,
+@click.option("--factor", type=float, default=10.0, show_default=True,
               help="Grid: mark cells where softmax rel W1 > factor x the Gaussian model's.")
 @click.option("--plot", type=click.Path(dir_okay=False), default=None,
               help="Write a PNG plot (histograms over the density, or the grid).")
