@@ -63,10 +63,24 @@ def _is_sympy(x):
 
 
 def _tidy(x):
-    """Expand sympy expressions; leave every other scalar type untouched."""
-    if _is_sympy(x):
+    """Expand sympy expressions; leave every other scalar type untouched.
+
+    Negative powers of sums (such as ``1/(E - 1)`` coming from a reciprocal first moment)
+    are kept as atoms: expanding them would multiply out their denominators and make the
+    expressions grow without bound.
+    """
+    if not _is_sympy(x) or not hasattr(x, "expand"):
+        return x
+    import sympy  # already loaded, since x is a sympy object
+
+    negative = [
+        p for p in x.atoms(sympy.Pow) if p.base.is_Add and p.exp.is_negative
+    ]
+    if not negative:
         return x.expand()
-    return x
+    dummies = {p: sympy.Dummy() for p in negative}
+    expanded = x.xreplace(dummies).expand()
+    return expanded.xreplace({d: p for p, d in dummies.items()})
 
 
 def _sequence(name, seq):
@@ -175,10 +189,10 @@ def noncrossing_partitions(n):
     n : int
         Size of the ground set, ``n >= 1``.
 
-    Yields
-    ------
-    tuple of tuple of int
-        A partition as a tuple of blocks; every block is a strictly increasing tuple of
+    Returns
+    -------
+    generator of tuple of tuple of int
+        Each item is a partition as a tuple of blocks; every block is a strictly increasing tuple of
         integers in ``1..n`` and the blocks are sorted by their smallest element. Each
         partition is produced exactly once; there are Catalan(n) = C(2n, n)/(n + 1) of them.
 
@@ -202,9 +216,8 @@ def noncrossing_partitions(n):
     >>> sum(1 for _ in noncrossing_partitions(4))
     14
     """
-    n = positive_integer("n", n)
-    for blocks in _nc(tuple(range(1, n + 1))):
-        yield tuple(sorted(blocks))
+    n = positive_integer("n", n)  # validated eagerly, before the first ``next``
+    return (tuple(sorted(blocks)) for blocks in _nc(tuple(range(1, n + 1))))
 
 
 def _check_partition(partition, n):
