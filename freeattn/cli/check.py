@@ -75,7 +75,9 @@ def check():
               show_default=True, help="Which model must meet the tolerances.")
 @click.option("--beta-grid", default=None,
               help="Comma-separated β values: linearization-threshold table instead of a check.")
-@click.option("--n-grid", default=None, help="Comma-separated n values for --beta-grid.")
+@click.option("--n-grid", default=None,
+              help="Comma-separated n values: with --beta-grid a threshold table, with --beta "
+                   "a finite-size sweep (distances per n and fitted rates).")
 @click.option("--factor", type=float, default=10.0, show_default=True,
               help="Grid: mark cells where softmax rel W1 > factor x the Gaussian model's.")
 @click.option("--plot", type=click.Path(dir_okay=False), default=None,
@@ -102,7 +104,9 @@ def attention(beta, gamma_k, heads, kv_heads, n, d, draws, seed, workers, schedu
     if beta is None:
         raise click.UsageError("give --beta (a check) or --beta-grid (a threshold table)")
     if n_grid is not None:
-        raise click.UsageError("--n-grid needs --beta-grid")
+        _sweep_mode(law_for(beta), beta, _grid(n_grid, "--n-grid", int), gamma_k, heads, draws,
+                    seed, workers, scheduler, exclude_top, as_json, options)
+        return
     try:
         model = AttentionModel.from_ratios(beta, n, gamma_k, heads, **options)
         law = law_for(beta)
@@ -126,6 +130,24 @@ def attention(beta, gamma_k, heads, kv_heads, n, d, draws, seed, workers, schedu
             click.echo(f"plot written to {plot}")
     if not result.passed:
         raise SystemExit(1)
+
+
+def _sweep_mode(law, beta, ns, gamma_k, heads, draws, seed, workers, scheduler, exclude_top,
+                as_json, options):
+    from ..montecarlo import finite_size_sweep
+
+    try:
+        result = finite_size_sweep(law, ns, beta=beta, gamma_k=gamma_k, heads=heads,
+                                   draws=draws, seed=seed, workers=workers,
+                                   scheduler=scheduler, exclude_top=exclude_top,
+                                   progress=not as_json, **options)
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
+    if as_json:
+        click.echo(json.dumps(result.to_dict(), indent=2))
+    else:
+        click.echo(result.table())
+        click.echo("rate: least-squares fit of distance ~ C n^-rate")
 
 
 def _grid_mode(law_for, beta_grid, n_grid, gamma_k, heads, draws, seed, workers, scheduler,

@@ -47,6 +47,15 @@ def test_beta_grid_table():
     assert len([ln for ln in res.output.splitlines() if ln.strip()[:1].isdigit()]) == 4
 
 
+def test_finite_size_sweep_table():
+    res = _run(["attention", "--beta", "1", "--gamma-k", "1", "--n-grid", "60,120",
+                "--draws", "2", "--workers", "1", "--json"])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.output)
+    assert [r["n"] for r in data["rows"]] == [60, 120]
+    assert data["rates"]["gaussian_ks"]["rate"] > 0
+
+
 @pytest.mark.parametrize("args, match", [
     (["attention", "--beta", "1", "--gamma-k", "1", "--n", "100", "--heads", "3"], "gamma_k"),
     (["attention", "--gamma-k", "1"], "--beta"),
