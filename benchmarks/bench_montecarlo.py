@@ -31,11 +31,28 @@ def best_of(fn, repeat):
     return min(times)
 
 
+def breakdown(n, repeat):
+    """Seconds spent in each step of a single-head softmax draw (1 BLAS thread)."""
+    rng = np.random.default_rng(0)
+    steps = {}
+    with single_threaded_blas():
+        steps["normals Q, K"] = best_of(lambda: (rng.standard_normal((n, n)),
+                                                 rng.standard_normal((n, n))), repeat)
+        q, k = rng.standard_normal((n, n)), rng.standard_normal((n, n))
+        steps["Q K^T (GEMM)"] = best_of(lambda: q @ k.T, repeat)
+        a = q @ k.T
+        steps["softmax"] = best_of(lambda: np.exp(a - a.max(axis=1, keepdims=True)), repeat)
+        steps["Gram (SYRK)"] = best_of(lambda: a @ a.T, repeat)
+        g = a @ a.T
+        steps["eigvalsh"] = best_of(lambda: np.linalg.eigvalsh(g), repeat)
+    return steps
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--n", type=int, default=2000)
     ap.add_argument("--draws", type=int, default=4)
-    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--repeat", type=int, default=2)
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     n = args.n
@@ -59,6 +76,7 @@ def main():
         out[label] = {"eigvalsh_s": t_eig, "softmax_draw_s": t_soft,
                       "softmax_ratio": t_soft / t_eig, "paired_draw_s": t_pair,
                       "paired_ratio": t_pair / t_eig}
+    out["breakdown_s"] = breakdown(n, args.repeat)
     for workers in (1, 2):
         run_draws(model, workers, seed=1, workers=workers)  # warm-up (process start)
         t = time.perf_counter()
@@ -74,6 +92,8 @@ def main():
               f"{r['softmax_draw_s']:.3f} s (ratio {r['softmax_ratio']:.2f}, target <= 1.5) | "
               f"softmax + Gaussian draw {r['paired_draw_s']:.3f} s "
               f"(ratio {r['paired_ratio']:.2f})")
+    print("where a softmax draw spends its time (1 BLAS thread): " + ", ".join(
+        f"{k} {t:.3f} s" for k, t in out["breakdown_s"].items()))
     for workers in (1, 2):
         print(f"draws/s with {workers} worker(s) (softmax + Gaussian): "
               f"{out[f'draws_per_s_{workers}_workers']:.3f}")

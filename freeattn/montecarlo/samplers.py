@@ -288,18 +288,27 @@ class _Assembler:
         kind = self.m.kind
         if kind == "attention":
             g = b @ b.T
-            self.acc = g if self.acc is None else self.acc + g
+            if self.acc is None:
+                self.acc = g
+            else:
+                self.acc += g
         elif kind == "head_average":
-            self.acc = b.copy() if self.acc is None else self.acc + b
+            if self.acc is None:
+                self.acc = b.copy()
+            else:
+                self.acc += b
         else:
             self.cols.append(b @ self.vo[r])
 
     def gram(self, w_o):
         m, kind = self.m, self.m.kind
         if kind == "attention":
-            return self.acc * (m.n / m.heads)
+            self.acc *= m.n / m.heads
+            return self.acc
         if kind == "head_average":
-            return (self.acc @ self.acc.T) * (m.n / m.heads)
+            g = self.acc @ self.acc.T
+            g *= m.n / m.heads
+            return g
         c = np.concatenate(self.cols, axis=1) if len(self.cols) > 1 else self.cols[0]
         if kind == "values":
             return c @ c.T
