@@ -133,3 +133,13 @@ def test_from_ratios_integer_widths():
         AttentionModel.from_ratios(1.0, 100, -1.0)
     with pytest.raises(ValueError, match="draws"):
         run_draws(m, 0)
+
+
+@pytest.mark.slow
+def test_spawn_workers_match_in_process():
+    m = AttentionModel(beta=1.0, n=100, d_k=50, heads=2)
+    spawned = run_draws(m, 2, seed=9, workers=2, start_method="spawn")
+    local = run_draws(m, 2, seed=9, workers=1)
+    for x, y in zip(local, spawned):
+        assert x.softmax.tobytes() == y.softmax.tobytes()
+        assert x.gaussian.tobytes() == y.gaussian.tobytes()
