@@ -173,3 +173,76 @@ def _grid_mode(law_for, beta_grid, n_grid, gamma_k, heads, draws, seed, workers,
         click.echo(result.table())
         if plot:
             click.echo(f"plot written to {plot}")
+
+
+@check.command("mha")
+@click.option("--beta", type=float, default=1.0, show_default=True, help="Inverse temperature β.")
+@click.option("--n", "n", type=int, required=True, help="Context length.")
+@click.option("--d", "d", type=int, default=None, help="Input width d >= n (default n).")
+@click.option("--heads", type=int, required=True, help="Number of heads h.")
+@click.option("--kv-heads", type=int, default=None, help="Key/value heads (1 = MQA).")
+@click.option("--d-k", "d_k", type=int, required=True, help="Query/key width per head.")
+@click.option("--d-v", "d_v", type=int, default=None, help="Value width per head (default d_K).")
+@click.option("--d-o", "d_o", type=int, default=None, help="Output width (default d).")
+@click.option("--tied", is_flag=True, help="Tie W^V = W^K within each head.")
+@click.option("--draws", type=int, default=10, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--workers", type=int, default=None)
+@click.option("--scheduler", default=None, help="Dask scheduler ADDRESS.")
+@click.option("--ks-tol", type=float, default=0.02, show_default=True)
+@click.option("--w1-tol", "rel_w1_tol", type=float, default=0.05, show_default=True)
+@click.option("--json", "as_json", is_flag=True)
+def mha(beta, n, d, heads, kv_heads, d_k, d_v, d_o, tied, draws, seed, workers, scheduler,
+        ks_tol, rel_w1_tol, as_json):
+    """Full layer MHA^⊥(X): softmax vs Gaussian eigenvalues of the same draw (Table D.2).
+
+    Relative W1 is divided by the limiting mean (d_O/n)θ₁ ((d_O/n)(θ₁ + hθ₂/γ_K) when tied).
+    The comparison with the limit law (C.15) is added once the law core provides it.
+    Exit status 1 when KS or rel W1 exceed the tolerances.
+    """
+    from ..montecarlo import AttentionModel, compare_draws, run_draws
+
+    _require_dask(scheduler)
+    try:
+        model = AttentionModel(beta=beta, n=n, d=d, heads=heads, kv_heads=kv_heads, d_k=d_k,
+                               d_v=d_v, d_o=d_o, tied=tied, kind="mha")
+        results = run_draws(model, draws, seed, workers=workers, scheduler=scheduler,
+                            progress=not as_json)
+        _, _, pair = compare_draws(None, results, orders=(), limit_mean=model.limit_mean())
+        ks_tol = _positive_option("--ks-tol", ks_tol)
+        rel_w1_tol = _positive_option("--w1-tol", rel_w1_tol)
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
+    passed = pair.ks <= ks_tol and pair.rel_w1 <= rel_w1_tol
+    out = {"softmax_vs_gaussian": pair.to_dict(), "limit_mean": model.limit_mean(),
+           "top_singular_values": {"softmax": [r.softmax_top.tolist() for r in results],
+                                   "gaussian": [r.gaussian_top.tolist() for r in results]},
+           "model": model.to_dict(), "draws": draws, "seed": seed,
+           "tolerance": {"ks": ks_tol, "rel_w1": rel_w1_tol}, "passed": passed}
+    if as_json:
+        click.echo(json.dumps(out, indent=2))
+    else:
+        m = model
+        click.echo(f"mha: beta={m.beta:g} n={m.n} d={m.d} heads={m.heads}/{m.kv_heads} "
+                   f"d_k={m.d_k} d_v={m.d_v} d_o={m.d_o} tied={m.tied} draws={draws} "
+                   f"seed={seed}")
+        ks_i, w1_i = pair.ks_interval, pair.rel_w1_interval
+        click.echo(f"softmax vs Gaussian: rel W1 = {100 * pair.rel_w1:.2f}% "
+                   f"(sd {100 * _sd(w1_i.values):.2f}%), KS = {pair.ks:.4f} "
+                   f"(sd {_sd(ks_i.values):.4f}); limiting mean {m.limit_mean():.5g}")
+        click.echo(f"tolerance KS <= {ks_tol:g}, rel W1 <= {rel_w1_tol:g}: "
+                   + ("PASS" if passed else "FAIL"))
+    if not passed:
+        raise SystemExit(1)
+
+
+def _positive_option(name, value):
+    if not value > 0:
+        raise ValueError(f"{name} must be a number > 0, got {value!r}")
+    return value
+
+
+def _sd(values):
+    import numpy as np
+
+    return float(np.std(values, ddof=1)) if len(values) > 1 else 0.0

@@ -77,3 +77,12 @@ def test_scheduler_without_dask_is_a_clear_error():
     res = CliRunner().invoke(check, BASE + ["--scheduler", "tcp://127.0.0.1:8786"])
     assert res.exit_code == 2
     assert "freeattn[dask]" in res.output
+
+
+def test_mha_table_d2_bert_base():
+    res = _run(["mha", "--n", "512", "--d", "768", "--heads", "12", "--d-k", "64",
+                "--draws", "2", "--workers", "1", "--json"])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.output)
+    assert 0.005 < data["softmax_vs_gaussian"]["rel_w1"] < 0.03
+    assert data["model"]["d_o"] == 768 and data["passed"] is True
