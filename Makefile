@@ -25,6 +25,7 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py
+	$(BIN)/python benchmarks/bench_montecarlo.py
 
 clean:
 	rm -rf $(VENV) demo build *.egg-info

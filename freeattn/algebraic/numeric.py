@@ -36,18 +36,33 @@ class NumericPolynomial:
 
     Parameters
     ----------
-    P : sympy expression in ``G`` and ``z`` with exact numeric coefficients.
+    P : sympy expression in ``G``, ``z`` and parameter symbols.
+    values : dict
+        Parameter symbol → exact value.  Coefficients are kept as expressions in the
+        parameters and evaluated numerically, so no symbolic work is ever done on large exact
+        values (a float such as 0.7 is a 52-bit rational, e^{0.49} a transcendental).
     """
 
-    def __init__(self, P):
+    def __init__(self, P, values=None):
+        self.values = dict(values or {})
         poly = sp.Poly(P, G, z)
-        self.exact = poly
-        self.deg = poly.degree(G)
-        self.deg_z = poly.degree(z)
-        # exact coefficient table c[k][j] of G^k z^j
-        self._exact_c = [[sp.Integer(0)] * (self.deg_z + 1) for _ in range(self.deg + 1)]
+        terms = {}
         for (k, j), c in poly.terms():
-            self._exact_c[k][j] = c
+            terms[(k, j)] = c
+        deg = max(k for k, _ in terms)
+        # drop leading powers of G whose coefficients vanish identically at these values
+        while deg > 0 and all(sp.expand(c.xreplace(self.values)) == 0
+                              for (k, _), c in terms.items() if k == deg):
+            deg -= 1
+        self.deg = deg
+        self.deg_z = max(j for (k, j) in terms if k <= deg)
+        self._exact_c = [[sp.Integer(0)] * (self.deg_z + 1) for _ in range(self.deg + 1)]
+        for (k, j), c in terms.items():
+            if k <= deg:
+                self._exact_c[k][j] = c
+        params = sorted(self.values, key=lambda s_: s_.name)
+        self._params = params
+        self._fns = [[sp.lambdify(params, c, "mpmath") for c in row] for row in self._exact_c]
         self._mp_cache = {}
         with mpmath.workdps(40):
             c = self.coefficients_mp()
@@ -55,11 +70,21 @@ class NumericPolynomial:
         self.cf = np.array([[float(c[k][j]) for j in range(self.deg_z, -1, -1)]
                             for k in range(self.deg, -1, -1)])
 
+    def param_values_mp(self):
+        """Parameter values as mpmath numbers at the current precision."""
+        return [to_mp(self.values[p]) for p in self._params]
+
+    def evaluate_mp(self, expr):
+        """An expression in the parameters, evaluated at the current mpmath precision."""
+        fn = sp.lambdify(self._params, expr, "mpmath")
+        return mpmath.mpmathify(fn(*self.param_values_mp()))
+
     def coefficients_mp(self):
         """Coefficient table c[k][j] (of G^k z^j) as mpf at the current mpmath precision."""
         key = mpmath.mp.prec
         if key not in self._mp_cache:
-            self._mp_cache[key] = [[to_mp(c) for c in row] for row in self._exact_c]
+            vals = self.param_values_mp()
+            self._mp_cache[key] = [[mpmath.mpmathify(f(*vals)) for f in row] for row in self._fns]
         return self._mp_cache[key]
 
     # ------------------------------------------------------------ float64
@@ -188,11 +213,17 @@ class BranchData:
         pts = []
         poles = []
         tol = mpmath.mpf(10) ** (-(self.dps + 5))
+        scale_tol = mpmath.mpf(10) ** (-(mpmath.mp.dps - 8))
         for factor, kind in discriminant_factors(P):
             poly = sp.Poly(factor, z)
-            coeffs = [to_mp(c) for c in poly.all_coeffs()]
-            if all(abs(c) == 0 for c in coeffs):
-                continue
+            coeffs = [self.numpoly.evaluate_mp(c) for c in poly.all_coeffs()]
+            size = max(abs(c) for c in coeffs)
+            if size == 0:
+                raise ValueError("discriminant vanishes identically at these parameter values "
+                                 "(non-squarefree polynomial); perturb the parameters")
+            coeffs = [c if abs(c) > scale_tol * size else mpmath.mpf(0) for c in coeffs]
+            while len(coeffs) > 1 and coeffs[0] == 0:
+                coeffs.pop(0)
             if len(coeffs) == 1:
                 continue
             extra = 30

@@ -70,6 +70,19 @@ def _series_residual_zero(factor):
 
 
 def series_moments(P, order):
+    """Cached front end of :func:`_series_moments` (on the canonical form of P)."""
+    Pc, params = canonicalize(P)
+    ms = _series_moments_cached(Pc, int(order))
+    back = {sp.Symbol(f"c{i}"): p for i, p in enumerate(params)}
+    return [m.xreplace(back) for m in ms]
+
+
+@lru_cache(maxsize=None)
+def _series_moments_cached(P, order):
+    return tuple(_series_moments(P, order))
+
+
+def _series_moments(P, order):
     """First ``order`` moments m_1..m_order of the branch G ~ 1/z of P(G, z) = 0.
 
     Exact when the coefficients of P are exact (sympy arithmetic), solved order by order in

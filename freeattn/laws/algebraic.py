@@ -22,6 +22,8 @@ _GL_X, _GL_W = np.polynomial.legendre.leggauss(12)
 _GRADE_LEVELS = 24
 _GRADE_RATIO = 0.25
 _UNIFORM_PANELS = 48
+#: relative width of the zone next to a square-root edge solved by the local expansion
+_EDGE_ZONE = 1e-3
 
 
 def _theta_panels():
@@ -80,20 +82,24 @@ class AlgebraicLaw(Law):
 
     # ----------------------------------------------------------- structure
     @cached_property
+    def _factor(self):
+        """The irreducible factor of the symbolic polynomial that carries G ~ 1/z."""
+        return stieltjes_factor(self.symbolic_polynomial)
+
+    @property
     def polynomial(self):
         """P(G, z) with the parameter values substituted exactly (irreducible factor)."""
-        P = stieltjes_factor(self.symbolic_polynomial)
-        return sp.expand(P.xreplace(self.values))
+        return self._factor.xreplace(self.values)
 
     @cached_property
     def _num(self):
-        return NumericPolynomial(self.polynomial)
+        return NumericPolynomial(self._factor, self.values)
 
     def _branch(self, dps):
         dps = FLOAT_REFERENCE_DPS if dps is None else max(int(dps), FLOAT_REFERENCE_DPS)
         cache = self.__dict__.setdefault("_branch_cache", {})
         if dps not in cache:
-            cache[dps] = BranchData(self._num, self.polynomial, dps)
+            cache[dps] = BranchData(self._num, self._factor, dps)
         return cache[dps]
 
     # ------------------------------------------------------ moments / transforms
@@ -101,9 +107,8 @@ class AlgebraicLaw(Law):
         """First ``order`` moments as exact sympy expressions, from the series of G at ∞."""
         cache = self.__dict__.setdefault("_moment_cache", [])
         if len(cache) < order:
-            P = stieltjes_factor(self.symbolic_polynomial)
-            ms = series_moments(P, order)
-            cache[:] = [sp.simplify(m.xreplace(self.values)) for m in ms]
+            ms = series_moments(self._factor, order)
+            cache[:] = [sp.expand(m.xreplace(self.values)) for m in ms]
         return cache[:order]
 
     def s_relation(self):
@@ -163,21 +168,19 @@ class AlgebraicLaw(Law):
         # an atom makes iεG(a + iε) converge to its mass; a hard edge makes it vanish like ε^p
         if abs(approx) < 1e-12 or abs(far - approx) > 0.05 * abs(approx):
             return mpmath.mpf(0)
-        s_, H = sp.symbols("s_ H_")
+        # s^d P(H/s, a + s) = Σ_k Σ_j c_kj H^k s^{d-k} (a + s)^j, collected by powers of s
+        c = self._num.coefficients_mp()
         d = self._num.deg
-        Q = sp.Poly(sp.expand(self.polynomial.subs({G: H / s_, z: _A + s_}, simultaneous=True)
-                              * s_**d), s_, H)
         tol = mpmath.mpf(10) ** (-(mpmath.mp.dps - 8))
         by_power = {}
-        for (ps, ph), c in Q.terms():
-            val = to_mp(c.subs(_A, 0)) if not c.has(_A) else None
-            if val is None:
-                cpoly = sp.Poly(c, _A)
-                val = mpmath.mpf(0)
-                for (pa,), cc in cpoly.terms():
-                    val += to_mp(cc) * a**pa
-            by_power.setdefault(ps, {})
-            by_power[ps][ph] = by_power[ps].get(ph, 0) + val
+        for k, row in enumerate(c):
+            for j, ckj in enumerate(row):
+                if ckj == 0:
+                    continue
+                for i in range(j + 1):  # (a + s)^j = Σ_i C(j, i) s^i a^{j-i}
+                    ps = d - k + i
+                    by_power.setdefault(ps, {})
+                    by_power[ps][k] = by_power[ps].get(k, 0) + ckj * mpmath.binomial(j, i) * a ** (j - i)
         for ps in sorted(by_power):
             coeffs = by_power[ps]
             size = max(abs(v) for v in coeffs.values())
@@ -226,6 +229,14 @@ class AlgebraicLaw(Law):
             g = bd.select(r, info, x)
             g, _ = self._num.newton(g, x, steps=2)
             tables.append({"a": a, "b": b, "info": info, "theta": theta, "g": g})
+        poles = {float(p) for p in bd.poles}
+        for t in tables:
+            t["edges"] = []
+            for end, g_end in ((t["a"], t["g"][0]), (t["b"], t["g"][-1])):
+                if end in poles:
+                    continue
+                e_mp = next(b for b in bd.breakpoints if float(b) == end)
+                t["edges"].append(self._edge_expansion(e_mp, g_end))
         for t in tables:
             t["panel_mass"] = self._panel_masses(t)
             t["cum"] = np.concatenate([[0.0], np.cumsum(t["panel_mass"])])
@@ -245,7 +256,63 @@ class AlgebraicLaw(Law):
             gb = self._branch(None).select(r, t["info"], x[bad])
             gb, _ = self._num.newton(gb, x[bad], steps=2)
             g[bad] = gb
+        for edge in t["edges"]:
+            m = np.abs(x - edge["x"]) <= _EDGE_ZONE * (b - a)
+            if np.any(m):
+                g[m] = self._edge_local(edge, x[m], g[m])
         return g
+
+    def _edge_expansion(self, e, g_guess):
+        """Re-expansion of P at a square-root edge: P(G_e + u, e + δ) = Σ p_ij u^i δ^j with
+        p_00 = p_10 = 0 set exactly, so that u(δ) ~ sqrt(δ) keeps full relative accuracy."""
+        with workdps(FLOAT_REFERENCE_DPS):
+            c = self._num.coefficients_mp()
+            dP = [[(k + 1) * c[k + 1][j] for j in range(len(c[0]))] for k in range(len(c) - 1)]
+            # G_e is the double root: a simple root of ∂P/∂G at z = e
+            ge = mpmath.mpf(g_guess.real)
+            for _ in range(100):
+                f = sum(dP[k][j] * ge**k * e**j for k in range(len(dP)) for j in range(len(dP[0])))
+                df = sum(k * dP[k][j] * ge ** (k - 1) * e**j for k in range(1, len(dP))
+                         for j in range(len(dP[0])))
+                step = f / df
+                ge -= step
+                if abs(step) <= mpmath.mpf(10) ** (-FLOAT_REFERENCE_DPS) * (1 + abs(ge)):
+                    break
+            deg, degz = len(c) - 1, len(c[0]) - 1
+            p = np.zeros((deg + 1, degz + 1))
+            for i in range(deg + 1):
+                for j in range(degz + 1):
+                    acc = mpmath.mpf(0)
+                    for k in range(i, deg + 1):
+                        for jj in range(j, degz + 1):
+                            acc += (c[k][jj] * mpmath.binomial(k, i) * ge ** (k - i)
+                                    * mpmath.binomial(jj, j) * e ** (jj - j))
+                    p[i, j] = float(acc)
+            p[0, 0] = 0.0
+            p[1, 0] = 0.0
+            ef = float(e)
+            return {"x": ef, "corr": float(ef - e), "g": float(ge), "p": p}
+
+    @staticmethod
+    def _edge_local(edge, x, g_fallback):
+        """Branch near a square-root edge from the local expansion (see _edge_expansion)."""
+        delta = (x - edge["x"]) + edge["corr"]
+        p = edge["p"]
+        q = np.array([np.polyval(p[i, ::-1], delta) for i in range(p.shape[0])]) + 0j
+        disc = np.sqrt(q[1] ** 2 - 4 * q[2] * q[0])
+        u1 = (-q[1] + disc) / (2 * q[2])
+        u2 = (-q[1] - disc) / (2 * q[2])
+        u = np.where(u1.imag <= u2.imag, u1, u2)
+        for _ in range(6):
+            val = np.zeros_like(u)
+            der = np.zeros_like(u)
+            for qi in q[::-1]:
+                der = der * u + val
+                val = val * u + qi
+            u = u - np.where(der != 0, val / np.where(der != 0, der, 1), 0)
+        g = edge["g"] + u
+        ok = np.isfinite(g) & (g.imag <= 0) & (np.abs(g - g_fallback) <= 1e-6 * (np.abs(g_fallback) + 1e-300) + 1e-9)
+        return np.where(ok, g, g_fallback)
 
     def _pdf_float(self, x):
         out = np.zeros(x.shape)
@@ -516,4 +583,3 @@ class AlgebraicLaw(Law):
         return self.affine(0, t)
 
 
-_A = sp.Symbol("a_")

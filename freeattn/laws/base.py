@@ -160,6 +160,20 @@ class Law:
 
         return list(free_cumulants_from_moments(self.exact_moments(order)))
 
+    def r_transform(self, g, dps=None):
+        """R-transform R(g) (G(R(g) + 1/g) = g, R(0) = m₁); see
+        :func:`freeattn.transforms.r_transform`."""
+        from ..transforms.evaluate import r_transform
+
+        return r_transform(self, g, dps)
+
+    def s_transform(self, w, dps=None):
+        """S-transform S(w) = (1 + w)/w · ψ^{-1}(w), S(0) = 1/m₁; see
+        :func:`freeattn.transforms.s_transform`."""
+        from ..transforms.evaluate import s_transform
+
+        return s_transform(self, w, dps)
+
     # ------------------------------------------------------------ utilities
     @staticmethod
     def _mp_number(value, dps):

@@ -62,17 +62,6 @@ class MarchenkoPastur(AlgebraicLaw):
             y = to_mp(next(iter(self.values.values())))
             return [(mpmath.mpf(0), 1 - 1 / y)] if y > 1 else []
 
-    def _pdf_float(self, x):
-        if np.any(np.isnan(x)):
-            raise ValueError("x must not contain NaN")
-        a, b = self._edges()
-        out = np.zeros(x.shape)
-        m = (x > a) & (x < b)
-        out[m] = np.sqrt((b - x[m]) * (x[m] - a)) / (2 * math.pi * self.ratio * x[m])
-        if self.ratio == 1:
-            out[x == 0] = np.inf
-        return out
-
 
 class FreePoisson(AlgebraicLaw):
     """Free Poisson law π_t of rate t (jump size 1): free cumulants κ_q = t for all q.

@@ -1,10 +1,6 @@
 """Wigner's semicircle law."""
 from __future__ import annotations
 
-import math
-
-import numpy as np
-
 from .._validation import positive
 from ..algebraic.polynomial import G, z
 from ._params import exact, fresh
@@ -34,12 +30,3 @@ class Semicircle(AlgebraicLaw):
         v = fresh("v")
         super().__init__(v * G**2 - z * G + 1, {v: exact(variance)},
                          name=f"Semicircle(variance={variance:g})")
-
-    def _pdf_float(self, x):
-        if np.any(np.isnan(x)):
-            raise ValueError("x must not contain NaN")
-        r2 = 4 * self.variance
-        out = np.zeros(x.shape)
-        m = x * x < r2
-        out[m] = np.sqrt(r2 - x[m] ** 2) / (2 * math.pi * self.variance)
-        return out
