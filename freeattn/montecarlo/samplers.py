@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .. import _validation as v
+from ..attention.single_head import theta1, theta2  # one definition of θ₁, θ₂
 from ._blas import single_threaded_blas
 
 __all__ = [
@@ -41,16 +42,6 @@ __all__ = [
 ]
 
 KINDS = ("attention", "head_average", "values", "mha")
-
-
-def theta1(beta):
-    """Feature variance θ₁ = e^{β²} − 1 (MATH.md §0), computed with ``expm1``."""
-    return math.expm1(beta * beta)
-
-
-def theta2(beta):
-    """Linear coefficient θ₂ = β² (MATH.md §0)."""
-    return beta * beta
 
 
 def _dim_from_ratio(name, ratio, n, per):
