@@ -70,3 +70,19 @@ def test_s_transform_domain_errors():
     with pytest.raises(ValueError, match="finite"):
         r_transform(law, float("nan"))
     assert s_transform(PointMass(2.0), -0.3) == pytest.approx(0.5)
+
+
+def test_symbolic_transforms_match_numeric():
+    import sympy as sp
+
+    from freeattn.algebraic.polynomial import w
+    from freeattn.transforms.symbolic import r_transform_expr, s_transform_expr
+
+    rho = rho_law(1.0, 2.0)
+    expr = r_transform_expr(rho)
+    th1, th2 = sp.E - 1, 1
+    assert sp.simplify(expr - (th1 - th2 + th2 / (1 - th2 * w / 2))) == 0
+    law = attention_law(1.0, 1.0)
+    s_expr = s_transform_expr(law)
+    for wi in (-0.5, -0.2):
+        assert float(s_expr.subs(w, wi)) == pytest.approx(s_transform(law, wi), rel=1e-12)
