@@ -43,7 +43,8 @@ def _num(v, dps):
               help="Number of grid points across the support (≥ 2).")
 @click.option("--out", type=click.Path(dir_okay=False), help="Write the curve to FILE.csv or FILE.json.")
 @click.option("--plot", type=click.Path(dir_okay=False), help="Write a PNG plot of the density.")
-@click.option("--dps", type=int, default=None, help="Digits for edges and moments (mpmath).")
+@click.option("--dps", type=click.IntRange(min=5), default=None,
+              help="Digits (>= 5) for edges and moments (mpmath).")
 def density_attention(beta, gamma_k, heads, points, out, plot, dps):
     """Density of ν_{∞,h}: squared singular values of sqrt(n/h)(A − 11ᵀ/n), n → ∞."""
     from ..attention import attention_law, theta1, theta2
