@@ -14,12 +14,16 @@ __all__ = [
     "positive_integer",
     "integer_at_least",
     "in_open_interval",
+    "in_closed_interval",
     "dps_or_none",
 ]
 
 
 def _real(name, value):
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+    # strings and booleans are refused rather than coerced: '2' or True as a width is a bug
+    if isinstance(value, (bool, str, bytes)):
+        raise TypeError(f"{name} must be a real number, got {value!r}")
+    if not isinstance(value, numbers.Real):
         try:
             value = float(value)
         except (TypeError, ValueError):
@@ -50,6 +54,14 @@ def in_open_interval(name, value, lo, hi):
     value = _real(name, value)
     if not (lo < value < hi):
         raise ValueError(f"{name} must lie in the open interval ({lo}, {hi}), got {value!r}")
+    return value
+
+
+def in_closed_interval(name, value, lo, hi):
+    """Return ``value`` if lo <= value <= hi, else raise ValueError naming the range."""
+    value = _real(name, value)
+    if not (lo <= value <= hi):
+        raise ValueError(f"{name} must lie in the closed interval [{lo:g}, {hi:g}], got {value!r}")
     return value
 
 

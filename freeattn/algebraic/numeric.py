@@ -204,8 +204,13 @@ class BranchData:
     def __init__(self, numpoly, P, dps):
         self.numpoly = numpoly
         self.dps = dps
+        # breakpoints at twice the precision: discriminants of laws with a wide range of
+        # scales (large β) are ill-conditioned, and polyroots loses digits on them
+        with mpmath.workdps(2 * dps + 20):
+            pts, poles = self._breakpoints(P)
         with workdps(dps):
-            self.breakpoints, self.poles = self._breakpoints(P)
+            self.breakpoints = [+p for p in pts]
+            self.poles = {+p for p in poles}
             self.intervals = self._classify()
 
     # -------------------------------------------------------------- edges
@@ -237,7 +242,7 @@ class BranchData:
                     extra *= 3
             scale = max(abs(r) for r in roots) + 1
             for r in roots:
-                if abs(mpmath.im(r)) <= mpmath.mpf(10) ** (-(self.dps // 2)) * scale:
+                if abs(mpmath.im(r)) <= mpmath.mpf(10) ** (-(mpmath.mp.dps // 3)) * scale:
                     x = mpmath.re(r)
                     pts.append(x)
                     if kind == "lead":

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import sys
 
 import click
@@ -51,6 +52,9 @@ def density_attention(beta, gamma_k, heads, points, out, plot, dps):
 
     if points < 2:
         raise click.BadParameter(f"must be an integer >= 2, got {points}", param_hint="--points")
+    for hint, path in (("--out", out), ("--plot", plot)):
+        if path and not os.path.isdir(os.path.dirname(os.path.abspath(path))):
+            raise click.BadParameter(f"directory of {path!r} does not exist", param_hint=hint)
     try:
         law = attention_law(beta, gamma_k, heads)
     except ValueError as exc:
@@ -60,7 +64,7 @@ def density_attention(beta, gamma_k, heads, points, out, plot, dps):
     th1 = theta1(beta)
     lines = [
         f"law       : {law.name}",
-        f"theta1    : {th1:.15g}   (e^(beta^2) - 1, the mean)",
+        f"theta1    : {_num(law.moment(1, dps=dps), dps)}   (e^(beta^2) - 1, the mean)",
         f"theta2    : {theta2(beta):.15g}   (beta^2)",
         "support   : " + ", ".join(f"[{_num(a, dps)}, {_num(b, dps)}]" for a, b in support),
         "atoms     : " + (", ".join(f"{_num(m, dps)} at {_num(a, dps)}" for a, m in atoms)
@@ -83,7 +87,10 @@ def density_attention(beta, gamma_k, heads, points, out, plot, dps):
                 json.dump({"law": law.name, "beta": beta, "gamma_k": gamma_k, "heads": heads,
                            "support": [[float(u), float(v)] for u, v in support],
                            "atoms": [[float(u), float(v)] for u, v in atoms],
-                           "x": x.tolist(), "pdf": [float(p) for p in pdf]}, fh, indent=1)
+                           # strict JSON: a divergent density (hard edge) is written as null
+                           "x": x.tolist(),
+                           "pdf": [float(p) if np.isfinite(p) else None for p in pdf]},
+                          fh, indent=1, allow_nan=False)
         else:
             with open(out, "w", newline="") as fh:
                 wr = csv.writer(fh)
@@ -94,7 +101,8 @@ def density_attention(beta, gamma_k, heads, points, out, plot, dps):
     if plot:
         from .plotting import plot_density
 
-        plot_density(law, x, pdf, plot, mp_edge=4 * th1)
+        xs = np.linspace(a, b, max(points, 800))  # the figure gets a fine grid of its own
+        plot_density(law, xs, law.pdf(xs), plot, mp_edge=4 * th1)
         click.echo(f"wrote {plot}")
 
 

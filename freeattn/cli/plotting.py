@@ -14,8 +14,9 @@ def plot_density(law, x, pdf, path, mp_edge=None):
     fig, ax = plt.subplots(figsize=(6.4, 4.0))
     finite = np.isfinite(pdf)
     ax.plot(x[finite], pdf[finite], lw=1.8, label=law.name)
-    top = np.nanmax(pdf[finite]) if np.any(finite) else 1.0
-    ax.set_ylim(0, 1.1 * min(top, 5 * np.median(pdf[finite & (pdf > 0)])) if np.any(pdf > 0) else 1)
+    positive = pdf[finite & (pdf > 0)]
+    if positive.size:  # clip the view of a divergent hard edge, not the data
+        ax.set_ylim(0, 1.1 * min(positive.max(), 5 * np.median(positive)))
     for a, b in law.support():
         ax.axvline(b, color="k", ls=":", lw=1)
     if mp_edge is not None:

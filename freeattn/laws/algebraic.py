@@ -22,6 +22,7 @@ _GL_X, _GL_W = np.polynomial.legendre.leggauss(12)
 _GRADE_LEVELS = 24
 _GRADE_RATIO = 0.25
 _UNIFORM_PANELS = 48
+_PANEL_TOL = 1e-16
 #: relative width of the zone next to a square-root edge solved by the local expansion
 _EDGE_ZONE = 1e-3
 
@@ -92,14 +93,25 @@ class AlgebraicLaw(Law):
         return self._factor.xreplace(self.values)
 
     @cached_property
+    def _reduced(self):
+        """The factor with its rational-valued parameters substituted exactly.
+
+        Keeps symbolic only the parameters with transcendental values (e.g. θ₁ = e^{β²} − 1),
+        so that the discriminant stays cheap however many affine maps and convolutions
+        built the law, while no large exact expression ever enters sympy's algebra."""
+        rational = {p: v for p, v in self.values.items() if getattr(v, "is_Rational", False)}
+        return sp.expand(self._factor.xreplace(rational))
+
+    @cached_property
     def _num(self):
-        return NumericPolynomial(self._factor, self.values)
+        return NumericPolynomial(self._reduced, {p: v for p, v in self.values.items()
+                                                 if p in self._reduced.free_symbols})
 
     def _branch(self, dps):
         dps = FLOAT_REFERENCE_DPS if dps is None else max(int(dps), FLOAT_REFERENCE_DPS)
         cache = self.__dict__.setdefault("_branch_cache", {})
         if dps not in cache:
-            cache[dps] = BranchData(self._num, self._factor, dps)
+            cache[dps] = BranchData(self._num, self._reduced, dps)
         return cache[dps]
 
     # ------------------------------------------------------ moments / transforms
@@ -238,7 +250,7 @@ class AlgebraicLaw(Law):
                 e_mp = next(b for b in bd.breakpoints if float(b) == end)
                 t["edges"].append(self._edge_expansion(e_mp, g_end))
         for t in tables:
-            t["panel_mass"] = self._panel_masses(t)
+            t["panels"], t["panel_mass"] = self._adaptive_panels(t)
             t["cum"] = np.concatenate([[0.0], np.cumsum(t["panel_mass"])])
         return tables
 
@@ -358,8 +370,25 @@ class AlgebraicLaw(Law):
         vals = self._theta_integrand(t, nodes.reshape(-1)).reshape(nodes.shape)
         return half * (vals @ _GL_W)
 
-    def _panel_masses(self, t):
-        return self._gl(t, _PANELS[:-1], _PANELS[1:])
+    def _adaptive_panels(self, t):
+        """θ-panels refined until 12-point Gauss–Legendre agrees with its two halves to
+        1e-16 absolute (sharp features, e.g. a shifted hard edge at small β, get resolved)."""
+        lo, hi = _PANELS[:-1], _PANELS[1:]
+        keep_lo, keep_mass = [], []
+        for _ in range(60):
+            mid = 0.5 * (lo + hi)
+            whole = self._gl(t, lo, hi)
+            left, right = self._gl(t, lo, mid), self._gl(t, mid, hi)
+            ok = (np.abs(whole - (left + right)) <= _PANEL_TOL) | (hi - lo <= 1e-15 * math.pi)
+            keep_lo += [lo[ok], mid[ok]]
+            keep_mass += [left[ok], right[ok]]
+            lo, hi = np.concatenate([lo[~ok], mid[~ok]]), np.concatenate([mid[~ok], hi[~ok]])
+            if lo.size == 0:
+                break
+        starts = np.concatenate(keep_lo)
+        masses = np.concatenate(keep_mass)
+        order = np.argsort(starts)
+        return np.append(starts[order], math.pi), masses[order]
 
     def _cdf_float(self, x):
         if np.any(np.isnan(x)):
@@ -373,8 +402,9 @@ class AlgebraicLaw(Law):
             m = (x > a) & (x < b)
             if np.any(m):
                 th = _theta_of_x(a, b, x[m])
-                k = np.clip(np.searchsorted(_PANELS, th, side="right") - 1, 0, len(_PANELS) - 2)
-                out[m] += t["cum"][k] + self._gl(t, _PANELS[k], th)
+                panels = t["panels"]
+                k = np.clip(np.searchsorted(panels, th, side="right") - 1, 0, len(panels) - 2)
+                out[m] += t["cum"][k] + self._gl(t, panels[k], th)
         return np.clip(out, 0.0, 1.0)
 
     def _ppf_float(self, q):
@@ -404,14 +434,15 @@ class AlgebraicLaw(Law):
     def _ppf_interval(self, t, r):
         a, b = t["a"], t["b"]
         cumt = t["cum"]
-        k = np.clip(np.searchsorted(cumt, r, side="left") - 1, 0, len(_PANELS) - 2)
-        lo, hi = _PANELS[k].copy(), _PANELS[k + 1].copy()
+        panels = t["panels"]
+        k = np.clip(np.searchsorted(cumt, r, side="left") - 1, 0, len(panels) - 2)
+        lo, hi = panels[k].copy(), panels[k + 1].copy()
         target = r - cumt[k]
         pm = t["panel_mass"][k]
         frac = np.where(pm > 0, target / np.where(pm > 0, pm, 1), 0.5)
         th = lo + np.clip(frac, 0, 1) * (hi - lo)
         for _ in range(40):
-            F = self._gl(t, _PANELS[k], th) - target
+            F = self._gl(t, panels[k], th) - target
             lo = np.where(F < 0, th, lo)
             hi = np.where(F >= 0, th, hi)
             f = self._theta_integrand(t, th)

@@ -125,11 +125,34 @@ def test_pdf_outside_support_zero_and_no_warnings():
     (dict(beta=0, gamma_k=1), "beta"), (dict(beta=-1, gamma_k=1), "beta"),
     (dict(beta=float("nan"), gamma_k=1), "beta"), (dict(beta=1, gamma_k=0), "gamma_k"),
     (dict(beta=1, gamma_k=float("nan")), "gamma_k"), (dict(beta=1, gamma_k=1, heads=0), "heads"),
-    (dict(beta=1, gamma_k=1, heads=1.5), "heads"),
+    (dict(beta=1, gamma_k=1, heads=1.5), "heads"), (dict(beta=4.5, gamma_k=1), "beta"),
+    (dict(beta=1e-3, gamma_k=1), "beta"), (dict(beta=1, gamma_k=1e-300), "gamma_k"),
+    (dict(beta=1, gamma_k=1e300), "gamma_k"), (dict(beta=1, gamma_k=1, heads=10**6), "heads"),
 ])
 def test_invalid_parameters(kwargs, name):
     with pytest.raises(ValueError, match=name):
         attention_law(**kwargs)
+
+
+@pytest.mark.parametrize("kwargs", [dict(beta="1", gamma_k=1), dict(beta=1, gamma_k=True),
+                                    dict(beta=1, gamma_k=1, heads="2")])
+def test_non_numbers_are_refused(kwargs):
+    with pytest.raises(TypeError, match="real number"):
+        attention_law(**kwargs)
+
+
+@pytest.mark.parametrize("beta,gamma_k,h", [(0.01, 0.001, 1), (0.01, 1000, 3), (4.0, 0.001, 1),
+                                            (4.0, 0.5, 3), (0.1, 1, 2), (4.0, 1.0, 5)])
+def test_corners_of_the_domain_have_mass_one(beta, gamma_k, h):
+    """Regression: β = 0.1 lost 2e-8 of mass (θ-panels now adaptive) and β = 4 had its edge
+    wrong by 4e-10 relative (breakpoints now found at twice the working precision)."""
+    law = attention_law(beta, gamma_k, h)
+    edge = law.support()[-1][1]
+    assert law.cdf(2 * edge) == pytest.approx(1.0, abs=1e-12)
+    assert law.moment(1) == pytest.approx(theta1(beta), rel=1e-12)
+    with mpmath.workdps(70):
+        e30, e60 = law.support(dps=30)[-1][1], law.support(dps=60)[-1][1]
+        assert abs(e30 - e60) <= mpmath.mpf(10) ** -28 * e60
 
 
 def _ks(ev, law):

@@ -26,6 +26,12 @@ def test_density_attention_csv_json_plot(tmp_path):
     assert res.exit_code == 0, res.output
     data = json.loads(out_json.read_text())
     assert data["heads"] == 2 and len(data["x"]) == 400
+    # heads = 1 diverges at x = 0: strict JSON gets null there, never Infinity
+    res = runner.invoke(main, ["density", "attention", "--beta", "1", "--gamma-k", "1",
+                               "--points", "2", "--out", str(out_json)])
+    assert res.exit_code == 0 and "Infinity" not in out_json.read_text()
+    pdf = json.loads(out_json.read_text())["pdf"]
+    assert pdf[0] is None and 0.0 <= pdf[1] < 1e-6  # float(edge) may sit a hair inside
     # 30 digits printed for the edge
     edge_line = [ln for ln in res.output.splitlines() if ln.startswith("right edge")][0]
     assert len(edge_line.split(":")[1].strip().replace(".", "")) >= 30
@@ -37,6 +43,9 @@ def test_density_attention_csv_json_plot(tmp_path):
     (["--beta", "1", "--gamma-k", "1", "--heads", "0"], "heads"),
     (["--beta", "1", "--gamma-k", "1", "--points", "1"], "points"),
     (["--beta", "1", "--gamma-k", "1", "--dps", "2"], "dps"),
+    (["--beta", "1", "--gamma-k", "1", "--out", "/nonexistent/x.csv"], "--out"),
+    (["--beta", "1", "--gamma-k", "1", "--plot", "/nonexistent/x.png"], "--plot"),
+    (["--beta", "5", "--gamma-k", "1"], "beta"),
 ])
 def test_density_attention_bad_input_is_a_usage_error(args, word):
     res = CliRunner().invoke(main, ["density", "attention", *args])
