@@ -27,9 +27,9 @@ def test_density_attention_csv_json_plot(tmp_path):
     data = json.loads(out_json.read_text())
     assert data["heads"] == 2 and len(data["x"]) == 400
     # heads = 1 diverges at x = 0: strict JSON gets null there, never Infinity
-    res = runner.invoke(main, ["density", "attention", "--beta", "1", "--gamma-k", "1",
-                               "--points", "2", "--out", str(out_json)])
-    assert res.exit_code == 0 and "Infinity" not in out_json.read_text()
+    res2 = runner.invoke(main, ["density", "attention", "--beta", "1", "--gamma-k", "1",
+                                "--points", "2", "--out", str(out_json)])
+    assert res2.exit_code == 0 and "Infinity" not in out_json.read_text()
     pdf = json.loads(out_json.read_text())["pdf"]
     assert pdf[0] is None and 0.0 <= pdf[1] < 1e-6  # float(edge) may sit a hair inside
     # 30 digits printed for the edge
