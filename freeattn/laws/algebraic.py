@@ -248,7 +248,10 @@ class AlgebraicLaw(Law):
                 if end in poles:
                     continue
                 e_mp = next(b for b in bd.breakpoints if float(b) == end)
-                t["edges"].append(self._edge_expansion(e_mp, g_end))
+                # branch value just inside the support: picks the right double root at e
+                inside = end + (1e-7 if end == t["a"] else -1e-7) * (t["b"] - t["a"])
+                g_in = bd.select(self._num.roots(np.array([inside])), t["info"], np.array([inside]))[0]
+                t["edges"].append(self._edge_expansion(e_mp, g_in))
         for t in tables:
             t["panels"], t["panel_mass"] = self._adaptive_panels(t)
             t["cum"] = np.concatenate([[0.0], np.cumsum(t["panel_mass"])])
@@ -280,8 +283,14 @@ class AlgebraicLaw(Law):
         with workdps(FLOAT_REFERENCE_DPS):
             c = self._num.coefficients_mp()
             dP = [[(k + 1) * c[k + 1][j] for j in range(len(c[0]))] for k in range(len(c) - 1)]
-            # G_e is the double root: a simple root of ∂P/∂G at z = e
+            # G_e is the double root: the real root of ∂P/∂G(·, e) nearest the branch
+            dcoef = [sum(dP[k][j] * e**j for j in range(len(dP[0]))) for k in range(len(dP) - 1, -1, -1)]
+            while len(dcoef) > 1 and dcoef[0] == 0:
+                dcoef.pop(0)
+            cands = mpmath.polyroots(dcoef, maxsteps=200, extraprec=60) if len(dcoef) > 1 else []
             ge = mpmath.mpf(g_guess.real)
+            if cands:
+                ge = mpmath.re(min(cands, key=lambda r: abs(complex(r) - complex(g_guess))))
             for _ in range(100):
                 f = sum(dP[k][j] * ge**k * e**j for k in range(len(dP)) for j in range(len(dP[0])))
                 df = sum(k * dP[k][j] * ge ** (k - 1) * e**j for k in range(1, len(dP))
@@ -315,15 +324,22 @@ class AlgebraicLaw(Law):
         u1 = (-q[1] + disc) / (2 * q[2])
         u2 = (-q[1] - disc) / (2 * q[2])
         u = np.where(u1.imag <= u2.imag, u1, u2)
-        for _ in range(6):
+        step = np.full(u.shape, np.inf)
+        for _ in range(30):
             val = np.zeros_like(u)
             der = np.zeros_like(u)
             for qi in q[::-1]:
                 der = der * u + val
                 val = val * u + qi
-            u = u - np.where(der != 0, val / np.where(der != 0, der, 1), 0)
+            delta = np.where(der != 0, val / np.where(der != 0, der, 1), 0)
+            u = u - delta
+            step = np.abs(delta)
+            if np.all(step <= 1e-15 * np.abs(u)):
+                break
         g = edge["g"] + u
-        ok = np.isfinite(g) & (g.imag <= 0) & (np.abs(g - g_fallback) <= 1e-6 * (np.abs(g_fallback) + 1e-300) + 1e-9)
+        # accept the local root when Newton converged on the same sheet as the global solve
+        ok = (np.isfinite(g) & (g.imag <= 0) & (step <= 1e-13 * np.abs(u))
+              & (np.abs(g - g_fallback) <= 1e-3 * np.abs(g_fallback)))
         return np.where(ok, g, g_fallback)
 
     def _pdf_float(self, x):

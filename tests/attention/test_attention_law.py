@@ -187,3 +187,18 @@ def test_small_monte_carlo_softmax_and_gaussian_match_not_mp():
     assert ks_gauss < 0.015
     assert _ks(ev_soft, mp) > 0.06 and _ks(ev_gauss, mp) > 0.04
     assert _ks(ev_soft, mp) > 2 * ks_soft and _ks(ev_gauss, mp) > 5 * ks_gauss
+
+
+@pytest.mark.parametrize("beta,gamma_k,h", [(0.1, 1.0, 64), (4.0, 1.0, 5), (4.0, 7.0, 64)])
+def test_float_pdf_next_to_edges_matches_30_digits(beta, gamma_k, h):
+    """Regression: at (0.1, 1, 64) the local edge expansion was built on the wrong double root
+    (7e-9 relative error 1e-12 from the edge); at β = 4 the edges were off by 4e-10."""
+    law = attention_law(beta, gamma_k, h)
+    for a, b in law.support():
+        w = b - a
+        xs = [b * (1 - 1e-9), b - 1e-7 * w, a + 1e-6 * w, a + 1e-12 * w]
+        if a > 0:
+            xs.append(a * (1 + 1e-9))
+        for x in xs:
+            ref = float(law.pdf(x, dps=30))
+            assert law.pdf(x) == pytest.approx(ref, rel=1e-12)
