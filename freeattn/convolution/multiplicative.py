@@ -1,7 +1,6 @@
 """Free multiplicative convolution ⊠ and compound free Poisson laws of algebraic laws."""
 from __future__ import annotations
 
-import sympy as sp
 
 from .._validation import positive
 from ..algebraic.polynomial import boxtimes_polynomial, compound_free_poisson_polynomial

@@ -11,8 +11,8 @@ import sympy as sp
 from .._context import FLOAT_REFERENCE_DPS, to_mp, workdps
 from .._validation import positive
 from ..algebraic.numeric import _TABLE_NODES, BranchData, NumericPolynomial
-from ..algebraic.polynomial import (G, affine_polynomial, r_relation, s_relation,
-                                    series_moments, stieltjes_factor, w, z, S)
+from ..algebraic.polynomial import (affine_polynomial, r_relation, s_relation,
+                                    series_moments, stieltjes_factor)
 from .base import Law
 
 __all__ = ["AlgebraicLaw"]

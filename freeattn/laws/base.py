@@ -177,7 +177,6 @@ class Law:
     # ------------------------------------------------------------ utilities
     @staticmethod
     def _mp_number(value, dps):
-        import mpmath
 
         from .._context import to_mp, workdps
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 import math
 
 import mpmath
-import numpy as np
 
 from .._context import workdps, to_mp
 from .._validation import positive

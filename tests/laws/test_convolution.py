@@ -1,5 +1,4 @@
 """⊠ and compound free Poisson against exact moment formulas and second algorithms."""
-import math
 
 import numpy as np
 import pytest
