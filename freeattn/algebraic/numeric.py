@@ -294,7 +294,6 @@ class BranchData:
         bps = [float(b) for b in self.breakpoints]
         edges = [-math.inf] + bps + [math.inf]
         intervals = []
-        R = self._scale()
         for lo, hi in zip(edges[:-1], edges[1:]):
             if math.isinf(lo) and math.isinf(hi):
                 mid = 0.0
@@ -322,7 +321,6 @@ class BranchData:
                 reals = np.sort(r[real_mask].real)
                 info["index"] = int(np.argmin(np.abs(reals - g.real)))
             intervals.append(info)
-        del R
         return intervals
 
     # ------------------------------------------------------------ select
@@ -363,10 +361,3 @@ class BranchData:
         reals = sorted(roots, key=lambda r: abs(mpmath.im(r)))[:nreal]
         reals = sorted(reals, key=lambda r: mpmath.re(r))
         return mpmath.mpc(mpmath.re(reals[info["index"]]), 0)
-
-    def interval_of(self, x):
-        """Index of the interval containing x, or None if x is a breakpoint."""
-        for i, info in enumerate(self.intervals):
-            if info["lo"] < x < info["hi"]:
-                return i
-        return None
