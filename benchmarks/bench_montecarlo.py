@@ -17,18 +17,10 @@ import json
 import time
 
 import numpy as np
+from _timing import best_of  # benchmarks/ is on sys.path when run as a script
 
 from freeattn.montecarlo import AttentionModel, run_draws, sample
 from freeattn.montecarlo._blas import single_threaded_blas
-
-
-def best_of(fn, repeat):
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return min(times)
 
 
 def breakdown(n, repeat):
