@@ -144,3 +144,10 @@ def test_ppf_inverts_cdf_and_respects_atoms():
     np.testing.assert_allclose(law.cdf(x[inner]), q[inner], atol=1e-12)
     with pytest.raises(ValueError, match="q"):
         law.ppf([1.5])
+
+
+def test_free_cumulants_of_laws_are_exact():
+    """κ_q(MP_y) = y^{q−1} (Nica & Speicher 2006, Lecture 12); semicircle: only κ₂ = σ²."""
+    assert MarchenkoPastur(0.5).free_cumulants(5) == [sp.Rational(1, 2) ** (q - 1) for q in range(1, 6)]
+    assert FreePoisson(3.0).free_cumulants(4) == [3, 3, 3, 3]
+    assert Semicircle(2.0).free_cumulants(4) == [0, 2, 0, 0]
