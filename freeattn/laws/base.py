@@ -32,11 +32,14 @@ class Law:
 
     # ------------------------------------------------------------------ helpers
     @staticmethod
-    def _apply(x, dps, fl, mp_fn, dtype=float):
-        """Dispatch a pointwise evaluation to the float64 or the mpmath route."""
+    def _apply(x, dps, fl, mp_fn, dtype=float, name="x"):
+        """Dispatch a pointwise evaluation to the float64 or the mpmath route; the one place
+        that refuses NaN arguments."""
         dps = dps_or_none(dps)
         if dps is None:
             arr = np.asarray(x, dtype=dtype)
+            if np.any(np.isnan(arr)):
+                raise ValueError(f"{name} must not contain NaN")
             out = fl(arr.reshape(-1)).reshape(arr.shape)
             return out[()] if out.ndim == 0 else out
         if np.ndim(x) == 0:
@@ -107,7 +110,7 @@ class Law:
         -------
         complex or ndarray of complex
         """
-        return self._apply(z, dps, self._cauchy_float, self._cauchy_mp, dtype=complex)
+        return self._apply(z, dps, self._cauchy_float, self._cauchy_mp, dtype=complex, name="z")
 
     def moment(self, k, dps=None):
         """k-th moment m_k = ∫ x^k dμ(x) (atoms included), k ≥ 0.

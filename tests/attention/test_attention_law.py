@@ -15,6 +15,7 @@ import pytest
 from scipy import integrate
 
 from freeattn import MarchenkoPastur, attention_law, c_beta, theta1, theta2
+from freeattn.montecarlo.metrics import ks_distance
 
 CASES = [(1.0, 1.0, 1), (1.0, 0.5, 1), (0.5, 2.0, 1), (1.0, 1.0, 4), (2.0, 2.0, 4), (0.7, 3.0, 12)]
 
@@ -155,13 +156,6 @@ def test_corners_of_the_domain_have_mass_one(beta, gamma_k, h):
         assert abs(e30 - e60) <= mpmath.mpf(10) ** -28 * e60
 
 
-def _ks(ev, law):
-    ev = np.sort(ev)
-    n = len(ev)
-    F = law.cdf(ev)
-    return max(np.max(np.arange(1, n + 1) / n - F), np.max(F - np.arange(n) / n))
-
-
 def test_small_monte_carlo_softmax_and_gaussian_match_not_mp():
     """n = 600, β = 1, γ_K = 1, seed 1.  Measured: softmax KS 0.031 (top 3 removed),
     Gaussian model KS 0.0055; θ₁·MP₁ (same mean, i.i.d. entries) gives 0.079 and 0.051."""
@@ -182,11 +176,11 @@ def test_small_monte_carlo_softmax_and_gaussian_match_not_mp():
     ev_gauss = np.linalg.eigvalsh(Y @ Y.T)
     law = attention_law(beta, 1.0)
     mp = MarchenkoPastur(1.0).dilate(th1)
-    ks_soft, ks_gauss = _ks(ev_soft, law), _ks(ev_gauss, law)
+    ks_soft, ks_gauss = ks_distance(ev_soft, law), ks_distance(ev_gauss, law)
     assert ks_soft < 0.045
     assert ks_gauss < 0.015
-    assert _ks(ev_soft, mp) > 0.06 and _ks(ev_gauss, mp) > 0.04
-    assert _ks(ev_soft, mp) > 2 * ks_soft and _ks(ev_gauss, mp) > 5 * ks_gauss
+    assert ks_distance(ev_soft, mp) > 0.06 and ks_distance(ev_gauss, mp) > 0.04
+    assert ks_distance(ev_soft, mp) > 2 * ks_soft and ks_distance(ev_gauss, mp) > 5 * ks_gauss
 
 
 @pytest.mark.parametrize("beta,gamma_k,h", [(0.1, 1.0, 64), (4.0, 1.0, 5), (4.0, 7.0, 64)])
@@ -213,8 +207,8 @@ def test_multi_head_law_against_simulation(beta, gamma_k, h, soft_tol):
 
     draw = sample(AttentionModel.from_ratios(beta, 600, gamma_k, h), 0)
     law = attention_law(beta, gamma_k, h)
-    ks_gauss, ks_soft = _ks(draw.gaussian, law), _ks(draw.softmax, law)
+    ks_gauss, ks_soft = ks_distance(draw.gaussian, law), ks_distance(draw.softmax, law)
     assert ks_gauss < 0.015
     assert ks_soft < soft_tol
     iid = MarchenkoPastur(1 / h).dilate(theta1(beta))
-    assert _ks(draw.gaussian, iid) > 3 * ks_gauss
+    assert ks_distance(draw.gaussian, iid) > 3 * ks_gauss
