@@ -1,0 +1,140 @@
+"""Eigenvalues of a real symmetric matrix with LAPACK's two-stage driver ``dsyevd_2stage``.
+
+Why not ``numpy.linalg.eigvalsh``: for eigenvalues only, almost all of the time goes into
+the reduction to tridiagonal form. The classic one-stage reduction (``dsytrd``, used by
+numpy and by every driver scipy wraps) is half BLAS-2 and memory bound. The two-stage
+reduction (dense → band → tridiagonal, LAPACK >= 3.7) is BLAS-3 for its first stage and
+takes about 0.5 s instead of 0.75 s at n = 2000 on one core, with the same accuracy.
+scipy does not wrap the ``_2stage`` drivers, but the OpenBLAS that numpy's and scipy's
+wheels ship exports them through LAPACKE, so they are called here through ctypes.
+
+When no such symbol is found (another BLAS, another platform), or the environment variable
+``FREEATTN_LAPACK_2STAGE`` is ``0``, ``numpy.linalg.eigvalsh`` is used. A self-test on a
+small matrix guards against a library whose integer width differs from the symbol's name.
+"""
+from __future__ import annotations
+
+import ctypes
+import glob
+import os
+
+import numpy as np
+
+__all__ = ["eigvalsh", "two_stage_available"]
+
+_COL_MAJOR = 102  # LAPACK_COL_MAJOR: a C-ordered symmetric array read column-major is itself
+# (symbol, C type of lapack_int); the 64_ suffix marks the ILP64 builds numpy ships.
+_SYMBOLS = (
+    ("scipy_LAPACKE_dsyevd_2stage64_", ctypes.c_int64),
+    ("LAPACKE_dsyevd_2stage64_", ctypes.c_int64),
+    ("scipy_LAPACKE_dsyevd_2stage", ctypes.c_int32),
+    ("LAPACKE_dsyevd_2stage", ctypes.c_int32),
+)
+_LIB_HINTS = ("openblas", "lapack", "flexiblas", "mkl")
+_driver = None  # (function, int type), False when unavailable, None before the first look
+
+
+def _candidate_libraries():
+    """Paths of the BLAS/LAPACK libraries loaded in this process (numpy's first)."""
+    import numpy.linalg  # noqa: F401  (make sure numpy's LAPACK is loaded)
+
+    paths = []
+    here = os.path.dirname(np.__file__)
+    for pattern in ("../numpy.libs/*", ".dylibs/*"):
+        paths += sorted(glob.glob(os.path.join(here, pattern)))
+    try:
+        with open("/proc/self/maps") as fh:
+            for line in fh:
+                path = line.rsplit(None, 1)[-1]
+                if path.startswith("/") and path not in paths:
+                    paths.append(path)
+    except OSError:
+        pass
+    return [p for p in paths if any(h in os.path.basename(p).lower() for h in _LIB_HINTS)]
+
+
+def _bind(lib):
+    for name, int_t in _SYMBOLS:
+        fn = getattr(lib, name, None)
+        if fn is None:
+            continue
+        fn.restype = int_t
+        fn.argtypes = [ctypes.c_int, ctypes.c_char, ctypes.c_char, int_t, ctypes.c_void_p,
+                       int_t, ctypes.c_void_p]
+        return fn, int_t
+    return None
+
+
+def _call(driver, a):
+    """Overwrite C-contiguous float64 ``a`` (n × n, symmetric); return (eigenvalues, info)."""
+    fn, int_t = driver
+    n = a.shape[0]
+    w = np.empty(n)
+    info = fn(_COL_MAJOR, b"N", b"L", int_t(n), a.ctypes.data, int_t(max(n, 1)),
+              w.ctypes.data)
+    return w, int(info)
+
+
+def _self_test(driver):
+    rng = np.random.default_rng(12345)
+    b = rng.standard_normal((7, 7))
+    a = b + b.T
+    want = np.linalg.eigvalsh(a)
+    got, info = _call(driver, np.ascontiguousarray(a))
+    return info == 0 and np.allclose(got, want, rtol=0, atol=1e-12 * abs(want).max())
+
+
+def _find_driver():
+    global _driver
+    if _driver is None:
+        _driver = False
+        if os.environ.get("FREEATTN_LAPACK_2STAGE", "1") != "0":
+            for path in _candidate_libraries():
+                try:
+                    driver = _bind(ctypes.CDLL(path))
+                except OSError:
+                    continue
+                if driver is not None and _self_test(driver):
+                    _driver = driver
+                    break
+    return _driver
+
+
+def two_stage_available():
+    """True when :func:`eigvalsh` uses LAPACK's two-stage driver in this process."""
+    return bool(_find_driver())
+
+
+def eigvalsh(a, *, overwrite_a=False):
+    """All eigenvalues of a real symmetric matrix, ascending.
+
+    Parameters
+    ----------
+    a : ndarray of shape (n, n)
+        Symmetric (only one triangle is read; symmetry is not checked).
+    overwrite_a : bool, default False
+        Allow the routine to destroy ``a`` (saves one n × n copy).
+
+    Returns
+    -------
+    ndarray of shape (n,), float64, ascending.
+
+    Raises
+    ------
+    numpy.linalg.LinAlgError
+        If ``a`` holds NaN or inf, or the eigenvalue iteration does not converge.
+    """
+    a = np.asarray(a)
+    if a.ndim != 2 or a.shape[0] != a.shape[1]:
+        raise ValueError(f"a must be a square matrix, got shape {a.shape}")
+    driver = _find_driver()
+    if not driver or a.shape[0] == 0:
+        return np.linalg.eigvalsh(a)
+    work = a if (overwrite_a and a.dtype == np.float64 and a.flags.c_contiguous
+                 and a.flags.writeable) else np.array(a, dtype=np.float64, order="C")
+    w, info = _call(driver, work)
+    if info == -5:  # LAPACKE's NaN check on the matrix argument
+        raise np.linalg.LinAlgError("a contains NaN or inf; eigenvalues are undefined")
+    if info != 0:
+        raise np.linalg.LinAlgError(f"dsyevd_2stage failed (info = {info})")
+    return w

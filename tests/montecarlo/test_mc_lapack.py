@@ -1,0 +1,70 @@
+"""The two-stage LAPACK eigensolver of the samplers against numpy.linalg.eigvalsh."""
+import numpy as np
+import pytest
+
+from freeattn.montecarlo import _lapack
+from freeattn.montecarlo._lapack import eigvalsh, two_stage_available
+
+
+@pytest.mark.parametrize("n", [1, 2, 5, 64, 333])
+def test_matches_numpy_eigvalsh(n):
+    rng = np.random.default_rng(n)
+    b = rng.standard_normal((n, n + 3))
+    gram = b @ b.T / n
+    want = np.linalg.eigvalsh(gram)
+    got = eigvalsh(gram)
+    assert got.shape == (n,) and np.all(np.diff(got) >= 0)
+    np.testing.assert_allclose(got, want, rtol=0, atol=1e-13 * want[-1] * max(n, 10))
+
+
+def test_rank_deficient_gram_keeps_its_zeros():
+    rng = np.random.default_rng(1)
+    b = rng.standard_normal((40, 10))
+    got = eigvalsh(b @ b.T)
+    assert np.all(np.abs(got[:30]) < 1e-12 * got[-1])
+    np.testing.assert_allclose(got[30:], np.linalg.eigvalsh(b.T @ b), rtol=1e-12)
+
+
+def test_input_is_kept_unless_overwrite_is_allowed():
+    rng = np.random.default_rng(2)
+    b = rng.standard_normal((30, 30))
+    a = b + b.T
+    keep = a.copy()
+    eigvalsh(a)
+    np.testing.assert_array_equal(a, keep)
+    single = a.astype(np.float32)
+    eigvalsh(single, overwrite_a=True)  # other dtypes are copied, never worked on in place
+    np.testing.assert_array_equal(single, keep.astype(np.float32))
+    fortran = np.asfortranarray(a)
+    eigvalsh(fortran, overwrite_a=True)
+    np.testing.assert_array_equal(fortran, keep)
+
+
+def test_bad_input_raises():
+    with pytest.raises(ValueError, match="square"):
+        eigvalsh(np.ones((2, 3)))
+    a = np.eye(3)
+    a[1, 1] = np.nan
+    with pytest.raises(np.linalg.LinAlgError):
+        eigvalsh(a)
+    assert eigvalsh(np.zeros((0, 0))).shape == (0,)
+
+
+def test_numpy_fallback_gives_the_same_spectrum(monkeypatch):
+    rng = np.random.default_rng(3)
+    b = rng.standard_normal((50, 50))
+    a = b @ b.T
+    fast = eigvalsh(a)
+    monkeypatch.setattr(_lapack, "_driver", False)
+    assert not two_stage_available()
+    np.testing.assert_allclose(eigvalsh(a), fast, rtol=0, atol=1e-12 * fast[-1])
+
+
+def test_two_stage_driver_found_on_numpy_openblas_wheels():
+    # numpy's manylinux/macOS wheels bundle scipy-openblas with LAPACKE *_2stage exported; if
+    # discovery breaks, draws silently lose their speed (benchmarks/bench_montecarlo.py).
+    cfg = np.show_config(mode="dicts")
+    lapack = cfg.get("Build Dependencies", {}).get("lapack", {}).get("name", "")
+    if lapack != "scipy-openblas":
+        pytest.skip(f"numpy built against {lapack!r}, not the wheel's scipy-openblas")
+    assert two_stage_available()
