@@ -68,7 +68,9 @@ def in_closed_interval(name, value, lo, hi):
 def integer_at_least(name, value, lo):
     """Return ``int(value)`` if it is an integer >= lo, else raise ValueError."""
     value = _real(name, value)
-    if value != math.floor(value) if math.isfinite(value) else True:
+    if isinstance(value, numbers.Integral):
+        value = int(value)  # exact: numpy's uint64 would round through float below
+    elif value != math.floor(value) if math.isfinite(value) else True:
         raise ValueError(f"{name} must be an integer >= {lo}, got {value!r}")
     value = int(value)
     if value < lo:

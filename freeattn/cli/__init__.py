@@ -3,11 +3,12 @@ from __future__ import annotations
 
 import csv
 import json
-import os
 import sys
 
 import click
 import numpy as np
+
+from ._paths import check_output_path
 
 __all__ = ["main"]
 
@@ -42,8 +43,11 @@ def _num(v, dps):
 @click.option("--heads", type=int, default=1, show_default=True, help="Number of heads h ≥ 1.")
 @click.option("--points", type=int, default=400, show_default=True,
               help="Number of grid points across the support (≥ 2).")
-@click.option("--out", type=click.Path(dir_okay=False), help="Write the curve to FILE.csv or FILE.json.")
-@click.option("--plot", type=click.Path(dir_okay=False), help="Write a PNG plot of the density.")
+@click.option("--out", type=click.Path(dir_okay=False),
+              help="Write the curve to FILE.json, or as CSV to any other name (FILE.csv).")
+@click.option("--plot", type=click.Path(dir_okay=False),
+              help="Write a plot of the density; the format follows the extension "
+                   "(.png, .pdf, .svg, ...).")
 @click.option("--dps", type=click.IntRange(min=5), default=None,
               help="Digits (>= 5) for edges and moments (mpmath).")
 def density_attention(beta, gamma_k, heads, points, out, plot, dps):
@@ -52,9 +56,8 @@ def density_attention(beta, gamma_k, heads, points, out, plot, dps):
 
     if points < 2:
         raise click.BadParameter(f"must be an integer >= 2, got {points}", param_hint="--points")
-    for hint, path in (("--out", out), ("--plot", plot)):
-        if path and not os.path.isdir(os.path.dirname(os.path.abspath(path))):
-            raise click.BadParameter(f"directory of {path!r} does not exist", param_hint=hint)
+    check_output_path(out, "--out")
+    check_output_path(plot, "--plot", plot=True)
     try:
         law = attention_law(beta, gamma_k, heads)
     except ValueError as exc:

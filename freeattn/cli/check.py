@@ -2,10 +2,81 @@
 from __future__ import annotations
 
 import json
+import re
 
 import click
 
+from .. import _validation as v
+from ._paths import check_output_path
+
 __all__ = ["check"]
+
+# Python parameter names that appear first in library error messages, and their flags.
+_FLAGS = {"beta": "--beta", "n": "--n", "d": "--d", "heads": "--heads",
+          "kv_heads": "--kv-heads", "gamma_k": "--gamma-k", "d_k": "--d-k", "d_v": "--d-v",
+          "d_o": "--d-o", "draws": "--draws", "seed": "--seed", "workers": "--workers",
+          "exclude_top": "--exclude-top", "ks_tol": "--ks-tol", "rel_w1_tol": "--w1-tol",
+          "factor": "--factor", "tied": "--tied"}
+
+
+def _usage(exc, **flags):
+    """UsageError from a library error, its leading parameter name spelled as the flag.
+
+    ``flags`` overrides the flag of a name (e.g. beta="--beta-grid" in a grid).
+    """
+    msg = str(exc)
+    m = re.match(r"(\w+)\b", msg)
+    if m and m.group(1) in _FLAGS:
+        msg = flags.get(m.group(1), _FLAGS[m.group(1)]) + msg[m.end(1):]
+    return click.UsageError(msg)
+
+
+def _run_errors(scheduler):
+    """Context for the drawing phase: memory and cluster failures become clean errors."""
+    import contextlib
+
+    @contextlib.contextmanager
+    def guard():
+        try:
+            yield
+        except ValueError as exc:
+            raise _usage(exc) from None
+        except MemoryError as exc:
+            raise click.UsageError(str(exc) or "out of memory") from None
+        except (OSError, TimeoutError) as exc:
+            if scheduler is None:
+                raise
+            raise click.ClickException(
+                f"could not run on the Dask scheduler {scheduler!r}: {exc}") from None
+
+    return guard()
+
+
+def _explicit(ctx, *names):
+    """The options among ``names`` that the user gave on the command line."""
+    from click.core import ParameterSource
+
+    return [n for n in names if ctx.get_parameter_source(n) is ParameterSource.COMMANDLINE]
+
+
+def _positive_flag(flag, value):
+    try:
+        return v.positive(flag, value)
+    except (TypeError, ValueError) as exc:
+        raise click.BadParameter(str(exc).replace(f"{flag} ", "", 1), param_hint=flag) from None
+
+
+def _distinct_ns(ns, exclude_top):
+    if len(set(ns)) != len(ns):
+        raise click.BadParameter(f"values must be distinct, got {ns}", param_hint="--n-grid")
+    for n in ns:
+        if n < 2:
+            raise click.BadParameter(f"every n must be an integer >= 2, got {n}",
+                                     param_hint="--n-grid")
+    if exclude_top >= min(ns):
+        raise click.BadParameter(f"must be smaller than the smallest n of --n-grid "
+                                 f"({min(ns)}), got {exclude_top}",
+                                 param_hint="--exclude-top")
 
 
 def _grid(text, name, cast):
@@ -19,17 +90,14 @@ def _grid(text, name, cast):
     return values
 
 
-def _law_factory(gamma_k, heads):
-    try:
-        from ..attention import attention_law
-    except ImportError as exc:  # pragma: no cover - the law core ships with freeattn
-        raise click.ClickException(f"the attention law is not available: {exc}") from None
+def _law_factory(gamma_k, heads, beta_flag="--beta"):
+    from ..attention import attention_law
 
     def make(beta):
         try:
             return attention_law(beta, gamma_k, heads)
-        except ValueError as exc:
-            raise click.UsageError(str(exc)) from None
+        except (TypeError, ValueError) as exc:
+            raise _usage(exc, beta=beta_flag) from None
 
     return make
 
@@ -81,9 +149,11 @@ def check():
 @click.option("--factor", type=float, default=10.0, show_default=True,
               help="Grid: mark cells where softmax rel W1 > factor x the Gaussian model's.")
 @click.option("--plot", type=click.Path(dir_okay=False), default=None,
-              help="Write a PNG plot (histograms over the density, or the grid).")
+              help="Write a plot (histograms over the density, the sweep, or the grid); "
+                   "the format follows the extension (.png, .pdf, .svg, ...).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
-def attention(beta, gamma_k, heads, kv_heads, n, d, draws, seed, workers, scheduler,
+@click.pass_context
+def attention(ctx, beta, gamma_k, heads, kv_heads, n, d, draws, seed, workers, scheduler,
               exclude_top, ks_tol, rel_w1_tol, target, beta_grid, n_grid, factor, plot,
               as_json):
     """Single-head / concatenated-heads attention sqrt(n/h)[A_1^⊥, …, A_h^⊥] vs ν_{∞,h}.
@@ -95,33 +165,50 @@ def attention(beta, gamma_k, heads, kv_heads, n, d, draws, seed, workers, schedu
     from ..montecarlo import AttentionModel, check as run_check
 
     _require_dask(scheduler)
+    check_output_path(plot, "--plot", plot=True)
+    if beta_grid is not None and beta is not None:
+        raise click.UsageError("give either --beta (a check or a sweep) or --beta-grid "
+                               "(a threshold table), not both")
+    if beta_grid is None and beta is None:
+        raise click.UsageError("give --beta (a check) or --beta-grid (a threshold table)")
+    single_check = beta_grid is None and n_grid is None
+    if not single_check:
+        given = _explicit(ctx, "ks_tol", "rel_w1_tol", "target")
+        if given:
+            flags = ", ".join("--" + g.replace("_", "-").replace("rel-w1-tol", "w1-tol")
+                              for g in given)
+            raise click.UsageError(f"{flags} set the verdict of a single check (--beta "
+                                   f"without --n-grid); sweeps and grids report distances")
+    if beta_grid is None and _explicit(ctx, "factor"):
+        raise click.UsageError("--factor applies to the --beta-grid threshold table only")
     law_for = _law_factory(gamma_k, heads)
     options = dict(d=d, kv_heads=kv_heads)
     if beta_grid is not None:
-        _grid_mode(law_for, beta_grid, n_grid or str(n), gamma_k, heads, draws, seed,
+        _grid_mode(beta_grid, n_grid or str(n), gamma_k, heads, draws, seed,
                    workers, scheduler, exclude_top, factor, plot, as_json, options)
         return
-    if beta is None:
-        raise click.UsageError("give --beta (a check) or --beta-grid (a threshold table)")
     if n_grid is not None:
         _sweep_mode(law_for(beta), beta, _grid(n_grid, "--n-grid", int), gamma_k, heads, draws,
-                    seed, workers, scheduler, exclude_top, as_json, options)
+                    seed, workers, scheduler, exclude_top, plot, as_json, options)
         return
+    ks_tol = _positive_flag("--ks-tol", ks_tol)
+    rel_w1_tol = _positive_flag("--w1-tol", rel_w1_tol)
     try:
         model = AttentionModel.from_ratios(beta, n, gamma_k, heads, **options)
-        law = law_for(beta)
+    except (TypeError, ValueError) as exc:
+        raise _usage(exc) from None
+    law = law_for(beta)
+    with _run_errors(scheduler):
         result = run_check(law, model, draws=draws, seed=seed, workers=workers,
                            scheduler=scheduler, exclude_top=exclude_top, ks_tol=ks_tol,
                            rel_w1_tol=rel_w1_tol, target=target, progress=not as_json)
-    except ValueError as exc:
-        raise click.UsageError(str(exc)) from None
     if plot:
         from ..montecarlo.plot import plot_check
 
         plot_check(law, [s.softmax for s in result.samples],
                    [s.gaussian for s in result.samples], plot,
                    title=f"beta={beta:g}, gamma_K={gamma_k:g}, h={heads}, n={n}, "
-                         f"{draws} draws")
+                         f"{draws} draw{'s' if draws != 1 else ''}")
     if as_json:
         click.echo(json.dumps(result.to_dict(), indent=2))
     else:
@@ -132,37 +219,64 @@ def attention(beta, gamma_k, heads, kv_heads, n, d, draws, seed, workers, schedu
         raise SystemExit(1)
 
 
-def _sweep_mode(law, beta, ns, gamma_k, heads, draws, seed, workers, scheduler, exclude_top,
-                as_json, options):
-    from ..montecarlo import finite_size_sweep
+def _models(ns, beta, gamma_k, heads, options, beta_flag="--beta"):
+    """Build (and so validate) the model of every grid cell before any draw runs."""
+    from ..montecarlo import AttentionModel
 
     try:
+        return [AttentionModel.from_ratios(beta, n, gamma_k, heads, **options) for n in ns]
+    except (TypeError, ValueError) as exc:
+        raise _usage(exc, beta=beta_flag, n="--n-grid") from None
+
+
+def _sweep_mode(law, beta, ns, gamma_k, heads, draws, seed, workers, scheduler, exclude_top,
+                plot, as_json, options):
+    from ..montecarlo import finite_size_sweep
+
+    if len(ns) < 2:
+        raise click.BadParameter("a sweep needs at least two values of n", param_hint="--n-grid")
+    _distinct_ns(ns, exclude_top)
+    _models(ns, beta, gamma_k, heads, options)
+    with _run_errors(scheduler):
         result = finite_size_sweep(law, ns, beta=beta, gamma_k=gamma_k, heads=heads,
                                    draws=draws, seed=seed, workers=workers,
                                    scheduler=scheduler, exclude_top=exclude_top,
                                    progress=not as_json, **options)
-    except ValueError as exc:
-        raise click.UsageError(str(exc)) from None
+    if plot:
+        from ..montecarlo.plot import plot_sweep
+
+        plot_sweep(result, plot)
     if as_json:
         click.echo(json.dumps(result.to_dict(), indent=2))
     else:
         click.echo(result.table())
         click.echo("rate: least-squares fit of distance ~ C n^-rate")
+        if plot:
+            click.echo(f"plot written to {plot}")
 
 
-def _grid_mode(law_for, beta_grid, n_grid, gamma_k, heads, draws, seed, workers, scheduler,
+def _grid_mode(beta_grid, n_grid, gamma_k, heads, draws, seed, workers, scheduler,
                exclude_top, factor, plot, as_json, options):
     from ..montecarlo import linearization_grid
 
     betas = _grid(beta_grid, "--beta-grid", float)
     ns = _grid(n_grid, "--n-grid", int)
-    try:
-        result = linearization_grid(law_for, betas, ns, gamma_k=gamma_k, heads=heads,
+    if len(set(betas)) != len(betas):
+        raise click.BadParameter(f"values must be distinct, got {betas}",
+                                 param_hint="--beta-grid")
+    _distinct_ns(ns, exclude_top)
+    _positive_flag("--factor", factor)
+    grid_law = _law_factory(gamma_k, heads, beta_flag="--beta-grid")
+    laws = {}
+    for b in betas:  # every law and model first: a bad cell fails before any draw
+        _positive_flag("--beta-grid", b)
+        laws[b] = grid_law(b)
+        _models(ns, b, gamma_k, heads, options, beta_flag="--beta-grid")
+    with _run_errors(scheduler):
+        result = linearization_grid(laws.__getitem__, betas, ns, gamma_k=gamma_k, heads=heads,
                                     draws=draws, seed=seed, factor=factor, workers=workers,
                                     scheduler=scheduler, exclude_top=exclude_top,
                                     progress=not as_json, **options)
-    except ValueError as exc:
-        raise click.UsageError(str(exc)) from None
     if plot:
         from ..montecarlo.plot import plot_linearization
 
@@ -203,16 +317,17 @@ def mha(beta, n, d, heads, kv_heads, d_k, d_v, d_o, tied, draws, seed, workers, 
     from ..montecarlo import AttentionModel, compare_draws, run_draws
 
     _require_dask(scheduler)
+    ks_tol = _positive_flag("--ks-tol", ks_tol)
+    rel_w1_tol = _positive_flag("--w1-tol", rel_w1_tol)
     try:
         model = AttentionModel(beta=beta, n=n, d=d, heads=heads, kv_heads=kv_heads, d_k=d_k,
                                d_v=d_v, d_o=d_o, tied=tied, kind="mha")
+    except (TypeError, ValueError) as exc:
+        raise _usage(exc) from None
+    with _run_errors(scheduler):
         results = run_draws(model, draws, seed, workers=workers, scheduler=scheduler,
                             progress=not as_json)
         _, _, pair = compare_draws(None, results, orders=(), limit_mean=model.limit_mean())
-        ks_tol = _positive_option("--ks-tol", ks_tol)
-        rel_w1_tol = _positive_option("--w1-tol", rel_w1_tol)
-    except ValueError as exc:
-        raise click.UsageError(str(exc)) from None
     passed = pair.ks <= ks_tol and pair.rel_w1 <= rel_w1_tol
     out = {"softmax_vs_gaussian": pair.to_dict(), "limit_mean": model.limit_mean(),
            "top_singular_values": {"softmax": [r.softmax_top.tolist() for r in results],
@@ -227,22 +342,20 @@ def mha(beta, n, d, heads, kv_heads, d_k, d_v, d_o, tied, draws, seed, workers, 
                    f"d_k={m.d_k} d_v={m.d_v} d_o={m.d_o} tied={m.tied} draws={draws} "
                    f"seed={seed}")
         ks_i, w1_i = pair.ks_interval, pair.rel_w1_interval
-        click.echo(f"softmax vs Gaussian: rel W1 = {100 * pair.rel_w1:.2f}% "
-                   f"(sd {100 * _sd(w1_i.values):.2f}%), KS = {pair.ks:.4f} "
-                   f"(sd {_sd(ks_i.values):.4f}); limiting mean {m.limit_mean():.5g}")
+        if draws > 1:
+            spread_w1 = f" (sd {100 * _sd(w1_i.values):.2f}%)"
+            spread_ks = f" (sd {_sd(ks_i.values):.4f})"
+        else:
+            spread_w1 = spread_ks = " (one draw: no sd)"
+        click.echo(f"softmax vs Gaussian: rel W1 = {100 * pair.rel_w1:.2f}%{spread_w1}, "
+                   f"KS = {pair.ks:.4f}{spread_ks}; limiting mean {m.limit_mean():.5g}")
         click.echo(f"tolerance KS <= {ks_tol:g}, rel W1 <= {rel_w1_tol:g}: "
                    + ("PASS" if passed else "FAIL"))
     if not passed:
         raise SystemExit(1)
 
 
-def _positive_option(name, value):
-    if not value > 0:
-        raise ValueError(f"{name} must be a number > 0, got {value!r}")
-    return value
-
-
 def _sd(values):
     import numpy as np
 
-    return float(np.std(values, ddof=1)) if len(values) > 1 else 0.0
+    return float(np.std(values, ddof=1))

@@ -9,7 +9,8 @@ scipy does not wrap the ``_2stage`` drivers, but the OpenBLAS that numpy's and s
 wheels ship exports them through LAPACKE, so they are called here through ctypes.
 
 When no such symbol is found (another BLAS, another platform), or the environment variable
-``FREEATTN_LAPACK_2STAGE`` is ``0``, ``numpy.linalg.eigvalsh`` is used. A self-test on a
+``FREEATTN_LAPACK_2STAGE`` is ``0``/``false``/``no``/``off``, ``numpy.linalg.eigvalsh`` is
+used. A self-test on a
 small matrix guards against a library whose integer width differs from the symbol's name.
 """
 from __future__ import annotations
@@ -20,7 +21,7 @@ import os
 
 import numpy as np
 
-__all__ = ["eigvalsh", "two_stage_available"]
+__all__ = ["eigvalsh", "two_stage_available", "solver_description"]
 
 _COL_MAJOR = 102  # LAPACK_COL_MAJOR: a C-ordered symmetric array read column-major is itself
 # (symbol, C type of lapack_int); the 64_ suffix marks the ILP64 builds numpy ships.
@@ -84,11 +85,16 @@ def _self_test(driver):
     return info == 0 and np.allclose(got, want, rtol=0, atol=1e-12 * abs(want).max())
 
 
+def _disabled():
+    flag = os.environ.get("FREEATTN_LAPACK_2STAGE", "1").strip().lower()
+    return flag in ("0", "false", "no", "off")
+
+
 def _find_driver():
     global _driver
     if _driver is None:
         _driver = False
-        if os.environ.get("FREEATTN_LAPACK_2STAGE", "1") != "0":
+        if not _disabled():
             for path in _candidate_libraries():
                 try:
                     driver = _bind(ctypes.CDLL(path))
@@ -103,6 +109,15 @@ def _find_driver():
 def two_stage_available():
     """True when :func:`eigvalsh` uses LAPACK's two-stage driver in this process."""
     return bool(_find_driver())
+
+
+def solver_description():
+    """Which eigensolver :func:`eigvalsh` uses here, and why, in a few words."""
+    if two_stage_available():
+        return "LAPACK dsyevd_2stage"
+    if _disabled():
+        return "numpy.linalg.eigvalsh (two-stage driver disabled by FREEATTN_LAPACK_2STAGE)"
+    return "numpy.linalg.eigvalsh (two-stage driver not found)"
 
 
 def eigvalsh(a, *, overwrite_a=False):

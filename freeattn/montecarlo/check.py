@@ -47,10 +47,27 @@ class Comparison:
         if self.moments:
             out["moments"] = {
                 str(k): dict(iv.to_dict(), law=self.law_moments.get(k),
-                             law_within_interval=(None if k not in self.law_moments
-                                                  else iv.contains(self.law_moments[k])))
+                             law_within_interval=_within(iv, self.law_moments.get(k)))
                 for k, iv in self.moments.items()}
         return out
+
+
+def _within(interval, value):
+    """Whether the law's value lies in the interval; None when either is missing."""
+    return None if value is None or interval.low is None else interval.contains(value)
+
+
+def _seed_json(seed):
+    if isinstance(seed, np.random.SeedSequence):
+        return {"entropy": seed.entropy, "spawn_key": list(seed.spawn_key)}
+    return seed
+
+
+def _require_law(law):
+    missing = [a for a in ("cdf", "ppf", "mean") if not callable(getattr(law, a, None))]
+    if missing:
+        raise TypeError(f"law must be a law object with cdf, ppf and mean (e.g. "
+                        f"freeattn.attention.attention_law(...)), got {type(law).__name__}")
 
 
 @dataclass(frozen=True)
@@ -110,7 +127,7 @@ class CheckResult:
             "top_singular_values": self.top_singular_values,
             "model": self.model.to_dict(),
             "draws": self.draws,
-            "seed": self.seed,
+            "seed": _seed_json(self.seed),
             "exclude_top": self.exclude_top,
             "tolerance": {"ks": self.ks_tol, "rel_w1": self.rel_w1_tol, "target": self.target},
             "passed": self.passed,
@@ -120,9 +137,15 @@ class CheckResult:
     def summary(self):
         """Plain-text table of the result."""
         m = self.model
+        widths = f"d_k={m.d_k} (gamma_k={m.gamma_k:g})"
+        if m.kind in ("values", "mha"):
+            widths += f" d_v={m.d_v}" + (f" d_o={m.d_o}" if m.kind == "mha" else "")
+            widths += f" tied={m.tied}"
+        seed = self.seed if not isinstance(self.seed, np.random.SeedSequence) else \
+            f"SeedSequence({self.seed.entropy}, spawn_key={tuple(self.seed.spawn_key)})"
         lines = [f"{m.kind}: beta={m.beta:g} n={m.n} d={m.d} heads={m.heads} "
-                 f"kv_heads={m.kv_heads} d_k={m.d_k} (gamma_k={m.gamma_k:g}) "
-                 f"draws={self.draws} seed={self.seed} exclude_top={self.exclude_top}",
+                 f"kv_heads={m.kv_heads} {widths} "
+                 f"draws={self.draws} seed={seed} exclude_top={self.exclude_top}",
                  f"{'':24s}{'KS':>10s}{'rel W1':>10s}"]
         for name in ("softmax", "gaussian", "softmax_vs_gaussian"):
             comp = getattr(self, name)
@@ -211,7 +234,7 @@ def check(law, model, *, draws=10, seed=0, workers=None, scheduler=None, exclude
         The finite model (n, widths, β, sharing) to draw.
     draws : int, default 10
         Independent draws (MATH.md §5 uses 10).
-    seed : int, default 0
+    seed : int >= 0 or numpy.random.SeedSequence, default 0
         Draw i uses ``SeedSequence(seed).spawn(draws)[i]``; results are bit-identical
         whatever ``workers``/``scheduler``.
     workers : int, optional
@@ -238,6 +261,10 @@ def check(law, model, *, draws=10, seed=0, workers=None, scheduler=None, exclude
     ------
     ValueError
         For invalid parameters (the message names the parameter and its range).
+    TypeError
+        If ``law`` is not a law object or ``model`` not an :class:`AttentionModel`.
+    MemoryError
+        Before drawing, when one draw needs more than this machine's physical memory.
 
     Notes
     -----
@@ -245,6 +272,9 @@ def check(law, model, *, draws=10, seed=0, workers=None, scheduler=None, exclude
     the limiting CDF; relative W₁ of ordered eigenvalues against limit quantiles divided by
     the limiting mean; softmax vs Gaussian (Table D.2) with the same normalisation.
     """
+    _require_law(law)
+    if not isinstance(model, AttentionModel):
+        raise TypeError(f"model must be an AttentionModel, got {type(model).__name__}")
     if target not in TARGETS:
         raise ValueError(f"target must be one of {TARGETS}, got {target!r}")
     ks_tol = v.positive("ks_tol", ks_tol)
@@ -253,7 +283,8 @@ def check(law, model, *, draws=10, seed=0, workers=None, scheduler=None, exclude
     if exclude_top >= model.n:
         raise ValueError(f"exclude_top must be an integer in [0, n - 1] = [0, {model.n - 1}], "
                          f"got {exclude_top}")
-    seed = v.integer_at_least("seed", seed, 0)
+    if not isinstance(seed, np.random.SeedSequence):
+        seed = v.integer_at_least("seed", seed, 0)
     results = run_draws(model, draws, seed, workers=workers, scheduler=scheduler,
                         gaussian=True, top_k=top_k, progress=progress)
     soft, gauss, pair = compare_draws(law, results, exclude_top=exclude_top, orders=orders)

@@ -174,12 +174,20 @@ def t_interval(values, confidence=0.95):
     """Student-t interval for the mean of i.i.d. ``values`` (one per draw).
 
     mean ± t_{(1+c)/2, k−1} s / sqrt(k), s the sample standard deviation (ddof = 1).
-    Returns a :class:`MomentInterval`; low/high are None when k < 2.
+    Returns a :class:`MomentInterval`; low/high are None when k < 2. The interval is
+    not clipped to the range of the quantity (a distance's interval may reach below 0).
+
+    Raises
+    ------
+    ValueError
+        If ``values`` is empty or not finite, or ``confidence`` is not in (0, 1).
     """
     confidence = v.in_open_interval("confidence", confidence, 0.0, 1.0)
     vals = np.asarray(values, dtype=float).ravel()
     if vals.size == 0:
         raise ValueError("values must be non-empty")
+    if not np.all(np.isfinite(vals)):
+        raise ValueError(f"values must be finite, got {vals.tolist()!r}")
     mean = float(vals.mean())
     if vals.size < 2:
         return MomentInterval(mean, None, None, tuple(vals.tolist()), confidence)
@@ -203,10 +211,19 @@ def moment_intervals(samples_per_draw, orders=(1, 2, 3), confidence=0.95):
     Returns
     -------
     dict {k: MomentInterval}
+
+    Raises
+    ------
+    ValueError
+        If there is no draw, a draw is empty or not finite, or an order is not >= 1.
     """
     draws = [np.asarray(s, dtype=float).ravel() for s in samples_per_draw]
     if not draws:
         raise ValueError("samples_per_draw must hold at least one draw")
+    for i, s in enumerate(draws):
+        if s.size == 0 or not np.all(np.isfinite(s)):
+            raise ValueError(f"samples_per_draw[{i}] must be a non-empty array of finite "
+                             f"eigenvalues")
     out = {}
     for k in orders:
         k = v.positive_integer("orders", k)

@@ -5,7 +5,7 @@ import numpy as np
 
 from .metrics import density_histogram
 
-__all__ = ["plot_check", "plot_linearization"]
+__all__ = ["plot_check", "plot_linearization", "plot_sweep"]
 
 
 def _pyplot():
@@ -96,6 +96,41 @@ def plot_linearization(result, path, *, dpi=90):
     ax.set_yscale("log")
     ax.set_xlabel("beta  (dotted: sqrt(log n))")
     ax.set_ylabel("relative W1 to the limit law")
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(path, dpi=dpi)
+    plt.close(fig)
+    return path
+
+
+def plot_sweep(result, path, *, dpi=90):
+    """Distances to the law against n (log–log), with the fitted C n^{−rate} lines.
+
+    Parameters
+    ----------
+    result : SweepResult
+    path : str
+        Output file (format from the extension).
+    """
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(6.4, 4.0))
+    ns = np.array([r["n"] for r in result.rows], dtype=float)
+    grid = np.geomspace(ns.min(), ns.max(), 50)
+    styles = {"softmax_ks": ("C0", "o-"), "softmax_rel_w1": ("C0", "s--"),
+              "gaussian_ks": ("C1", "o-"), "gaussian_rel_w1": ("C1", "s--")}
+    for key, (color, style) in styles.items():
+        ax.plot(ns, [r[key] for r in result.rows], style, color=color, lw=1,
+                label=key.replace("_", " ").replace("rel w1", "rel W1").replace("ks", "KS"))
+        fit = result.rates.get(key)
+        if fit is not None:
+            rate, prefactor = fit
+            ax.plot(grid, prefactor * grid ** (-rate), color=color, lw=0.6, alpha=0.7)
+            ax.annotate(f"{rate:.2f}", (grid[-1], prefactor * grid[-1] ** (-rate)),
+                        fontsize=7, color=color)
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("n  (thin lines: fitted C n^-rate, rate labelled)")
+    ax.set_ylabel("distance to the limit law")
     ax.legend(fontsize=7)
     fig.tight_layout()
     fig.savefig(path, dpi=dpi)

@@ -12,7 +12,7 @@ import sys
 
 from .. import _validation as v
 from ._blas import blas_env, single_threaded_blas
-from .samplers import AttentionModel, _draw_task, draw_seed
+from .samplers import AttentionModel, _draw_task, check_memory, draw_seed
 
 __all__ = ["run_draws", "default_workers"]
 
@@ -98,6 +98,8 @@ def run_draws(model, draws, seed=0, *, workers=None, scheduler=None, gaussian=Tr
     ------
     ValueError
         For invalid ``draws``/``workers``/``seed``.
+    MemoryError
+        Before any draw, when one draw needs more than this machine's physical memory.
     ImportError
         If ``scheduler`` is given and dask.distributed is not installed.
     """
@@ -106,6 +108,8 @@ def run_draws(model, draws, seed=0, *, workers=None, scheduler=None, gaussian=Tr
     draws = v.positive_integer("draws", draws)
     workers = default_workers() if workers is None else v.positive_integer("workers", workers)
     seeds = [draw_seed(seed, i) for i in range(draws)]
+    if scheduler is None:  # a cluster's workers may have more memory than this machine
+        check_memory(model, gaussian)
     if scheduler is not None:
         return _run_dask(scheduler, model, seeds, gaussian, top_k, progress, desc)
     workers = min(workers, draws)

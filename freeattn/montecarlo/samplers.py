@@ -22,6 +22,7 @@ every kind above has the same normalisation in both models.
 from __future__ import annotations
 
 import math
+import os
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -33,6 +34,7 @@ from ._lapack import eigvalsh
 
 __all__ = [
     "KINDS",
+    "BETA_RANGE",
     "AttentionModel",
     "Draw",
     "theta1",
@@ -43,6 +45,10 @@ __all__ = [
 ]
 
 KINDS = ("attention", "head_average", "values", "mha")
+# β of the finite models: the softmax is overflow-safe for any β, but the Gaussian model and
+# the limit mean need θ₁ = e^{β²} − 1, which leaves float64 above β ≈ 26.6 and underflows to
+# 0 below β ≈ 1e-8.
+BETA_RANGE = (1e-6, 20.0)
 
 
 def _dim_from_ratio(name, ratio, n, per):
@@ -65,7 +71,7 @@ class AttentionModel:
     Parameters
     ----------
     beta : float
-        Inverse temperature β > 0 of the softmax.
+        Inverse temperature β of the softmax, in ``BETA_RANGE`` = [1e-6, 20].
     n : int
         Context length (tokens), n >= 2.
     d_k : int
@@ -84,13 +90,16 @@ class AttentionModel:
     tied : bool, default False
         Tie W^V_r = W^K_r within each head (requires d_v == d_k).
     x : ndarray of shape (n, d), optional
-        Input with X Xᵀ/d = I_n (checked to 1e-8). Default sqrt(d)[I_n, 0]; then Q = X W^Q
-        only depends on the first n rows of W^Q, so only those are drawn (N(0,1) entries).
+        Real input with X Xᵀ/d = I_n (checked to 1e-8, or to 1e-4 for float32 input); a
+        float64 copy is kept. Default sqrt(d)[I_n, 0]; then Q = X W^Q only depends on the
+        first n rows of W^Q, so only those are drawn (N(0,1) entries).
 
     Raises
     ------
     ValueError
         For a parameter outside its domain; the message names it and the allowed range.
+    TypeError
+        For a non-numeric parameter, a non-boolean ``tied`` or a non-real ``x``.
     """
 
     beta: float
@@ -109,7 +118,7 @@ class AttentionModel:
         set_ = lambda k, val: object.__setattr__(self, k, val)  # noqa: E731
         if self.kind not in KINDS:
             raise ValueError(f"kind must be one of {KINDS}, got {self.kind!r}")
-        beta = float(v.positive("beta", self.beta))
+        beta = float(v.in_closed_interval("beta", self.beta, *BETA_RANGE))
         set_("beta", beta)
         n = v.integer_at_least("n", self.n, 2)
         set_("n", n)
@@ -125,15 +134,25 @@ class AttentionModel:
         if heads % kv:
             raise ValueError(f"kv_heads must be a positive divisor of heads={heads}, got {kv}")
         set_("kv_heads", kv)
+        if not isinstance(self.tied, (bool, np.bool_)):
+            raise TypeError(f"tied must be True or False, got {self.tied!r}")
         set_("tied", bool(self.tied))
         if self.tied and d_v != self.d_k:
             raise ValueError(f"tied W^V = W^K requires d_v == d_k={self.d_k}, got d_v={d_v}")
         if self.x is not None:
-            x = np.asarray(self.x, dtype=float)
-            if x.shape != (n, d):
+            given = np.asarray(self.x)
+            if given.dtype.kind not in "biuf":
+                raise TypeError(f"x must be a real numeric array, got dtype {given.dtype}")
+            x = np.array(given, dtype=float)  # a copy: later edits of the caller's array
+            if x.shape != (n, d):              # must not change the model
                 raise ValueError(f"x must have shape (n, d) = ({n}, {d}), got {x.shape}")
-            if not np.allclose(x @ x.T / d, np.eye(n), atol=1e-8, rtol=0):
-                raise ValueError("x must satisfy x @ x.T / d == I_n (orthogonal inputs)")
+            if not np.all(np.isfinite(x)):
+                raise ValueError("x must be finite")
+            tol = 1e-4 if given.dtype.itemsize < 8 else 1e-8
+            err = float(np.max(np.abs(x @ x.T / d - np.eye(n))))
+            if err > tol:
+                raise ValueError(f"x must satisfy x @ x.T / d == I_n (orthogonal inputs) to "
+                                 f"{tol:g}; max deviation {err:.3g}")
             set_("x", x)
 
     @classmethod
@@ -194,6 +213,23 @@ class AttentionModel:
         """Number of columns of M (the Gram is always n × n)."""
         return {"attention": self.n * self.heads, "head_average": self.n,
                 "values": self.heads * self.d_v, "mha": self.d_o}[self.kind]
+
+    def draw_bytes(self, gaussian=True):
+        """Peak memory of one :func:`sample` of this model, in bytes (an estimate).
+
+        Counts the float64 arrays alive at once: weights (Q, K, V, W^O), per-head logits,
+        the softmax and Gaussian Grams, and the value columns of kinds 'values'/'mha'.
+        """
+        n, h, hkv, dk, dv = self.n, self.heads, self.kv_heads, self.d_k, self.d_v
+        need_v = self.kind in ("values", "mha")
+        weights = n * (h + hkv) * dk + (n * hkv * dv if need_v and not self.tied else 0)
+        if self.x is not None:  # X W is formed from a d × width draw
+            weights += self.d * h * dk
+        if self.kind == "mha":
+            weights += h * dv * self.d_o + n * self.d_o
+        models = 2 if gaussian else 1
+        per_model = n * n + (n * h * dv if need_v else 0)
+        return 8 * (weights + 2 * n * n + models * per_model)
 
     def to_dict(self):
         """JSON-able description (the input ``x`` is reported only as custom/default)."""
@@ -308,7 +344,25 @@ class _Assembler:
         return out @ out.T
 
 
-def sample(model, seed, *, gaussian=True, top_k=3):
+def physical_memory():
+    """Bytes of physical memory of this machine, or None where the OS does not say."""
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, ValueError, OSError):  # pragma: no cover - e.g. Windows
+        return None
+
+
+def check_memory(model, gaussian=True):
+    """Raise MemoryError, before anything is allocated, if one draw cannot fit in memory."""
+    need, have = model.draw_bytes(gaussian), physical_memory()
+    if have is not None and need > have:
+        raise MemoryError(
+            f"one draw of this model needs about {need / 2**30:.3g} GiB (n={model.n}, "
+            f"heads={model.heads}, d_k={model.d_k}), more than this machine's "
+            f"{have / 2**30:.3g} GiB of memory; reduce n or the widths")
+
+
+def sample(model, seed, *, gaussian=True, top_k=3, blas_threads=1):
     """Draw one softmax model and its Gaussian equivalent with the same weights.
 
     Parameters
@@ -321,6 +375,10 @@ def sample(model, seed, *, gaussian=True, top_k=3):
         Also build the finite Gaussian model (Hayase & Karakida 2026, eq. (3.2)–(3.3)).
     top_k : int, default 3
         How many top singular values to report separately.
+    blas_threads : 1 or None, default 1
+        1 pins BLAS to one thread for the draw, as :func:`run_draws` does, so that the
+        result is bit-identical to draw i of a run; None keeps the process's BLAS threading
+        (faster on many cores; the last bits then depend on the thread count).
 
     Returns
     -------
@@ -332,14 +390,26 @@ def sample(model, seed, *, gaussian=True, top_k=3):
     -----
     Weights: W^Q_r, W^K_r, W^V_r with N(0, 1/d) entries, W^O = G_O/sqrt(h d_V);
     S_r = Q_r K_rᵀ/sqrt(d_K); A_r = softmax(β S_r) computed overflow-safe (stable for β up
-    to at least 10). The Gram is diagonalised with LAPACK's two-stage symmetric driver
-    ``dsyevd_2stage`` (eigenvalues only), or ``numpy.linalg.eigvalsh`` where that is absent.
+    to at least 10). Raises MemoryError before drawing when the draw needs more than the
+    machine's physical memory (:meth:`AttentionModel.draw_bytes`). The Gram is diagonalised
+    with LAPACK's two-stage symmetric driver ``dsyevd_2stage`` (eigenvalues only), or with
+    ``numpy.linalg.eigvalsh`` where that is absent.
     """
     if not isinstance(model, AttentionModel):
         raise TypeError(f"model must be an AttentionModel, got {type(model).__name__}")
     top_k = v.positive_integer("top_k", top_k)
+    if blas_threads not in (1, None) or isinstance(blas_threads, bool):
+        raise ValueError(f"blas_threads must be 1 or None, got {blas_threads!r}")
     if not isinstance(seed, np.random.SeedSequence):
         seed = np.random.SeedSequence(v.integer_at_least("seed", seed, 0))
+    check_memory(model, gaussian)
+    if blas_threads is None:
+        return _sample(model, seed, gaussian, top_k)
+    with single_threaded_blas():
+        return _sample(model, seed, gaussian, top_k)
+
+
+def _sample(model, seed, gaussian, top_k):
     rng = np.random.default_rng(draw_seed(seed, 0))
     noise = np.random.default_rng(draw_seed(seed, 1)) if gaussian else None
     m = model
@@ -386,5 +456,4 @@ def sample(model, seed, *, gaussian=True, top_k=3):
 
 def _draw_task(model, seed, gaussian, top_k):
     """Worker entry point: one draw with BLAS pinned to a single thread."""
-    with single_threaded_blas():
-        return sample(model, seed, gaussian=gaussian, top_k=top_k)
+    return sample(model, seed, gaussian=gaussian, top_k=top_k, blas_threads=1)

@@ -45,6 +45,7 @@ def test_density_attention_csv_json_plot(tmp_path):
     (["--beta", "1", "--gamma-k", "1", "--dps", "2"], "dps"),
     (["--beta", "1", "--gamma-k", "1", "--out", "/nonexistent/x.csv"], "--out"),
     (["--beta", "1", "--gamma-k", "1", "--plot", "/nonexistent/x.png"], "--plot"),
+    (["--beta", "1", "--gamma-k", "1", "--plot", "x.xyz"], "image extension"),
     (["--beta", "5", "--gamma-k", "1"], "beta"),
 ])
 def test_density_attention_bad_input_is_a_usage_error(args, word):

@@ -1,4 +1,5 @@
 """check(), assert_spectrum_matches and the Table D.2 comparison, end to end."""
+import json
 import math
 
 import numpy as np
@@ -91,6 +92,24 @@ def test_check_validation(law11):
         check(law11, m, ks_tol=0)
     with pytest.raises(ValueError, match="seed"):
         check(law11, m, seed=-1)
+    with pytest.raises(TypeError, match="model must be an AttentionModel"):
+        check(law11, "m")
+    with pytest.raises(TypeError, match="law must be a law object"):
+        check(None, m)
+
+
+def test_seed_sequence_and_one_draw(law11):
+    m = AttentionModel.from_ratios(1.0, 60, 1.0)
+    res = check(law11, m, draws=1, seed=np.random.SeedSequence(3), workers=1, ks_tol=1,
+                rel_w1_tol=10)
+    same = check(law11, m, draws=1, seed=3, workers=1, ks_tol=1, rel_w1_tol=10)
+    assert res.softmax.ks == same.softmax.ks
+    data = res.to_dict()
+    json.dumps(data, allow_nan=False)
+    assert data["seed"] == {"entropy": 3, "spawn_key": []}
+    # one draw: no interval, so whether the law lies inside it is unknown, not False
+    assert data["softmax"]["moments"]["1"]["low"] is None
+    assert data["softmax"]["moments"]["1"]["law_within_interval"] is None
 
 
 def test_bert_base_mha_softmax_vs_gaussian():

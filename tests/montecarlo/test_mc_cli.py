@@ -1,4 +1,5 @@
 """The `freeattn check attention` command (click group `check`)."""
+import importlib
 import json
 
 import pytest
@@ -86,3 +87,73 @@ def test_mha_table_d2_bert_base():
     data = json.loads(res.output)
     assert 0.005 < data["softmax_vs_gaussian"]["rel_w1"] < 0.03
     assert data["model"]["d_o"] == 768 and data["passed"] is True
+
+
+@pytest.fixture
+def no_draws(monkeypatch):
+    """Fail the test if any draw starts: these errors must come before the work."""
+    def refuse(*args, **kwargs):
+        raise AssertionError("a draw ran before the bad input was reported")
+
+    # run_draws still validates (memory included); only the draw itself is refused
+    monkeypatch.setattr(importlib.import_module("freeattn.montecarlo.runner"), "_draw_task",
+                        refuse)
+
+
+ATT = ["attention", "--gamma-k", "1", "--workers", "1", "--draws", "2"]
+MHA = ["mha", "--n", "64", "--heads", "2", "--d-k", "32", "--workers", "1"]
+
+
+@pytest.mark.parametrize("args, match", [
+    (ATT + ["--beta", "1", "--n", "200", "--plot", "/nonexistent-dir/p.png"], "does not exist"),
+    (ATT + ["--beta", "1", "--n", "200", "--plot", "p.xyz"], "image extension"),
+    (ATT + ["--beta", "1", "--n-grid", "100,200", "--ks-tol", "0.5"], "--ks-tol"),
+    (ATT + ["--beta-grid", "1", "--n-grid", "200", "--target", "softmax"], "--target"),
+    (ATT + ["--beta", "1", "--beta-grid", "1,2"], "not both"),
+    (ATT + ["--beta", "1", "--n", "100", "--factor", "3"], "--factor"),
+    (ATT + ["--beta", "1", "--n", "200", "--w1-tol", "inf"], "--w1-tol"),
+    (ATT + ["--beta", "1", "--n", "200", "--exclude-top", "200"], "--exclude-top"),
+    (ATT + ["--beta", "1", "--n-grid", "100,200", "--exclude-top", "150"], "--exclude-top"),
+    (ATT + ["--beta", "1", "--n-grid", "200,200"], "distinct"),
+    (ATT + ["--beta", "1", "--n-grid", "200"], "at least two"),
+    (ATT + ["--beta-grid", "0,1", "--n-grid", "100,200"], "--beta-grid"),
+    (ATT + ["--beta-grid", "1,10", "--n-grid", "100,200"], "--beta-grid must lie in"),
+    (ATT + ["--beta", "1", "--n", "10000000"], "GiB"),
+    (MHA + ["--beta", "30"], "--beta must lie in"),
+    (MHA + ["--beta", "1e-300"], "--beta"),
+    (MHA + ["--ks-tol", "inf"], "--ks-tol"),
+])
+def test_bad_input_is_reported_before_any_draw(no_draws, args, match):
+    res = CliRunner().invoke(check, args)
+    assert res.exit_code == 2, res.output
+    assert match in res.output
+    assert "Traceback" not in res.output
+
+
+def test_unreachable_scheduler_is_a_clean_error(monkeypatch):
+    pytest.importorskip("dask.distributed")
+    mc_check = importlib.import_module("freeattn.montecarlo.check")
+
+    def unreachable(*args, **kwargs):
+        raise OSError("Timed out trying to connect to tcp://127.0.0.1:1 after 30 s")
+
+    monkeypatch.setattr(mc_check, "run_draws", unreachable)
+    res = CliRunner().invoke(check, BASE + ["--scheduler", "tcp://127.0.0.1:1"])
+    assert res.exit_code == 1
+    assert "could not run on the Dask scheduler" in res.output
+
+
+def test_sweep_plot_written(tmp_path):
+    out = tmp_path / "sweep.svg"
+    res = _run(["attention", "--beta", "1", "--gamma-k", "1", "--n-grid", "40,80",
+                "--draws", "1", "--workers", "1", "--plot", str(out)])
+    assert res.exit_code == 0, res.output
+    assert out.read_text().lstrip().startswith("<?xml")
+
+
+def test_mha_one_draw_reports_no_spread():
+    res = CliRunner().invoke(check, ["mha", "--n", "64", "--heads", "2", "--d-k", "32",
+                                     "--draws", "1", "--workers", "1", "--ks-tol", "1",
+                                     "--w1-tol", "10"])
+    assert res.exit_code == 0, res.output
+    assert "one draw: no sd" in res.output and "sd 0.00" not in res.output

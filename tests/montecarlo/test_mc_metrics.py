@@ -151,6 +151,13 @@ def test_t_interval_matches_scipy():
     lo, hi = stats.t.interval(0.95, 2, loc=np.mean(vals), scale=stats.sem(vals))
     assert iv.low == pytest.approx(lo) and iv.high == pytest.approx(hi)
     assert iv.contains(2.0) and not iv.contains(100.0)
+    for bad in ([np.nan, 1.0], [np.inf, 1.0], []):
+        with pytest.raises(ValueError, match="values must be"):
+            t_interval(bad)
+    with pytest.raises(ValueError, match=r"samples_per_draw\[0\]"):
+        moment_intervals([[]])
+    with pytest.raises(ValueError, match=r"samples_per_draw\[1\]"):
+        moment_intervals([[1.0], [np.nan, 1.0]])
     one = t_interval([3.0])
     assert one.low is None and not one.contains(3.0)
     m = moment_intervals([np.array([1.0, 2.0]), np.array([2.0, 2.0])], orders=(1, 2))

@@ -111,6 +111,8 @@ def test_custom_orthogonal_input():
 
 @pytest.mark.parametrize("kw, match", [
     (dict(beta=0.0), "beta"),
+    (dict(beta=27.0), r"beta must lie in the closed interval \[1e-06, 20\]"),  # θ₁ overflows
+    (dict(beta=1e-300), "beta must lie in"),  # θ₁ = 0: no limit mean
     (dict(n=1), "n must be an integer >= 2"),
     (dict(d=10), "d must be an integer >= 20"),
     (dict(heads=4, kv_heads=3), "kv_heads"),
@@ -143,3 +145,59 @@ def test_spawn_workers_match_in_process():
     for x, y in zip(local, spawned):
         assert x.softmax.tobytes() == y.softmax.tobytes()
         assert x.gaussian.tobytes() == y.gaussian.tobytes()
+
+
+@pytest.mark.parametrize("kw, match", [
+    (dict(tied="no"), "tied must be True or False"),
+    (dict(x="abc"), "x must be a real numeric array"),
+    (dict(x=np.eye(20) * (1 + 1j)), "x must be a real numeric array"),
+])
+def test_type_errors(kw, match):
+    args = dict(beta=1.0, n=20, d_k=10)
+    args.update(kw)
+    with pytest.raises(TypeError, match=match):
+        AttentionModel(**args)
+
+
+def test_input_is_copied_and_float32_input_accepted():
+    n = 30
+    x = (math.sqrt(n) * np.eye(n)).astype(np.float32)  # x x^T / d = I_n up to float32 rounding
+    m = AttentionModel(beta=1.0, n=n, d_k=n, x=x)
+    x[0, 0] = 99.0  # editing the caller's array afterwards does not change the model
+    assert m.x[0, 0] == pytest.approx(math.sqrt(n), rel=1e-6) and m.x.dtype == np.float64
+
+
+def test_sample_equals_draw_i_of_a_run_bit_for_bit():
+    # sample() pins BLAS to one thread as run_draws does, so both give the same bits
+    m = AttentionModel(beta=1.0, n=120, d_k=120)
+    run = run_draws(m, 3, seed=5, workers=2)
+    one = sample(m, draw_seed(5, 1))
+    assert one.softmax.tobytes() == run[1].softmax.tobytes()
+    assert one.gaussian.tobytes() == run[1].gaussian.tobytes()
+    free = sample(m, draw_seed(5, 1), blas_threads=None)
+    np.testing.assert_allclose(free.softmax, one.softmax, rtol=0, atol=1e-12)
+    with pytest.raises(ValueError, match="blas_threads"):
+        sample(m, 0, blas_threads=4)
+
+
+def test_numpy_integer_seeds():
+    m = AttentionModel(beta=1.0, n=20, d_k=20)
+    a = sample(m, np.uint64(2**64 - 1), gaussian=False)
+    b = sample(m, 2**64 - 1, gaussian=False)
+    assert a.softmax.tobytes() == b.softmax.tobytes()
+
+
+def test_a_draw_too_big_for_memory_is_refused_before_allocating():
+    m = AttentionModel(beta=1.0, n=10**6, d_k=10**6)  # about 40 TB per draw
+    assert m.draw_bytes() > 3e13
+    with pytest.raises(MemoryError, match="GiB"):
+        sample(m, 0)
+    with pytest.raises(MemoryError, match="reduce n"):
+        run_draws(m, 2, 0, workers=1)
+
+
+def test_draw_bytes_bounds_the_arrays_of_a_draw():
+    # the estimate covers at least Q, K, the logits and both Grams
+    m = AttentionModel(beta=1.0, n=100, d_k=50, heads=2)
+    assert m.draw_bytes() >= 8 * (2 * 100 * 100 + 3 * 100 * 100)
+    assert m.draw_bytes(gaussian=False) < m.draw_bytes()
