@@ -5,7 +5,7 @@ Reports, in one run:
 1. the time of one n = 2000 single-head draw (β = 1, γ_K = 1; one spectrum, the softmax
    model's) against the time of ``numpy.linalg.eigvalsh`` on an n = 2000 Gram matrix
    (target: ratio <= 1.5), both with BLAS pinned to one thread as draws run (a fair
-   comparison), and the same with the default BLAS threading for reference; also the
+   comparison) and timed in alternation (best of --repeat rounds), and the same with the default BLAS threading for reference; also the
    paired draw that ``check`` makes (softmax and Gaussian model, two spectra);
 2. draws per second with 1 and 2 worker processes (softmax + Gaussian model per draw).
 
@@ -18,7 +18,7 @@ import json
 import time
 
 import numpy as np
-from _timing import best_of  # benchmarks/ is on sys.path when run as a script
+from _timing import best_of, best_of_interleaved  # benchmarks/ is on sys.path
 
 from freeattn.montecarlo import AttentionModel, run_draws, sample
 from freeattn.montecarlo._blas import single_threaded_blas
@@ -60,18 +60,16 @@ def main():
     model = AttentionModel.from_ratios(1.0, n, 1.0)
     out = {"n": n, "eigensolver": solver_description()}
     for label, ctx in (("1 BLAS thread", single_threaded_blas), ("default BLAS", None)):
-        def run(fn):
-            if ctx is None:
-                return best_of(fn, args.repeat)
-            with ctx() as pinned:
-                if not pinned:
-                    return float("nan")
-                return best_of(fn, args.repeat)
-
         threads = 1 if ctx is not None else None  # None: sample keeps the default threading
-        t_eig = run(lambda: np.linalg.eigvalsh(gram))
-        t_soft = run(lambda: sample(model, 0, gaussian=False, blas_threads=threads))
-        t_pair = run(lambda: sample(model, 0, gaussian=True, blas_threads=threads))
+        fns = [lambda: np.linalg.eigvalsh(gram),
+               lambda: sample(model, 0, gaussian=False, blas_threads=threads),
+               lambda: sample(model, 0, gaussian=True, blas_threads=threads)]
+        if ctx is None:
+            t_eig, t_soft, t_pair = best_of_interleaved(fns, args.repeat)
+        else:
+            with ctx() as pinned:
+                t_eig, t_soft, t_pair = (best_of_interleaved(fns, args.repeat) if pinned
+                                         else [float("nan")] * 3)
         out[label] = {"eigvalsh_s": t_eig, "softmax_draw_s": t_soft,
                       "softmax_ratio": t_soft / t_eig, "paired_draw_s": t_pair,
                       "paired_ratio": t_pair / t_eig}

@@ -259,23 +259,28 @@ class Draw:
     gaussian_top: np.ndarray | None
 
 
-def softmax_rows(logits, out=None):
-    """Row-wise softmax, overflow-safe (the row maximum is subtracted before ``exp``).
+def softmax_rows(logits, out=None, scale=1.0):
+    """Row-wise softmax of ``scale * logits``, overflow-safe (row maximum subtracted first).
 
     Parameters
     ----------
     logits : ndarray of shape (n, m)
     out : ndarray of shape (n, m), optional
         May be ``logits`` itself (in place).
+    scale : float > 0, default 1
+        Inverse temperature applied inside: softmax(scale · logits), without a scaled copy.
 
     Returns
     -------
     ndarray of shape (n, m), rows summing to one. Finite for any finite input.
     """
+    scale = float(v.positive("scale", scale))
     logits = np.asarray(logits, dtype=float)
     if out is None:
         out = np.empty_like(logits)
     np.subtract(logits, logits.max(axis=1, keepdims=True), out=out)
+    if scale != 1.0:
+        out *= scale  # max(scale·x) = scale·max(x) for scale > 0
     np.exp(out, out=out)
     out /= out.sum(axis=1, keepdims=True)
     return out
@@ -430,19 +435,21 @@ def _sample(model, seed, gaussian, top_k):
 
     soft = _Assembler(m, vo)
     gauss = _Assembler(m, vo) if gaussian else None
-    scale = m.beta / math.sqrt(dk)  # β S_r = (β/sqrt(d_K)) Q_r K_rᵀ; sqrt(θ₂) S_r = β S_r
+    # β S_r = scale · Q_r K_rᵀ with scale = β/sqrt(d_K); sqrt(θ₂) S_r = β S_r as θ₂ = β².
+    # The scale is applied inside the softmax and the Gaussian sum, not to a copy of Q_r.
+    scale = m.beta / math.sqrt(dk)
     noise_sd = math.sqrt(max(m.theta1 - m.theta2, 0.0))
     for r in range(h):
         g = r // group
-        logits = (q[:, r * dk:(r + 1) * dk] * scale) @ k[:, g * dk:(g + 1) * dk].T
+        logits = q[:, r * dk:(r + 1) * dk] @ k[:, g * dk:(g + 1) * dk].T  # Q_r K_rᵀ
         if gaussian:
             y = noise.standard_normal((n, n))
-            y *= noise_sd
+            y *= noise_sd / scale
             y += logits
-            y /= n  # Y_r^G / sqrt(n), the Gaussian counterpart of A_r^⊥
+            y *= scale / n  # Y_r^G / sqrt(n), the Gaussian counterpart of A_r^⊥
             gauss.add(r, y)
             del y
-        a = softmax_rows(logits, out=logits)
+        a = softmax_rows(logits, out=logits, scale=scale)
         a -= 1.0 / n  # A_r^⊥ = A_r − P
         soft.add(r, a)
         del a, logits

@@ -24,6 +24,11 @@ def test_softmax_rows_overflow_safe():
         a = softmax_rows(logits)
     assert np.all(np.isfinite(a))
     np.testing.assert_allclose(a.sum(axis=1), 1.0)
+    # the inverse temperature applied inside equals softmax of the scaled logits
+    np.testing.assert_allclose(softmax_rows(logits / 400.0, scale=400.0), a, rtol=1e-12,
+                               atol=1e-300)
+    with pytest.raises(ValueError, match="scale"):
+        softmax_rows(logits, scale=0.0)
 
 
 def test_beta_ten_draw_is_finite():
