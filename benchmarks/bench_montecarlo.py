@@ -5,8 +5,9 @@ Reports, in one run:
 1. the time of one n = 2000 single-head draw (β = 1, γ_K = 1; one spectrum, the softmax
    model's) against the time of ``numpy.linalg.eigvalsh`` on an n = 2000 Gram matrix
    (target: ratio <= 1.5), both with BLAS pinned to one thread as draws run (a fair
-   comparison) and timed in alternation (best of --repeat rounds), and the same with the default BLAS threading for reference; also the
-   paired draw that ``check`` makes (softmax and Gaussian model, two spectra);
+   comparison) and timed in alternation (best of --repeat rounds), and the same with the
+   default BLAS threading for reference; also the paired draw that ``check`` makes
+   (softmax and Gaussian model, two spectra);
 2. draws per second with 1 and 2 worker processes (softmax + Gaussian model per draw).
 
 Usage: python benchmarks/bench_montecarlo.py [--n 2000] [--draws 4] [--json]

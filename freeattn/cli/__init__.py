@@ -3,12 +3,14 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import sys
 
 import click
 import numpy as np
 
-from ._paths import check_output_path
+from ._errors import usage_error
+from ._paths import check_output_path, write_or_fail
 
 __all__ = ["main"]
 
@@ -58,10 +60,12 @@ def density_attention(beta, gamma_k, heads, points, out, plot, dps):
         raise click.BadParameter(f"must be an integer >= 2, got {points}", param_hint="--points")
     check_output_path(out, "--out")
     check_output_path(plot, "--plot", plot=True)
+    if out and plot and os.path.abspath(out) == os.path.abspath(plot):
+        raise click.BadParameter("--out and --plot must be different files", param_hint="--plot")
     try:
         law = attention_law(beta, gamma_k, heads)
-    except ValueError as exc:
-        raise click.UsageError(str(exc)) from None
+    except (TypeError, ValueError) as exc:
+        raise usage_error(exc) from None
     support = law.support(dps=dps)
     atoms = law.atoms(dps=dps)
     th1 = theta1(beta)
@@ -85,28 +89,35 @@ def density_attention(beta, gamma_k, heads, points, out, plot, dps):
     x = np.linspace(a, b, points)
     pdf = law.pdf(x)
     if out:
-        if out.endswith(".json"):
-            with open(out, "w") as fh:
-                json.dump({"law": law.name, "beta": beta, "gamma_k": gamma_k, "heads": heads,
-                           "support": [[float(u), float(v)] for u, v in support],
-                           "atoms": [[float(u), float(v)] for u, v in atoms],
-                           # strict JSON: a divergent density (hard edge) is written as null
-                           "x": x.tolist(),
-                           "pdf": [float(p) if np.isfinite(p) else None for p in pdf]},
-                          fh, indent=1, allow_nan=False)
-        else:
-            with open(out, "w", newline="") as fh:
-                wr = csv.writer(fh)
-                wr.writerow(["x", "pdf"])
-                for xi, pi in zip(x, pdf):
-                    wr.writerow([_fmt(xi), _fmt(pi)])
+        write_or_fail(lambda: _write_curve(out, law, beta, gamma_k, heads, support, atoms, x,
+                                           pdf), out, "--out")
         click.echo(f"wrote {out}")
     if plot:
         from .plotting import plot_density
 
         xs = np.linspace(a, b, max(points, 800))  # the figure gets a fine grid of its own
-        plot_density(law, xs, law.pdf(xs), plot, mp_edge=4 * th1)
+        write_or_fail(lambda: plot_density(law, xs, law.pdf(xs), plot, mp_edge=4 * th1),
+                      plot, "--plot")
         click.echo(f"wrote {plot}")
+
+
+def _write_curve(out, law, beta, gamma_k, heads, support, atoms, x, pdf):
+    """The density curve as JSON (``*.json``) or CSV (any other name)."""
+    if out.endswith(".json"):
+        with open(out, "w") as fh:
+            json.dump({"law": law.name, "beta": beta, "gamma_k": gamma_k, "heads": heads,
+                       "support": [[float(u), float(v)] for u, v in support],
+                       "atoms": [[float(u), float(v)] for u, v in atoms],
+                       # strict JSON: a divergent density (hard edge) is written as null
+                       "x": x.tolist(),
+                       "pdf": [float(p) if np.isfinite(p) else None for p in pdf]},
+                      fh, indent=1, allow_nan=False)
+        return
+    with open(out, "w", newline="") as fh:
+        wr = csv.writer(fh)
+        wr.writerow(["x", "pdf"])
+        for xi, pi in zip(x, pdf):
+            wr.writerow([_fmt(xi), _fmt(pi)])
 
 
 try:  # the Monte Carlo checker registers its own command group

@@ -5,26 +5,45 @@ import os
 
 import click
 
-__all__ = ["check_output_path"]
+__all__ = ["check_output_path", "write_or_fail"]
+
+
+# formats that need an external program (pgf: a LaTeX install) are not offered
+_NEEDS_TOOLS = {"pgf"}
 
 
 def _plot_formats():
     from matplotlib.figure import Figure
 
-    return sorted(Figure().canvas.get_supported_filetypes())
+    return sorted(set(Figure().canvas.get_supported_filetypes()) - _NEEDS_TOOLS)
 
 
-def check_output_path(path, hint, *, plot=False, suffixes=None):
+def _writable(folder):
+    import tempfile
+
+    try:
+        with tempfile.TemporaryFile(dir=folder):
+            return True
+    except OSError:
+        return False
+
+
+def check_output_path(path, hint, *, plot=False):
     """Raise click.BadParameter unless ``path`` can be written.
 
-    The directory must exist; a plot needs an extension matplotlib can write (png, pdf,
-    svg, ...); ``suffixes`` restricts other files (e.g. ``(".csv", ".json")``).
+    The directory must exist and accept a new file; a plot needs an extension matplotlib
+    can write without external programs (png, pdf, svg, ...).
     """
     if path is None:
         return None
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
         raise click.BadParameter(f"directory of {path!r} does not exist", param_hint=hint)
+    if os.path.isdir(path):
+        raise click.BadParameter(f"{path!r} is a directory, not a file", param_hint=hint)
+    if not _writable(folder):
+        raise click.BadParameter(f"cannot write files in the directory of {path!r}",
+                                 param_hint=hint)
     ext = os.path.splitext(path)[1].lower().lstrip(".")
     if plot:
         formats = _plot_formats()
@@ -32,7 +51,14 @@ def check_output_path(path, hint, *, plot=False, suffixes=None):
             raise click.BadParameter(
                 f"{path!r} needs an image extension, one of: {', '.join(formats)}",
                 param_hint=hint)
-    elif suffixes is not None and "." + ext not in suffixes:
-        raise click.BadParameter(f"{path!r} must end in one of {', '.join(suffixes)}",
-                                 param_hint=hint)
     return path
+
+
+def write_or_fail(write, path, hint):
+    """Run ``write()``; an OS or matplotlib failure becomes a RunError (exit code 3)."""
+    from ._errors import RunError
+
+    try:
+        return write()
+    except (OSError, RuntimeError, ValueError) as exc:
+        raise RunError(f"could not write {hint} {path!r}: {exc}") from None

@@ -2,34 +2,16 @@
 from __future__ import annotations
 
 import json
-import re
+import math
 
 import click
 
 from .. import _validation as v
-from ._paths import check_output_path
+from ._errors import RunError
+from ._errors import usage_error as _usage
+from ._paths import check_output_path, write_or_fail
 
 __all__ = ["check"]
-
-# Python parameter names that appear first in library error messages, and their flags.
-_FLAGS = {"beta": "--beta", "n": "--n", "d": "--d", "heads": "--heads",
-          "kv_heads": "--kv-heads", "gamma_k": "--gamma-k", "d_k": "--d-k", "d_v": "--d-v",
-          "d_o": "--d-o", "draws": "--draws", "seed": "--seed", "workers": "--workers",
-          "exclude_top": "--exclude-top", "ks_tol": "--ks-tol", "rel_w1_tol": "--w1-tol",
-          "factor": "--factor", "tied": "--tied"}
-
-
-def _usage(exc, **flags):
-    """UsageError from a library error, its leading parameter name spelled as the flag.
-
-    ``flags`` overrides the flag of a name (e.g. beta="--beta-grid" in a grid).
-    """
-    msg = str(exc)
-    m = re.match(r"(\w+)\b", msg)
-    if m and m.group(1) in _FLAGS:
-        msg = flags.get(m.group(1), _FLAGS[m.group(1)]) + msg[m.end(1):]
-    return click.UsageError(msg)
-
 
 def _run_errors(scheduler):
     """Context for the drawing phase: memory and cluster failures become clean errors."""
@@ -46,8 +28,7 @@ def _run_errors(scheduler):
         except (OSError, TimeoutError) as exc:
             if scheduler is None:
                 raise
-            raise click.ClickException(
-                f"could not run on the Dask scheduler {scheduler!r}: {exc}") from None
+            raise RunError(f"could not run on the Dask scheduler {scheduler!r}: {exc}") from None
 
     return guard()
 
@@ -160,7 +141,8 @@ def attention(ctx, beta, gamma_k, heads, kv_heads, n, d, draws, seed, workers, s
 
     Draws the true softmax model and the finite Gaussian model with the same weights and
     compares all n eigenvalues of each Gram with the limit law and with each other
-    (KS, relative W1, moments with 95% t-intervals). Exit status 1 when the check fails.
+    (KS, relative W1, moments with 95% t-intervals). Exit status: 0 pass, 1 the check
+    failed, 2 bad input, 3 the run could not finish.
     """
     from ..montecarlo import AttentionModel, check as run_check
 
@@ -181,6 +163,8 @@ def attention(ctx, beta, gamma_k, heads, kv_heads, n, d, draws, seed, workers, s
                                    f"without --n-grid); sweeps and grids report distances")
     if beta_grid is None and _explicit(ctx, "factor"):
         raise click.UsageError("--factor applies to the --beta-grid threshold table only")
+    if n_grid is not None and _explicit(ctx, "n"):
+        raise click.UsageError("give either --n (one context length) or --n-grid, not both")
     law_for = _law_factory(gamma_k, heads)
     options = dict(d=d, kv_heads=kv_heads)
     if beta_grid is not None:
@@ -202,18 +186,18 @@ def attention(ctx, beta, gamma_k, heads, kv_heads, n, d, draws, seed, workers, s
         result = run_check(law, model, draws=draws, seed=seed, workers=workers,
                            scheduler=scheduler, exclude_top=exclude_top, ks_tol=ks_tol,
                            rel_w1_tol=rel_w1_tol, target=target, progress=not as_json)
-    if plot:
-        from ..montecarlo.plot import plot_check
-
-        plot_check(law, [s.softmax for s in result.samples],
-                   [s.gaussian for s in result.samples], plot,
-                   title=f"beta={beta:g}, gamma_K={gamma_k:g}, h={heads}, n={n}, "
-                         f"{draws} draw{'s' if draws != 1 else ''}")
     if as_json:
         click.echo(json.dumps(result.to_dict(), indent=2))
     else:
         click.echo(result.summary())
-        if plot:
+    if plot:  # after the results, so that a failed write does not lose them
+        from ..montecarlo.plot import plot_check
+
+        write_or_fail(lambda: plot_check(
+            law, [s.softmax for s in result.samples], [s.gaussian for s in result.samples],
+            plot, title=f"beta={beta:g}, gamma_K={gamma_k:g}, h={heads}, n={n}, "
+                        f"{draws} draw{'s' if draws != 1 else ''}"), plot, "--plot")
+        if not as_json:
             click.echo(f"plot written to {plot}")
     if not result.passed:
         raise SystemExit(1)
@@ -242,16 +226,16 @@ def _sweep_mode(law, beta, ns, gamma_k, heads, draws, seed, workers, scheduler, 
                                    draws=draws, seed=seed, workers=workers,
                                    scheduler=scheduler, exclude_top=exclude_top,
                                    progress=not as_json, **options)
-    if plot:
-        from ..montecarlo.plot import plot_sweep
-
-        plot_sweep(result, plot)
     if as_json:
         click.echo(json.dumps(result.to_dict(), indent=2))
     else:
         click.echo(result.table())
         click.echo("rate: least-squares fit of distance ~ C n^-rate")
-        if plot:
+    if plot:
+        from ..montecarlo.plot import plot_sweep
+
+        write_or_fail(lambda: plot_sweep(result, plot), plot, "--plot")
+        if not as_json:
             click.echo(f"plot written to {plot}")
 
 
@@ -265,7 +249,10 @@ def _grid_mode(beta_grid, n_grid, gamma_k, heads, draws, seed, workers, schedule
         raise click.BadParameter(f"values must be distinct, got {betas}",
                                  param_hint="--beta-grid")
     _distinct_ns(ns, exclude_top)
-    _positive_flag("--factor", factor)
+    try:
+        v.in_closed_interval("factor", factor, 1.0, math.inf)
+    except ValueError as exc:
+        raise _usage(exc) from None
     grid_law = _law_factory(gamma_k, heads, beta_flag="--beta-grid")
     laws = {}
     for b in betas:  # every law and model first: a bad cell fails before any draw
@@ -277,15 +264,15 @@ def _grid_mode(beta_grid, n_grid, gamma_k, heads, draws, seed, workers, schedule
                                     draws=draws, seed=seed, factor=factor, workers=workers,
                                     scheduler=scheduler, exclude_top=exclude_top,
                                     progress=not as_json, **options)
-    if plot:
-        from ..montecarlo.plot import plot_linearization
-
-        plot_linearization(result, plot)
     if as_json:
         click.echo(json.dumps(result.to_dict(), indent=2))
     else:
         click.echo(result.table())
-        if plot:
+    if plot:
+        from ..montecarlo.plot import plot_linearization
+
+        write_or_fail(lambda: plot_linearization(result, plot), plot, "--plot")
+        if not as_json:
             click.echo(f"plot written to {plot}")
 
 
@@ -312,7 +299,7 @@ def mha(beta, n, d, heads, kv_heads, d_k, d_v, d_o, tied, draws, seed, workers, 
 
     Relative W1 is divided by the limiting mean (d_O/n)θ₁ ((d_O/n)(θ₁ + hθ₂/γ_K) when tied).
     The comparison with the limit law (C.15) is added once the law core provides it.
-    Exit status 1 when KS or rel W1 exceed the tolerances.
+    Exit status 1 when KS or rel W1 exceed the tolerances (2 bad input, 3 could not finish).
     """
     from ..montecarlo import AttentionModel, compare_draws, run_draws
 

@@ -25,6 +25,7 @@ from .samplers import (
     KINDS,
     AttentionModel,
     Draw,
+    available_memory,
     check_memory,
     draw_seed,
     sample,
@@ -40,10 +41,10 @@ from .sweep import (
 )
 
 __all__ = [
-    "AttentionModel", "Draw", "KINDS", "BETA_RANGE", "check_memory", "sample", "softmax_rows",
-    "draw_seed", "theta1", "theta2", "run_draws", "default_workers", "check", "compare_draws",
-    "CheckResult", "Comparison", "ks_distance", "ks_two_sample", "rel_w1", "rel_w1_two_sample",
-    "law_quantiles", "drop_top", "MomentInterval", "t_interval", "moment_intervals",
-    "density_histogram", "fit_power_law", "finite_size_sweep", "linearization_grid",
-    "SweepResult", "LinearizationResult",
+    "AttentionModel", "Draw", "KINDS", "BETA_RANGE", "available_memory", "check_memory",
+    "sample", "softmax_rows", "draw_seed", "theta1", "theta2", "run_draws", "default_workers",
+    "check", "compare_draws", "CheckResult", "Comparison", "ks_distance", "ks_two_sample",
+    "rel_w1", "rel_w1_two_sample", "law_quantiles", "drop_top", "MomentInterval", "t_interval",
+    "moment_intervals", "density_histogram", "fit_power_law", "finite_size_sweep",
+    "linearization_grid", "SweepResult", "LinearizationResult",
 ]

@@ -23,7 +23,8 @@ import numpy as np
 
 __all__ = ["eigvalsh", "two_stage_available", "solver_description"]
 
-_COL_MAJOR = 102  # LAPACK_COL_MAJOR: a C-ordered symmetric array read column-major is itself
+_COL_MAJOR = 102  # LAPACK_COL_MAJOR: a C-ordered array read column-major is its transpose,
+_UPLO = b"U"      # so 'U' there reads the C array's lower triangle, as numpy.linalg.eigvalsh
 # (symbol, C type of lapack_int); the 64_ suffix marks the ILP64 builds numpy ships.
 _SYMBOLS = (
     ("scipy_LAPACKE_dsyevd_2stage64_", ctypes.c_int64),
@@ -71,7 +72,7 @@ def _call(driver, a):
     fn, int_t = driver
     n = a.shape[0]
     w = np.empty(n)
-    info = fn(_COL_MAJOR, b"N", b"L", int_t(n), a.ctypes.data, int_t(max(n, 1)),
+    info = fn(_COL_MAJOR, b"N", _UPLO, int_t(n), a.ctypes.data, int_t(max(n, 1)),
               w.ctypes.data)
     return w, int(info)
 
@@ -126,7 +127,8 @@ def eigvalsh(a, *, overwrite_a=False):
     Parameters
     ----------
     a : ndarray of shape (n, n)
-        Symmetric (only one triangle is read; symmetry is not checked).
+        Symmetric; as in ``numpy.linalg.eigvalsh`` only the lower triangle is read (symmetry
+        is not checked). Complex (Hermitian) input is passed to ``numpy.linalg.eigvalsh``.
     overwrite_a : bool, default False
         Allow the routine to destroy ``a`` (saves one n × n copy).
 
@@ -136,20 +138,24 @@ def eigvalsh(a, *, overwrite_a=False):
 
     Raises
     ------
+    ValueError
+        If ``a`` is not a square matrix.
     numpy.linalg.LinAlgError
         If ``a`` holds NaN or inf, or the eigenvalue iteration does not converge.
     """
     a = np.asarray(a)
     if a.ndim != 2 or a.shape[0] != a.shape[1]:
         raise ValueError(f"a must be a square matrix, got shape {a.shape}")
+    if a.dtype.kind == "c":
+        return np.linalg.eigvalsh(a)
+    if a.size and not np.isfinite(a).all():
+        raise np.linalg.LinAlgError("a contains NaN or inf; eigenvalues are undefined")
     driver = _find_driver()
     if not driver or a.shape[0] == 0:
-        return np.linalg.eigvalsh(a)
+        return np.linalg.eigvalsh(np.asarray(a, dtype=np.float64))
     work = a if (overwrite_a and a.dtype == np.float64 and a.flags.c_contiguous
                  and a.flags.writeable) else np.array(a, dtype=np.float64, order="C")
     w, info = _call(driver, work)
-    if info == -5:  # LAPACKE's NaN check on the matrix argument
-        raise np.linalg.LinAlgError("a contains NaN or inf; eigenvalues are undefined")
     if info != 0:
         raise np.linalg.LinAlgError(f"dsyevd_2stage failed (info = {info})")
     return w

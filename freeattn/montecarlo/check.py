@@ -264,7 +264,7 @@ def check(law, model, *, draws=10, seed=0, workers=None, scheduler=None, exclude
     TypeError
         If ``law`` is not a law object or ``model`` not an :class:`AttentionModel`.
     MemoryError
-        Before drawing, when one draw needs more than this machine's physical memory.
+        Before drawing, when one draw needs more than the memory available.
 
     Notes
     -----
@@ -285,6 +285,7 @@ def check(law, model, *, draws=10, seed=0, workers=None, scheduler=None, exclude
                          f"got {exclude_top}")
     if not isinstance(seed, np.random.SeedSequence):
         seed = v.integer_at_least("seed", seed, 0)
+    orders = tuple(v.positive_integer("orders", k) for k in orders)
     results = run_draws(model, draws, seed, workers=workers, scheduler=scheduler,
                         gaussian=True, top_k=top_k, progress=progress)
     soft, gauss, pair = compare_draws(law, results, exclude_top=exclude_top, orders=orders)

@@ -188,13 +188,15 @@ def t_interval(values, confidence=0.95):
         raise ValueError("values must be non-empty")
     if not np.all(np.isfinite(vals)):
         raise ValueError(f"values must be finite, got {vals.tolist()!r}")
-    mean = float(vals.mean())
+    mean = float(np.mean(vals / 2) * 2)  # halves first: no overflow near the float64 limit
     if vals.size < 2:
         return MomentInterval(mean, None, None, tuple(vals.tolist()), confidence)
     # scipy.special.stdtrit is the Student-t quantile behind scipy.stats.t.ppf (lighter import)
     from scipy.special import stdtrit
 
-    sd = float(vals.std(ddof=1))
+    big = float(np.max(np.abs(vals)))
+    scale = big if big > 1e150 else 1.0  # values near the float64 limit: no overflow in sd
+    sd = float((vals / scale).std(ddof=1)) * scale
     half = float(stdtrit(vals.size - 1, 0.5 + confidence / 2)) * sd / math.sqrt(vals.size)
     return MomentInterval(mean, mean - half, mean + half, tuple(vals.tolist()), confidence)
 

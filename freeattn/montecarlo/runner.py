@@ -76,8 +76,9 @@ def run_draws(model, draws, seed=0, *, workers=None, scheduler=None, gaussian=Tr
     draws : int >= 1
     seed : int >= 0 or numpy.random.SeedSequence
     workers : int >= 1, optional
-        Worker processes (default: all usable cores, capped at ``draws``). With 1 worker
-        the draws run in this process.
+        Worker processes (default: all usable cores), capped at ``draws`` and at the number
+        of draws that fit in the available memory at once. With 1 worker the draws run in
+        this process.
     scheduler : str or dask.distributed.Client, optional
         Run the draws on a Dask cluster at this address instead (needs ``freeattn[dask]``).
     gaussian : bool
@@ -99,7 +100,7 @@ def run_draws(model, draws, seed=0, *, workers=None, scheduler=None, gaussian=Tr
     ValueError
         For invalid ``draws``/``workers``/``seed``.
     MemoryError
-        Before any draw, when one draw needs more than this machine's physical memory.
+        Before any draw, when one draw needs more than the memory available.
     ImportError
         If ``scheduler`` is given and dask.distributed is not installed.
     """
@@ -108,11 +109,11 @@ def run_draws(model, draws, seed=0, *, workers=None, scheduler=None, gaussian=Tr
     draws = v.positive_integer("draws", draws)
     workers = default_workers() if workers is None else v.positive_integer("workers", workers)
     seeds = [draw_seed(seed, i) for i in range(draws)]
-    if scheduler is None:  # a cluster's workers may have more memory than this machine
-        check_memory(model, gaussian)
-    if scheduler is not None:
+    if scheduler is not None:  # a cluster's workers may have more memory than this machine
         return _run_dask(scheduler, model, seeds, gaussian, top_k, progress, desc)
-    workers = min(workers, draws)
+    ctx = _start_method(start_method)
+    # as many workers as draws fit in memory at once (results do not depend on the count)
+    workers = check_memory(model, gaussian, min(workers, draws))
     results = [None] * draws
     with _progress(draws, progress, desc) as bar:
         if workers == 1:
@@ -125,7 +126,6 @@ def run_draws(model, draws, seed=0, *, workers=None, scheduler=None, gaussian=Tr
         import concurrent.futures as cf
         import warnings
 
-        ctx = _start_method(start_method)
         with _env(blas_env), warnings.catch_warnings(), cf.ProcessPoolExecutor(
             max_workers=workers, mp_context=ctx, initializer=_pin_worker
         ) as pool:

@@ -349,22 +349,79 @@ class _Assembler:
         return out @ out.T
 
 
-def physical_memory():
-    """Bytes of physical memory of this machine, or None where the OS does not say."""
+def _meminfo_available():
     try:
-        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+        with open("/proc/meminfo") as fh:
+            for line in fh:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def _cgroup_room():
+    """Bytes left under this process's cgroup memory limit (v2 or v1), None without one."""
+    for limit_file, usage_file in (("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory.current"),
+                                   ("/sys/fs/cgroup/memory/memory.limit_in_bytes",
+                                    "/sys/fs/cgroup/memory/memory.usage_in_bytes")):
+        try:
+            with open(limit_file) as fh:
+                limit = fh.read().strip()
+            if limit == "max" or int(limit) >= 2**60:  # no limit
+                return None
+            with open(usage_file) as fh:
+                return max(int(limit) - int(fh.read().strip()), 0)
+        except (OSError, ValueError):
+            continue
+    return None
+
+
+def available_memory():
+    """Bytes of memory a new draw can use now, or None where the OS does not say.
+
+    The smallest of: available memory (``MemAvailable`` of /proc/meminfo, which counts
+    reclaimable cache), the room left under a cgroup (container) limit, and physical memory.
+    """
+    candidates = [_meminfo_available(), _cgroup_room()]
+    try:
+        candidates.append(os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE"))
     except (AttributeError, ValueError, OSError):  # pragma: no cover - e.g. Windows
-        return None
+        pass
+    candidates = [c for c in candidates if c is not None and c > 0]
+    return min(candidates) if candidates else None
 
 
-def check_memory(model, gaussian=True):
-    """Raise MemoryError, before anything is allocated, if one draw cannot fit in memory."""
-    need, have = model.draw_bytes(gaussian), physical_memory()
-    if have is not None and need > have:
+def _widths(model):
+    m = model
+    text = f"n={m.n}, heads={m.heads}, d_k={m.d_k}"
+    if m.x is not None:
+        text += f", d={m.d}"
+    if m.kind in ("values", "mha"):
+        text += f", d_v={m.d_v}"
+    if m.kind == "mha":
+        text += f", d_o={m.d_o}"
+    return text
+
+
+def check_memory(model, gaussian=True, draws_at_once=1):
+    """How many draws of ``model`` fit in memory at once, at most ``draws_at_once``.
+
+    Raises
+    ------
+    MemoryError
+        Before anything is allocated, when not even one draw fits in the memory available
+        now (:func:`available_memory`, :meth:`AttentionModel.draw_bytes`).
+    """
+    need, have = model.draw_bytes(gaussian), available_memory()
+    if have is None:
+        return draws_at_once
+    if need > have:
         raise MemoryError(
-            f"one draw of this model needs about {need / 2**30:.3g} GiB (n={model.n}, "
-            f"heads={model.heads}, d_k={model.d_k}), more than this machine's "
-            f"{have / 2**30:.3g} GiB of memory; reduce n or the widths")
+            f"one draw of this model needs about {need / 2**30:.3g} GiB ({_widths(model)}), "
+            f"more than the {have / 2**30:.3g} GiB of memory available; reduce n or the "
+            f"widths")
+    return max(1, min(draws_at_once, have // need))
 
 
 def sample(model, seed, *, gaussian=True, top_k=3, blas_threads=1):
@@ -396,9 +453,9 @@ def sample(model, seed, *, gaussian=True, top_k=3, blas_threads=1):
     Weights: W^Q_r, W^K_r, W^V_r with N(0, 1/d) entries, W^O = G_O/sqrt(h d_V);
     S_r = Q_r K_rᵀ/sqrt(d_K); A_r = softmax(β S_r) computed overflow-safe (stable for β up
     to at least 10). Raises MemoryError before drawing when the draw needs more than the
-    machine's physical memory (:meth:`AttentionModel.draw_bytes`). The Gram is diagonalised
-    with LAPACK's two-stage symmetric driver ``dsyevd_2stage`` (eigenvalues only), or with
-    ``numpy.linalg.eigvalsh`` where that is absent.
+    memory available (:meth:`AttentionModel.draw_bytes`, :func:`available_memory`). The
+    Gram is diagonalised with LAPACK's two-stage symmetric driver ``dsyevd_2stage``
+    (eigenvalues only), or with ``numpy.linalg.eigvalsh`` where that is absent.
     """
     if not isinstance(model, AttentionModel):
         raise TypeError(f"model must be an AttentionModel, got {type(model).__name__}")

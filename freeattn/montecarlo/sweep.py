@@ -10,12 +10,26 @@ from .. import _validation as v
 from .check import compare_draws
 from .metrics import fit_power_law
 from .runner import run_draws
-from .samplers import AttentionModel
+from .samplers import AttentionModel, check_memory, draw_seed
 
 __all__ = ["SweepResult", "LinearizationResult", "finite_size_sweep", "linearization_grid"]
 
 _METRICS = ("softmax_ks", "softmax_rel_w1", "gaussian_ks", "gaussian_rel_w1",
             "pair_ks", "pair_rel_w1")
+
+
+def _prepare(ns, exclude_top, seed, scheduler, models):
+    """Validate what every cell needs before the first draw (ValueError/MemoryError)."""
+    exclude_top = v.integer_at_least("exclude_top", exclude_top, 0)
+    if exclude_top >= min(ns):
+        raise ValueError(f"exclude_top must be an integer in [0, min(ns) - 1] = "
+                         f"[0, {min(ns) - 1}], got {exclude_top}")
+    if not isinstance(seed, np.random.SeedSequence):
+        seed = v.integer_at_least("seed", seed, 0)
+    if scheduler is None:
+        for model in models:
+            check_memory(model)
+    return exclude_top, seed
 
 
 def _row(law, model, draws, seed, workers, scheduler, exclude_top, progress, desc):
@@ -33,16 +47,19 @@ class SweepResult:
 
     ``rows``: list of dicts with ``n`` and the keys softmax_ks, softmax_rel_w1, gaussian_ks,
     gaussian_rel_w1, pair_ks, pair_rel_w1 (means over draws). ``rates``: for each metric,
-    ``(rate, C)`` with distance ≈ C n^{−rate} (None if a distance was 0).
+    ``(rate, C)`` with distance ≈ C n^{−rate} (None if a distance was 0). ``settings``: beta,
+    gamma_k, heads, draws, seed, exclude_top and the other model options of the sweep.
     """
 
     rows: list
     rates: dict
+    settings: dict = None
 
     def to_dict(self):
         return {"rows": self.rows,
                 "rates": {k: (None if r is None else {"rate": r[0], "prefactor": r[1]})
-                          for k, r in self.rates.items()}}
+                          for k, r in self.rates.items()},
+                "settings": self.settings}
 
     def table(self):
         head = f"{'n':>7s}" + "".join(f"{k:>17s}" for k in _METRICS)
@@ -67,28 +84,43 @@ def finite_size_sweep(law, ns, *, beta, gamma_k, heads=1, draws=4, seed=0, worke
     beta, gamma_k, heads, **model_options
         Passed to :meth:`AttentionModel.from_ratios` for each n.
     draws, seed, workers, scheduler, exclude_top, progress
-        As in :func:`freeattn.montecarlo.check`; cell i uses seed sequence (seed, i).
+        As in :func:`freeattn.montecarlo.check`; cell i uses ``draw_seed(seed, i)``.
 
     Returns
     -------
     SweepResult
         With the least-squares power-law rate of each distance in n.
+
+    Raises
+    ------
+    ValueError, MemoryError
+        Before the first draw, for a bad parameter of any cell or a cell too big to draw.
     """
     ns = [v.integer_at_least("ns", n, 2) for n in ns]
-    if len(ns) < 2:
-        raise ValueError("ns must hold at least two context lengths")
-    seed = v.integer_at_least("seed", seed, 0)
+    if len(set(ns)) < 2 or len(set(ns)) != len(ns):
+        raise ValueError(f"ns must hold at least two distinct context lengths, got {ns}")
+    draws = v.positive_integer("draws", draws)
+    models = [AttentionModel.from_ratios(beta, n, gamma_k, heads, **model_options) for n in ns]
+    exclude_top, seed = _prepare(ns, exclude_top, seed, scheduler, models)
     rows = []
-    for i, n in enumerate(ns):
-        model = AttentionModel.from_ratios(beta, n, gamma_k, heads, **model_options)
-        row = _row(law, model, draws, np.random.SeedSequence(seed, spawn_key=(i,)), workers,
-                   scheduler, exclude_top, progress, f"n={n}")
+    for i, (n, model) in enumerate(zip(ns, models)):
+        row = _row(law, model, draws, draw_seed(seed, i), workers, scheduler, exclude_top,
+                   progress, f"n={n}")
         rows.append(dict(n=n, **row))
     rates = {}
     for k in _METRICS:
         ds = [r[k] for r in rows]
         rates[k] = fit_power_law(ns, ds) if min(ds) > 0 else None
-    return SweepResult(rows, rates)
+    settings = dict(beta=float(beta), gamma_k=float(gamma_k), heads=int(heads), draws=draws,
+                    seed=_seed_json(seed), exclude_top=exclude_top,
+                    **{k: val for k, val in model_options.items() if k != "x"})
+    return SweepResult(rows, rates, settings)
+
+
+def _seed_json(seed):
+    if isinstance(seed, np.random.SeedSequence):
+        return {"entropy": seed.entropy, "spawn_key": list(seed.spawn_key)}
+    return seed
 
 
 @dataclass(frozen=True)
@@ -101,18 +133,21 @@ class LinearizationResult:
     exceeds the factor (None if never), with that β / sqrt(log n). ``rates``: for each β
     (with >= 2 values of n) the fitted power-law decay rates in n of the softmax and
     Gaussian rel W₁; a softmax rate far below the Gaussian one means the softmax model is
-    not approaching the prediction at these n.
+    not approaching the prediction at these n. ``settings``: gamma_k, heads, draws, seed,
+    exclude_top and the other model options of the grid.
     """
 
     rows: list
     factor: float
     threshold: dict
     rates: dict
+    settings: dict = None
 
     def to_dict(self):
         return {"rows": self.rows, "factor": self.factor,
                 "threshold": {str(n): t for n, t in self.threshold.items()},
-                "rates": {str(b): r for b, r in self.rates.items()}}
+                "rates": {str(b): r for b, r in self.rates.items()},
+                "settings": self.settings}
 
     def table(self):
         lines = [f"{'beta':>6s}{'n':>7s}{'b/sqrt(ln n)':>13s}{'soft KS':>10s}"
@@ -155,7 +190,7 @@ def linearization_grid(law_for_beta, betas, ns, *, gamma_k, heads=1, draws=2, se
         ``lambda b: attention_law(b, gamma_k, heads)``).
     betas, ns : sequences
         Grid of inverse temperatures (> 0) and context lengths.
-    factor : float > 1, default 10
+    factor : float >= 1, default 10
         A cell is marked when the softmax model's rel W₁ to the law exceeds ``factor``
         times the Gaussian model's (which measures the finite-size floor). The softmax
         model converges more slowly than the Gaussian one even at small β (at β = 1,
@@ -166,22 +201,33 @@ def linearization_grid(law_for_beta, betas, ns, *, gamma_k, heads=1, draws=2, se
     -------
     LinearizationResult
         Rows in grid order (β outer, n inner); β / sqrt(log n) is reported because
-        β ~ sqrt(log n) is the candidate breakdown scale.
+        β ~ sqrt(log n) is the candidate breakdown scale. Cell i uses ``draw_seed(seed, i)``.
+
+    Raises
+    ------
+    ValueError, MemoryError
+        Before the first draw, for a bad parameter of any cell or a cell too big to draw.
     """
     betas = [float(v.positive("betas", b)) for b in betas]
     ns = [v.integer_at_least("ns", n, 2) for n in ns]
     if not betas or not ns:
         raise ValueError("betas and ns must be non-empty")
-    factor = v.positive("factor", factor)
-    seed = v.integer_at_least("seed", seed, 0)
+    if len(set(betas)) != len(betas) or len(set(ns)) != len(ns):
+        raise ValueError(f"betas and ns must not repeat a value, got {betas} and {ns}")
+    factor = v.in_closed_interval("factor", factor, 1.0, math.inf)
+    draws = v.positive_integer("draws", draws)
+    # every law and model first, so that a bad cell fails before any draw runs
+    laws = [law_for_beta(b) for b in betas]
+    models = [[AttentionModel.from_ratios(b, n, gamma_k, heads, **model_options) for n in ns]
+              for b in betas]
+    exclude_top, seed = _prepare(ns, exclude_top, seed, scheduler,
+                                 [m for row in models for m in row])
     rows = []
     cell = 0
-    for b in betas:
-        law = law_for_beta(b)
-        for n in ns:
-            model = AttentionModel.from_ratios(b, n, gamma_k, heads, **model_options)
-            row = _row(law, model, draws, np.random.SeedSequence(seed, spawn_key=(cell,)),
-                       workers, scheduler, exclude_top, progress, f"beta={b:g} n={n}")
+    for b, law, row_models in zip(betas, laws, models):
+        for n, model in zip(ns, row_models):
+            row = _row(law, model, draws, draw_seed(seed, cell), workers, scheduler,
+                       exclude_top, progress, f"beta={b:g} n={n}")
             cell += 1
             ratio = row["softmax_rel_w1"] / max(row["gaussian_rel_w1"], 1e-300)
             rows.append(dict(beta=b, n=n, beta_over_sqrt_log_n=b / math.sqrt(math.log(n)),
@@ -200,4 +246,7 @@ def linearization_grid(law_for_beta, betas, ns, *, gamma_k, heads=1, draws=2, se
                 ds = [r[k] for r in cells]
                 rates[b][k] = (fit_power_law([r["n"] for r in cells], ds)[0]
                                if min(ds) > 0 else None)
-    return LinearizationResult(rows, factor, threshold, rates)
+    settings = dict(gamma_k=float(gamma_k), heads=int(heads), draws=draws,
+                    seed=_seed_json(seed), exclude_top=exclude_top,
+                    **{k: val for k, val in model_options.items() if k != "x"})
+    return LinearizationResult(rows, factor, threshold, rates, settings)

@@ -39,13 +39,16 @@ def test_density_attention_csv_json_plot(tmp_path):
 
 @pytest.mark.parametrize("args,word", [
     (["--beta", "-1", "--gamma-k", "1"], "beta"),
-    (["--beta", "1", "--gamma-k", "0"], "gamma_k"),
+    (["--beta", "1", "--gamma-k", "0"], "--gamma-k"),
     (["--beta", "1", "--gamma-k", "1", "--heads", "0"], "heads"),
     (["--beta", "1", "--gamma-k", "1", "--points", "1"], "points"),
     (["--beta", "1", "--gamma-k", "1", "--dps", "2"], "dps"),
     (["--beta", "1", "--gamma-k", "1", "--out", "/nonexistent/x.csv"], "--out"),
     (["--beta", "1", "--gamma-k", "1", "--plot", "/nonexistent/x.png"], "--plot"),
     (["--beta", "1", "--gamma-k", "1", "--plot", "x.xyz"], "image extension"),
+    (["--beta", "1", "--gamma-k", "1", "--plot", "x.pgf"], "image extension"),  # needs LaTeX
+    (["--beta", "1", "--gamma-k", "1", "--plot", "/proc/x.png"], "cannot write"),
+    (["--beta", "1", "--gamma-k", "1", "--out", "c.png", "--plot", "c.png"], "different"),
     (["--beta", "5", "--gamma-k", "1"], "beta"),
 ])
 def test_density_attention_bad_input_is_a_usage_error(args, word):

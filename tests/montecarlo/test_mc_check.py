@@ -149,3 +149,57 @@ def test_dask_scheduler_same_result(law11):
     local = run_draws(m, 2, seed=3, workers=1)
     for x, y in zip(local, via_dask):
         assert x.softmax.tobytes() == y.softmax.tobytes()
+
+
+def _refuse_draws(monkeypatch):
+    import importlib
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("a draw ran before the bad input was reported")
+
+    monkeypatch.setattr(importlib.import_module("freeattn.montecarlo.runner"), "_draw_task",
+                        refuse)
+
+
+@pytest.mark.parametrize("ns, kw, match", [
+    ([80, 81], dict(heads=2), "gamma_k"),            # d_K not an integer for the 2nd cell
+    ([80, 10], dict(exclude_top=20), "exclude_top"),
+    ([80, 80], {}, "distinct"),
+    ([80, 10**7], {}, "GiB"),
+])
+def test_sweep_validates_every_cell_before_drawing(monkeypatch, law11, ns, kw, match):
+    from freeattn.montecarlo import finite_size_sweep
+
+    _refuse_draws(monkeypatch)
+    with pytest.raises((ValueError, MemoryError), match=match):
+        finite_size_sweep(law11, ns, beta=1.0, gamma_k=1.0, draws=2, workers=1, **kw)
+
+
+def test_grid_validates_every_cell_before_drawing(monkeypatch):
+    from freeattn.montecarlo import linearization_grid
+
+    _refuse_draws(monkeypatch)
+    with pytest.raises(ValueError, match="beta"):
+        linearization_grid(lambda b: attention_law(b, 1.0), [1.0, 5.0], [80], gamma_k=1.0)
+    with pytest.raises(ValueError, match="factor"):
+        linearization_grid(lambda b: attention_law(b, 1.0), [1.0], [80], gamma_k=1.0,
+                           factor=0.5)
+
+
+def test_check_validates_orders_before_drawing(monkeypatch, law11):
+    _refuse_draws(monkeypatch)
+    with pytest.raises(ValueError, match="orders"):
+        check(law11, AttentionModel.from_ratios(1.0, 50, 1.0), orders=(0,))
+
+
+def test_sweep_accepts_a_seed_sequence_and_reports_its_settings(law11):
+    from freeattn.montecarlo import finite_size_sweep
+
+    a = finite_size_sweep(law11, [40, 60], beta=1.0, gamma_k=1.0, draws=1, workers=1,
+                          seed=np.random.SeedSequence(2))
+    b = finite_size_sweep(law11, [40, 60], beta=1.0, gamma_k=1.0, draws=1, workers=1, seed=2)
+    assert a.rows == b.rows
+    data = b.to_dict()
+    json.dumps(data, allow_nan=False)
+    assert data["settings"]["draws"] == 1 and data["settings"]["seed"] == 2
+    assert data["settings"]["beta"] == 1.0 and data["settings"]["exclude_top"] == 0

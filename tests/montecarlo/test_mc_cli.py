@@ -119,6 +119,12 @@ MHA = ["mha", "--n", "64", "--heads", "2", "--d-k", "32", "--workers", "1"]
     (ATT + ["--beta-grid", "0,1", "--n-grid", "100,200"], "--beta-grid"),
     (ATT + ["--beta-grid", "1,10", "--n-grid", "100,200"], "--beta-grid must lie in"),
     (ATT + ["--beta", "1", "--n", "10000000"], "GiB"),
+    (ATT + ["--beta", "1", "--n-grid", "100,10000000"], "GiB"),  # every cell before any draw
+    (ATT + ["--beta-grid", "1,2", "--n-grid", "100,10000000"], "GiB"),
+    (ATT + ["--beta", "1", "--n", "300", "--n-grid", "100,200"], "not both"),
+    (ATT + ["--beta-grid", "1,2", "--n-grid", "100", "--factor", "0.5"], "--factor"),
+    (ATT + ["--beta", "1", "--n", "200", "--plot", "p.pgf"], "image extension"),
+    (ATT + ["--beta", "1", "--n", "200", "--plot", "/proc/p.png"], "cannot write"),
     (MHA + ["--beta", "30"], "--beta must lie in"),
     (MHA + ["--beta", "1e-300"], "--beta"),
     (MHA + ["--ks-tol", "inf"], "--ks-tol"),
@@ -139,7 +145,7 @@ def test_unreachable_scheduler_is_a_clean_error(monkeypatch):
 
     monkeypatch.setattr(mc_check, "run_draws", unreachable)
     res = CliRunner().invoke(check, BASE + ["--scheduler", "tcp://127.0.0.1:1"])
-    assert res.exit_code == 1
+    assert res.exit_code == 3  # the tool could not finish: not a failed check (1)
     assert "could not run on the Dask scheduler" in res.output
 
 
@@ -157,3 +163,16 @@ def test_mha_one_draw_reports_no_spread():
                                      "--w1-tol", "10"])
     assert res.exit_code == 0, res.output
     assert "one draw: no sd" in res.output and "sd 0.00" not in res.output
+
+
+def test_a_failed_plot_write_keeps_the_results_and_exits_3(monkeypatch, tmp_path):
+    import freeattn.montecarlo.plot as mc_plot
+
+    def broken(*args, **kwargs):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(mc_plot, "plot_check", broken)
+    res = CliRunner().invoke(check, BASE + ["--json", "--plot", str(tmp_path / "p.png")])
+    assert res.exit_code == 3
+    assert '"softmax_vs_gaussian"' in res.output  # the results were printed first
+    assert "could not write --plot" in res.output and "disk full" in res.output

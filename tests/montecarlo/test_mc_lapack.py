@@ -40,6 +40,31 @@ def test_input_is_kept_unless_overwrite_is_allowed():
     np.testing.assert_array_equal(fortran, keep)
 
 
+def test_reads_the_lower_triangle_like_numpy():
+    rng = np.random.default_rng(4)
+    b = rng.standard_normal((9, 9))
+    lower = np.tril(b + b.T)
+    np.testing.assert_allclose(eigvalsh(lower), np.linalg.eigvalsh(lower), rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("where", ["diagonal", "lower", "upper"])
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
+def test_non_finite_entries_raise(where, bad):
+    a = np.eye(4)
+    a[{"diagonal": (1, 1), "lower": (2, 0), "upper": (0, 2)}[where]] = bad
+    with pytest.raises(np.linalg.LinAlgError, match="NaN or inf"):
+        eigvalsh(a)
+
+
+def test_complex_hermitian_and_float32_input():
+    rng = np.random.default_rng(5)
+    b = rng.standard_normal((6, 6)) + 1j * rng.standard_normal((6, 6))
+    h = b + b.conj().T
+    np.testing.assert_allclose(eigvalsh(h), np.linalg.eigvalsh(h), rtol=1e-12)
+    f = (b.real + b.real.T).astype(np.float32)
+    assert eigvalsh(f).dtype == np.float64
+
+
 def test_bad_input_raises():
     with pytest.raises(ValueError, match="square"):
         eigvalsh(np.ones((2, 3)))
@@ -58,6 +83,7 @@ def test_numpy_fallback_gives_the_same_spectrum(monkeypatch):
     monkeypatch.setattr(_lapack, "_driver", False)
     assert not two_stage_available()
     np.testing.assert_allclose(eigvalsh(a), fast, rtol=0, atol=1e-12 * fast[-1])
+    assert eigvalsh(a.astype(np.float32)).dtype == np.float64
 
 
 def test_two_stage_driver_found_on_numpy_openblas_wheels():

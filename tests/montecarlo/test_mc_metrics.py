@@ -158,6 +158,8 @@ def test_t_interval_matches_scipy():
         moment_intervals([[]])
     with pytest.raises(ValueError, match=r"samples_per_draw\[1\]"):
         moment_intervals([[1.0], [np.nan, 1.0]])
+    huge = t_interval([1e308, 1e308])  # no overflow to nan/inf near the float64 limit
+    assert huge.mean == 1e308 and huge.low == 1e308 and huge.high == 1e308
     one = t_interval([3.0])
     assert one.low is None and not one.contains(3.0)
     m = moment_intervals([np.array([1.0, 2.0]), np.array([2.0, 2.0])], orders=(1, 2))

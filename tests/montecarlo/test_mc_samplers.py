@@ -206,3 +206,36 @@ def test_draw_bytes_bounds_the_arrays_of_a_draw():
     m = AttentionModel(beta=1.0, n=100, d_k=50, heads=2)
     assert m.draw_bytes() >= 8 * (2 * 100 * 100 + 3 * 100 * 100)
     assert m.draw_bytes(gaussian=False) < m.draw_bytes()
+
+
+def test_workers_are_capped_by_the_memory_available(monkeypatch):
+    import importlib
+
+    samplers = importlib.import_module("freeattn.montecarlo.samplers")
+    m = AttentionModel(beta=1.0, n=60, d_k=60)
+    need = m.draw_bytes()
+    monkeypatch.setattr(samplers, "available_memory", lambda: int(2.5 * need))
+    assert samplers.check_memory(m, True, 4) == 2
+    assert samplers.check_memory(m, True, 1) == 1
+    monkeypatch.setattr(samplers, "available_memory", lambda: need // 2)
+    with pytest.raises(MemoryError, match="available"):
+        samplers.check_memory(m)
+    monkeypatch.setattr(samplers, "available_memory", lambda: None)  # OS does not say
+    assert samplers.check_memory(m, True, 3) == 3
+
+
+def test_available_memory_is_positive_and_at_most_physical():
+    from freeattn.montecarlo import available_memory
+
+    have = available_memory()
+    if have is None:
+        pytest.skip("this OS does not report memory")
+    import os
+
+    assert 0 < have <= os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+
+
+def test_start_method_is_checked_even_with_one_worker():
+    m = AttentionModel(beta=1.0, n=20, d_k=20)
+    with pytest.raises(ValueError, match="start_method"):
+        run_draws(m, 1, 0, workers=1, start_method="bogus")
