@@ -58,8 +58,9 @@ def _dim_from_ratio(name, ratio, n, per):
     dim = int(round(raw))
     if dim < 1 or abs(raw - dim) > 1e-6 * max(1.0, raw):
         raise ValueError(
-            f"{name} * n / {'heads' if per != 1 else '1'} must be a positive integer width, "
-            f"got {name}={ratio!r}, n={n}, giving {raw!r}"
+            f"{name} * n{' / heads' if per != 1 else ''} must be a positive integer width, "
+            f"got {name}={ratio!r}, n={n}{f', heads={per}' if per != 1 else ''}, "
+            f"giving {raw!r}"
         )
     return dim
 
