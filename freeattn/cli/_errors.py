@@ -30,10 +30,11 @@ class RunError(click.ClickException):
 def usage_error(exc, **flags):
     """click.UsageError from a library error, its leading parameter name spelled as a flag.
 
-    ``flags`` overrides the flag of a name (e.g. ``beta="--beta-grid"`` in a grid).
+    ``flags`` overrides or adds the flag of a name (e.g. ``beta="--beta-grid"`` in a grid).
     """
     msg = str(exc)
     m = re.match(r"(\w+)\b", msg)
-    if m and m.group(1) in _FLAGS:
-        msg = flags.get(m.group(1), _FLAGS[m.group(1)]) + msg[m.end(1):]
+    flag = m and flags.get(m.group(1), _FLAGS.get(m.group(1)))
+    if flag:
+        msg = flag + msg[m.end(1):]
     return click.UsageError(msg)

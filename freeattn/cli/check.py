@@ -1,8 +1,8 @@
 """``freeattn check``: limit laws against simulation of finite softmax attention."""
 from __future__ import annotations
 
+import contextlib
 import json
-import math
 
 import click
 
@@ -13,24 +13,38 @@ from ._paths import check_output_path, write_or_fail
 
 __all__ = ["check"]
 
-def _run_errors(scheduler):
-    """Context for the drawing phase: memory and cluster failures become clean errors."""
-    import contextlib
+@contextlib.contextmanager
+def _run_errors(scheduler, **flags):
+    """Errors of a run as CLI errors.
 
-    @contextlib.contextmanager
-    def guard():
-        try:
-            yield
-        except ValueError as exc:
-            raise _usage(exc) from None
-        except MemoryError as exc:
-            raise click.UsageError(str(exc) or "out of memory") from None
-        except (OSError, TimeoutError) as exc:
-            if scheduler is None:
-                raise
-            raise RunError(f"could not run on the Dask scheduler {scheduler!r}: {exc}") from None
+    The library validates every input before the first draw; its ValueError (exit 2) is
+    reported with the parameter spelled as its flag (``flags`` as in ``usage_error``),
+    MemoryError as bad input too, and a cluster that fails as a RunError (exit 3).
+    """
+    try:
+        yield
+    except ValueError as exc:
+        raise _usage(exc, **flags) from None
+    except MemoryError as exc:
+        raise click.UsageError(str(exc) or "out of memory") from None
+    except (OSError, TimeoutError) as exc:
+        if scheduler is None:
+            raise
+        raise RunError(f"could not run on the Dask scheduler {scheduler!r}: {exc}") from None
 
-    return guard()
+
+def _report(as_json, data, text, plot, draw_plot):
+    """Print the results, then write the plot, so that a failed write does not lose them.
+
+    ``draw_plot(module)`` draws with :mod:`freeattn.montecarlo.plot` (imported only here).
+    """
+    click.echo(json.dumps(data, indent=2) if as_json else text)
+    if plot:
+        from ..montecarlo import plot as mc_plot
+
+        write_or_fail(lambda: draw_plot(mc_plot), plot, "--plot")
+        if not as_json:
+            click.echo(f"plot written to {plot}")
 
 
 def _explicit(ctx, *names):
@@ -45,19 +59,6 @@ def _positive_flag(flag, value):
         return v.positive(flag, value)
     except (TypeError, ValueError) as exc:
         raise click.BadParameter(str(exc).replace(f"{flag} ", "", 1), param_hint=flag) from None
-
-
-def _distinct_ns(ns, exclude_top):
-    if len(set(ns)) != len(ns):
-        raise click.BadParameter(f"values must be distinct, got {ns}", param_hint="--n-grid")
-    for n in ns:
-        if n < 2:
-            raise click.BadParameter(f"every n must be an integer >= 2, got {n}",
-                                     param_hint="--n-grid")
-    if exclude_top >= min(ns):
-        raise click.BadParameter(f"must be smaller than the smallest n of --n-grid "
-                                 f"({min(ns)}), got {exclude_top}",
-                                 param_hint="--exclude-top")
 
 
 def _grid(text, name, cast):
@@ -175,68 +176,34 @@ def attention(ctx, beta, gamma_k, heads, kv_heads, n, d, draws, seed, workers, s
         _sweep_mode(law_for(beta), beta, _grid(n_grid, "--n-grid", int), gamma_k, heads, draws,
                     seed, workers, scheduler, exclude_top, plot, as_json, options)
         return
-    ks_tol = _positive_flag("--ks-tol", ks_tol)
-    rel_w1_tol = _positive_flag("--w1-tol", rel_w1_tol)
-    try:
-        model = AttentionModel.from_ratios(beta, n, gamma_k, heads, **options)
-    except (TypeError, ValueError) as exc:
-        raise _usage(exc) from None
     law = law_for(beta)
     with _run_errors(scheduler):
+        model = AttentionModel.from_ratios(beta, n, gamma_k, heads, **options)
         result = run_check(law, model, draws=draws, seed=seed, workers=workers,
                            scheduler=scheduler, exclude_top=exclude_top, ks_tol=ks_tol,
                            rel_w1_tol=rel_w1_tol, target=target, progress=not as_json)
-    if as_json:
-        click.echo(json.dumps(result.to_dict(), indent=2))
-    else:
-        click.echo(result.summary())
-    if plot:  # after the results, so that a failed write does not lose them
-        from ..montecarlo.plot import plot_check
-
-        write_or_fail(lambda: plot_check(
-            law, [s.softmax for s in result.samples], [s.gaussian for s in result.samples],
-            plot, title=f"beta={beta:g}, gamma_K={gamma_k:g}, h={heads}, n={n}, "
-                        f"{draws} draw{'s' if draws != 1 else ''}"), plot, "--plot")
-        if not as_json:
-            click.echo(f"plot written to {plot}")
+    title = (f"beta={beta:g}, gamma_K={gamma_k:g}, h={heads}, n={n}, "
+             f"{draws} draw{'s' if draws != 1 else ''}")
+    _report(as_json, result.to_dict(), result.summary(), plot,
+            lambda mc_plot: mc_plot.plot_check(law, [s.softmax for s in result.samples],
+                                               [s.gaussian for s in result.samples], plot,
+                                               title=title))
     if not result.passed:
         raise SystemExit(1)
-
-
-def _models(ns, beta, gamma_k, heads, options, beta_flag="--beta"):
-    """Build (and so validate) the model of every grid cell before any draw runs."""
-    from ..montecarlo import AttentionModel
-
-    try:
-        return [AttentionModel.from_ratios(beta, n, gamma_k, heads, **options) for n in ns]
-    except (TypeError, ValueError) as exc:
-        raise _usage(exc, beta=beta_flag, n="--n-grid") from None
 
 
 def _sweep_mode(law, beta, ns, gamma_k, heads, draws, seed, workers, scheduler, exclude_top,
                 plot, as_json, options):
     from ..montecarlo import finite_size_sweep
 
-    if len(ns) < 2:
-        raise click.BadParameter("a sweep needs at least two values of n", param_hint="--n-grid")
-    _distinct_ns(ns, exclude_top)
-    _models(ns, beta, gamma_k, heads, options)
-    with _run_errors(scheduler):
+    with _run_errors(scheduler, ns="--n-grid", n="--n-grid"):
         result = finite_size_sweep(law, ns, beta=beta, gamma_k=gamma_k, heads=heads,
                                    draws=draws, seed=seed, workers=workers,
                                    scheduler=scheduler, exclude_top=exclude_top,
                                    progress=not as_json, **options)
-    if as_json:
-        click.echo(json.dumps(result.to_dict(), indent=2))
-    else:
-        click.echo(result.table())
-        click.echo("rate: least-squares fit of distance ~ C n^-rate")
-    if plot:
-        from ..montecarlo.plot import plot_sweep
-
-        write_or_fail(lambda: plot_sweep(result, plot), plot, "--plot")
-        if not as_json:
-            click.echo(f"plot written to {plot}")
+    _report(as_json, result.to_dict(),
+            result.table() + "\nrate: least-squares fit of distance ~ C n^-rate", plot,
+            lambda mc_plot: mc_plot.plot_sweep(result, plot))
 
 
 def _grid_mode(beta_grid, n_grid, gamma_k, heads, draws, seed, workers, scheduler,
@@ -245,35 +212,15 @@ def _grid_mode(beta_grid, n_grid, gamma_k, heads, draws, seed, workers, schedule
 
     betas = _grid(beta_grid, "--beta-grid", float)
     ns = _grid(n_grid, "--n-grid", int)
-    if len(set(betas)) != len(betas):
-        raise click.BadParameter(f"values must be distinct, got {betas}",
-                                 param_hint="--beta-grid")
-    _distinct_ns(ns, exclude_top)
-    try:
-        v.in_closed_interval("factor", factor, 1.0, math.inf)
-    except ValueError as exc:
-        raise _usage(exc) from None
-    grid_law = _law_factory(gamma_k, heads, beta_flag="--beta-grid")
-    laws = {}
-    for b in betas:  # every law and model first: a bad cell fails before any draw
-        _positive_flag("--beta-grid", b)
-        laws[b] = grid_law(b)
-        _models(ns, b, gamma_k, heads, options, beta_flag="--beta-grid")
-    with _run_errors(scheduler):
-        result = linearization_grid(laws.__getitem__, betas, ns, gamma_k=gamma_k, heads=heads,
-                                    draws=draws, seed=seed, factor=factor, workers=workers,
+    flags = dict(beta="--beta-grid", betas="--beta-grid", ns="--n-grid", n="--n-grid")
+    with _run_errors(scheduler, **flags):
+        result = linearization_grid(_law_factory(gamma_k, heads, beta_flag="--beta-grid"),
+                                    betas, ns, gamma_k=gamma_k, heads=heads, draws=draws,
+                                    seed=seed, factor=factor, workers=workers,
                                     scheduler=scheduler, exclude_top=exclude_top,
                                     progress=not as_json, **options)
-    if as_json:
-        click.echo(json.dumps(result.to_dict(), indent=2))
-    else:
-        click.echo(result.table())
-    if plot:
-        from ..montecarlo.plot import plot_linearization
-
-        write_or_fail(lambda: plot_linearization(result, plot), plot, "--plot")
-        if not as_json:
-            click.echo(f"plot written to {plot}")
+    _report(as_json, result.to_dict(), result.table(), plot,
+            lambda mc_plot: mc_plot.plot_linearization(result, plot))
 
 
 @check.command("mha")

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import _validation as v
-from .check import compare_draws
+from .check import _seed_json, compare_draws
 from .metrics import fit_power_law
 from .runner import run_draws
 from .samplers import AttentionModel, check_memory, draw_seed
@@ -117,11 +117,6 @@ def finite_size_sweep(law, ns, *, beta, gamma_k, heads=1, draws=4, seed=0, worke
     return SweepResult(rows, rates, settings)
 
 
-def _seed_json(seed):
-    if isinstance(seed, np.random.SeedSequence):
-        return {"entropy": seed.entropy, "spawn_key": list(seed.spawn_key)}
-    return seed
-
 
 @dataclass(frozen=True)
 class LinearizationResult:
@@ -212,8 +207,10 @@ def linearization_grid(law_for_beta, betas, ns, *, gamma_k, heads=1, draws=2, se
     ns = [v.integer_at_least("ns", n, 2) for n in ns]
     if not betas or not ns:
         raise ValueError("betas and ns must be non-empty")
-    if len(set(betas)) != len(betas) or len(set(ns)) != len(ns):
-        raise ValueError(f"betas and ns must not repeat a value, got {betas} and {ns}")
+    if len(set(betas)) != len(betas):
+        raise ValueError(f"betas must be distinct values, got {betas}")
+    if len(set(ns)) != len(ns):
+        raise ValueError(f"ns must be distinct values, got {ns}")
     factor = v.in_closed_interval("factor", factor, 1.0, math.inf)
     draws = v.positive_integer("draws", draws)
     # every law and model first, so that a bad cell fails before any draw runs
