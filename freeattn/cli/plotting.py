@@ -3,14 +3,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._plotting import pyplot, save
+
 
 def plot_density(law, x, pdf, path, mp_edge=None):
-    """Save a PNG of a density curve with its support edges (and the i.i.d. MP edge)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+    """Save a plot of a density curve with its support edges (and the i.i.d. MP edge)."""
+    plt = pyplot()
     fig, ax = plt.subplots(figsize=(6.4, 4.0))
     finite = np.isfinite(pdf)
     ax.plot(x[finite], pdf[finite], lw=1.8, label=law.name)
@@ -24,6 +22,4 @@ def plot_density(law, x, pdf, path, mp_edge=None):
     ax.set_xlabel("x (squared singular value)")
     ax.set_ylabel("density")
     ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    save(fig, path, dpi=120)

@@ -3,22 +3,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._plotting import pyplot as _pyplot
+from .._plotting import save
 from .metrics import density_histogram
 
 __all__ = ["plot_check", "plot_linearization", "plot_sweep"]
-
-
-def _pyplot():
-    import matplotlib
-
-    if matplotlib.get_backend().lower() not in ("agg", "pdf", "svg", "ps", "cairo"):
-        try:
-            matplotlib.use("Agg")
-        except Exception:  # noqa: BLE001 - keep the user's backend if it cannot switch
-            pass
-    import matplotlib.pyplot as plt
-
-    return plt
 
 
 def plot_check(law, softmax, gaussian, path, *, title=None, bins=80, dpi=90):
@@ -70,10 +59,7 @@ def plot_check(law, softmax, gaussian, path, *, title=None, bins=80, dpi=90):
     if title:
         ax.set_title(title, fontsize=10)
     ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(path, dpi=dpi)
-    plt.close(fig)
-    return path
+    return save(fig, path, dpi)
 
 
 def plot_linearization(result, path, *, dpi=90):
@@ -97,10 +83,7 @@ def plot_linearization(result, path, *, dpi=90):
     ax.set_xlabel("beta  (dotted: sqrt(log n))")
     ax.set_ylabel("relative W1 to the limit law")
     ax.legend(fontsize=7)
-    fig.tight_layout()
-    fig.savefig(path, dpi=dpi)
-    plt.close(fig)
-    return path
+    return save(fig, path, dpi)
 
 
 def plot_sweep(result, path, *, dpi=90):
@@ -132,7 +115,4 @@ def plot_sweep(result, path, *, dpi=90):
     ax.set_xlabel("n  (thin lines: fitted C n^-rate, rate labelled)")
     ax.set_ylabel("distance to the limit law")
     ax.legend(fontsize=7)
-    fig.tight_layout()
-    fig.savefig(path, dpi=dpi)
-    plt.close(fig)
-    return path
+    return save(fig, path, dpi)
