@@ -9,6 +9,7 @@ import math
 import numbers
 
 __all__ = [
+    "ParameterError",
     "positive",
     "nonnegative",
     "positive_integer",
@@ -17,6 +18,19 @@ __all__ = [
     "in_closed_interval",
     "dps_or_none",
 ]
+
+
+class ParameterError(ValueError):
+    """A parameter outside its declared domain.
+
+    A ``ValueError`` (so existing ``except ValueError`` code keeps working) that carries the
+    parameter's Python name in ``.param``, so that a front end (the CLI) can name its own flag
+    without reading the message.
+    """
+
+    def __init__(self, param, message):
+        super().__init__(message)
+        self.param = param
 
 
 def _real(name, value):
@@ -29,7 +43,7 @@ def _real(name, value):
         except (TypeError, ValueError):
             raise TypeError(f"{name} must be a real number, got {value!r}") from None
     if isinstance(value, float) and math.isnan(value) or value != value:
-        raise ValueError(f"{name} must be a real number, got NaN")
+        raise ParameterError(name, f"{name} must be a real number, got NaN")
     return value
 
 
@@ -37,7 +51,7 @@ def positive(name, value):
     """Return ``value`` if it is a finite real number > 0, else raise ValueError."""
     value = _real(name, value)
     if not (0 < value < math.inf):
-        raise ValueError(f"{name} must be a finite number > 0, got {value!r}")
+        raise ParameterError(name, f"{name} must be a finite number > 0, got {value!r}")
     return value
 
 
@@ -45,7 +59,7 @@ def nonnegative(name, value):
     """Return ``value`` if it is a finite real number >= 0, else raise ValueError."""
     value = _real(name, value)
     if not (0 <= value < math.inf):
-        raise ValueError(f"{name} must be a finite number >= 0, got {value!r}")
+        raise ParameterError(name, f"{name} must be a finite number >= 0, got {value!r}")
     return value
 
 
@@ -53,7 +67,7 @@ def in_open_interval(name, value, lo, hi):
     """Return ``value`` if lo < value < hi, else raise ValueError."""
     value = _real(name, value)
     if not (lo < value < hi):
-        raise ValueError(f"{name} must lie in the open interval ({lo}, {hi}), got {value!r}")
+        raise ParameterError(name, f"{name} must lie in the open interval ({lo}, {hi}), got {value!r}")
     return value
 
 
@@ -61,7 +75,7 @@ def in_closed_interval(name, value, lo, hi):
     """Return ``value`` if lo <= value <= hi, else raise ValueError naming the range."""
     value = _real(name, value)
     if not (lo <= value <= hi):
-        raise ValueError(f"{name} must lie in the closed interval [{lo:g}, {hi:g}], got {value!r}")
+        raise ParameterError(name, f"{name} must lie in the closed interval [{lo:g}, {hi:g}], got {value!r}")
     return value
 
 
@@ -71,10 +85,10 @@ def integer_at_least(name, value, lo):
     if isinstance(value, numbers.Integral):
         value = int(value)  # exact: numpy's uint64 would round through float below
     elif value != math.floor(value) if math.isfinite(value) else True:
-        raise ValueError(f"{name} must be an integer >= {lo}, got {value!r}")
+        raise ParameterError(name, f"{name} must be an integer >= {lo}, got {value!r}")
     value = int(value)
     if value < lo:
-        raise ValueError(f"{name} must be an integer >= {lo}, got {value!r}")
+        raise ParameterError(name, f"{name} must be an integer >= {lo}, got {value!r}")
     return value
 
 

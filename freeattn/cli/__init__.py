@@ -127,6 +127,10 @@ try:  # the Monte Carlo checker registers its own command group
 except ImportError:  # pragma: no cover - optional while the checker is absent
     pass
 
+from .reproduce import reproduce as _reproduce  # noqa: E402  (subcommands register themselves)
+
+main.add_command(_reproduce)
+
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())

@@ -33,8 +33,11 @@ def usage_error(exc, **flags):
     ``flags`` overrides or adds the flag of a name (e.g. ``beta="--beta-grid"`` in a grid).
     """
     msg = str(exc)
+    param = getattr(exc, "param", None)  # ParameterError carries the name: no parsing
     m = re.match(r"(\w+)\b", msg)
-    flag = m and flags.get(m.group(1), _FLAGS.get(m.group(1)))
+    if param is None and m:
+        param = m.group(1)
+    flag = param and flags.get(param, _FLAGS.get(param))
     if flag:
-        msg = flag + msg[m.end(1):]
+        msg = flag + msg[m.end(1):] if m and m.group(1) == param else f"{flag}: {msg}"
     return click.UsageError(msg)

@@ -1,0 +1,11 @@
+"""``freeattn reproduce NAME``: one subcommand per published table or figure."""
+from __future__ import annotations
+
+import click
+
+__all__ = ["reproduce"]
+
+
+@click.group()
+def reproduce():
+    """Reproduce a published table or figure (computed, compared with the paper's values)."""
