@@ -297,24 +297,51 @@ class NumericPolynomial:
                     raise
                 extra *= 3
 
-    def newton_mp(self, g, x, steps=60):
-        """Newton polish of a root of P(·, x) at the current precision."""
+    def coeffs_at_mp(self, x):
+        """Coefficients of P(·, x) at the current precision, highest power of G first."""
         c = self.coefficients_mp()
+        out = []
+        for k in range(self.deg, -1, -1):
+            acc = mpmath.mpf(0)
+            for j in range(self.deg_z, -1, -1):
+                acc = acc * x + c[k][j]
+            out.append(acc)
+        return out
+
+    def newton_mp(self, g, x, steps=60):
+        """Newton polish of a root of P(·, x) at the current precision.
+
+        The coefficients of P(·, x) are formed once; iteration stops one step after the
+        update falls below the square root of the tolerance (quadratic convergence)."""
+        C = self.coeffs_at_mp(x)
         tol = mpmath.mpf(2) ** (-mpmath.mp.prec + 8)
+        half = mpmath.sqrt(tol)
         for _ in range(steps):
-            p = mpmath.mpf(0)
-            dp = mpmath.mpf(0)
-            for k in range(self.deg, -1, -1):
-                ck = mpmath.mpf(0)
-                for j in range(self.deg_z, -1, -1):
-                    ck = ck * x + c[k][j]
+            p = C[0]
+            dp = 0
+            for ck in C[1:]:
                 dp = dp * g + p
                 p = p * g + ck
             if dp == 0:
                 break
             delta = p / dp
             g = g - delta
-            if abs(delta) <= tol * (abs(g) + tol):
+            a = abs(delta)
+            if a <= half * (abs(g) + tol):
+                if a > tol * (abs(g) + tol):
+                    continue_once = True
+                else:
+                    continue_once = False
+                if not continue_once:
+                    break
+                # one more step lands at full precision
+                p = C[0]
+                dp = 0
+                for ck in C[1:]:
+                    dp = dp * g + p
+                    p = p * g + ck
+                if dp != 0:
+                    g = g - p / dp
                 break
         return g
 

@@ -34,6 +34,8 @@ _MAX_LEVELS = 48
 _MASS_TOL = 1e-9
 #: break points of the mpmath θ-quadrature (smooth pieces in θ)
 _COARSE = [math.pi * k / 8 for k in range(1, 8)]
+#: bisection depth of the mpmath θ-quadrature pieces
+_MP_QUAD_DEPTH = 12
 
 
 def _theta_panels():
@@ -61,6 +63,14 @@ def _theta_of_x(a, b, x):
     v = np.clip((b - np.asarray(x)) / (b - a), 0.0, 1.0)
     return np.where(u <= 0.5, 2 * np.arcsin(np.sqrt(u)), math.pi - 2 * np.arcsin(np.sqrt(v)))
 
+
+
+def _mpc(v):
+    """A complex argument (Python, numpy, sympy or mpmath number) as mpc at the current
+    precision."""
+    if isinstance(v, (mpmath.mpf, mpmath.mpc)):
+        return mpmath.mpc(v)
+    return mpmath.mpc(to_mp(v))
 
 
 class AlgebraicLaw(Law):
@@ -845,7 +855,7 @@ class AlgebraicLaw(Law):
 
     def _cauchy_derivative_mp(self, zv, dps):
         with workdps(dps):
-            zv = mpmath.mpc(to_mp(zv))
+            zv = _mpc(zv)
             if not mpmath.isfinite(zv):
                 val = mpmath.mpc(0)
             else:
@@ -868,7 +878,7 @@ class AlgebraicLaw(Law):
         bd = self._branch(dps)
         tol = mpmath.mpf(10) ** (-(dps + 5))
         for b in bd.breakpoints:
-            if abs(x - b) <= tol * (1 + abs(b)):
+            if abs(x - b) <= tol * abs(b) or x == b:
                 return bd, None
         k = sum(1 for b in bd.breakpoints if b < x)
         return bd, bd.intervals[k]
@@ -925,6 +935,14 @@ class AlgebraicLaw(Law):
                 break
         xf = float(x)
         if t["a"] < xf < t["b"]:
+            # start from the θ-table (linear interpolation, ~1e-5 relative): outside the edge
+            # zones the roots are further apart than that, and Newton doubles the digits
+            th = float(_theta_of_x(t["a"], t["b"], xf))
+            g0 = complex(np.interp(th, t["theta"], t["g"].real), np.interp(th, t["theta"], t["g"].imag))
+            if t["theta"][1] <= th <= t["theta"][-2]:
+                g = self._num.newton_mp(mpmath.mpc(g0), x)
+                if mpmath.im(g) < 0 and abs(g - g0) <= 1e-3 * abs(g0):
+                    return g
             g0 = complex(self._branch_in_table(t, np.array([xf]))[0])
             g = self._num.newton_mp(mpmath.mpc(g0), x)
             if mpmath.im(g) < 0 and abs(g - g0) <= 1e-6 * abs(g0):
@@ -985,15 +1003,31 @@ class AlgebraicLaw(Law):
             g = self._support_branch_mp(xx, info, dps)
             return max(-mpmath.im(g), 0) / mpmath.pi * (b - a) / 2 * mpmath.sin(th)
 
-        # split at the float panels' coarse grid so that each piece is smooth
+        # adaptive Gauss–Legendre: pieces of a coarse grid, bisected (bounded depth) until
+        # mpmath's error estimate meets the precision (singularities of G near the support,
+        # e.g. the pole of 1/x next to MP's left edge, slow the convergence of a long piece)
+        tol = mpmath.mpf(10) ** (-(dps + 3))
+
+        def piece(lo, hi, depth):
+            v, err = mpmath.quad(f, [lo, hi], method="gauss-legendre", error=True, maxdegree=4)
+            if err <= tol or depth >= _MP_QUAD_DEPTH:
+                return v
+            mid = (lo + hi) / 2
+            return piece(lo, mid, depth + 1) + piece(mid, hi, depth + 1)
+
         grid = [th_lo] + [mpmath.mpf(v) for v in _COARSE if th_lo < v < th_hi] + [th_hi]
-        return mpmath.quad(f, grid, method="gauss-legendre")
+        return mpmath.fsum(piece(lo, hi, 0) for lo, hi in zip(grid[:-1], grid[1:]))
 
     def _interval_mass_mp(self, info, dps):
+        """Mass of one support interval at ``dps`` digits: 1 − atoms for a law with one
+        interval (total mass 1), else θ-quadrature (cached)."""
         cache = self.__dict__.setdefault("_mass_mp_cache", {})
-        key = (id(info), dps)
+        key = (info["lo"], info["hi"], dps)
         if key not in cache:
-            cache[key] = self._theta_integral_mp(info, mpmath.mpf(0), mpmath.pi, dps)
+            if sum(1 for i in self._branch(dps).intervals if i["support"]) == 1:
+                cache[key] = 1 - sum((m for _, m in self._atoms_raw(dps)), mpmath.mpf(0))
+            else:
+                cache[key] = self._theta_integral_mp(info, mpmath.mpf(0), mpmath.pi, dps)
         return cache[key]
 
     def _cdf_mp(self, x, dps):
@@ -1029,37 +1063,50 @@ class AlgebraicLaw(Law):
 
     def _ppf_mp(self, q, dps):
         """Quantile at ``dps`` digits: the float64 quantile refined by Newton on the mpmath
-        cdf (density from the same branch)."""
+        cdf, each step adding only the θ-integral between the previous and the new point."""
         with workdps(dps):
             q = to_mp(q)
             x = mpmath.mpf(float(self._ppf_float(np.array([float(q)]))[0]))
             for loc, mass in self._atoms_raw(dps):
                 if abs(x - loc) <= 1e-12 * (1 + abs(loc)):
-                    cdf_below = self._cdf_mp(loc, dps + 5) - mass
+                    cdf_below = self._cdf_mp(loc, dps) - mass
                     if cdf_below < q <= cdf_below + mass + mpmath.mpf(10) ** (-dps):
-                        return +loc
-            lo_hi = [(t["a_mp"], t["b_mp"]) for t in self._tables]
-            tol = mpmath.mpf(10) ** (-(dps + 3))
-            for _ in range(60):
-                F = self._cdf_mp(x, dps + 5) - q
-                f = self._pdf_mp(x, dps + 5)
-                if f == 0 or not mpmath.isfinite(f):
-                    break
-                step = F / f
-                xn = x - step
-                for a, b in lo_hi:
-                    if a <= x <= b:
-                        xn = min(max(xn, a), b)
-                if abs(xn - x) <= tol * (abs(x) + tol):
-                    x = xn
-                    break
-                x = xn
+                        x = +loc
+                        break
+            else:
+                x = self._ppf_newton_mp(q, x, dps)
         with mpmath.workdps(dps):
             return +x
 
+    def _ppf_newton_mp(self, q, x, dps):
+        bd = self._branch(dps)
+        _, info = self._locate_mp(x, dps)
+        if info is None or not info["support"]:
+            return x
+        t = self._table_of(info)
+        a, b = t["a_mp"], t["b_mp"]
+        theta = lambda v: 2 * mpmath.asin(mpmath.sqrt((v - a) / (b - a)))  # noqa: E731
+        F = self._cdf_mp(x, dps)
+        tol = mpmath.mpf(10) ** (-(dps + 2))
+        for _ in range(30):
+            if abs(F - q) <= tol * abs(q):  # F is the cdf at the current x, exactly updated
+                break
+            f = self._pdf_mp(x, dps)
+            if f == 0 or not mpmath.isfinite(f):
+                break
+            xn = min(max(x - (F - q) / f, a), b)
+            if xn == x:
+                break
+            th0, th1 = theta(x), theta(xn)
+            piece = self._theta_integral_mp(info, min(th0, th1), max(th0, th1), dps)
+            F = F + piece if xn > x else F - piece
+            x = xn
+        del bd
+        return x
+
     def _cauchy_mp(self, zv, dps):
         with workdps(dps):
-            zv = mpmath.mpc(to_mp(zv))
+            zv = _mpc(zv)
             if mpmath.isnan(zv.real) or mpmath.isnan(zv.imag):
                 val = mpmath.mpc(mpmath.nan, mpmath.nan)
             elif not mpmath.isfinite(zv):

@@ -19,7 +19,7 @@ import numpy as np
 from .._context import to_mp, workdps
 from ..algebraic.polynomial import G, z
 from ._params import exact_positive, fresh
-from .algebraic import AlgebraicLaw
+from .algebraic import AlgebraicLaw, _mpc
 
 def _complex(re, im):
     """re + i·im without the 0·∞ = NaN of a complex product."""
@@ -214,7 +214,7 @@ class MarchenkoPastur(AlgebraicLaw):
     def _cauchy_mp(self, zv, dps):
         with workdps(dps):
             y, s = self._y_mp(), self._dil_mp()
-            zv = mpmath.mpc(to_mp(zv)) / s
+            zv = _mpc(zv) / s
             r = mpmath.sqrt(y)
             a, b = (y - 1) ** 2 / (1 + r) ** 2, (1 + r) ** 2
             if mpmath.isnan(zv.real) or mpmath.isnan(zv.imag):

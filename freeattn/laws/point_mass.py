@@ -8,7 +8,7 @@ from .._context import to_mp, workdps
 from .._validation import _real
 from ..algebraic.polynomial import G, z
 from ._params import exact, fresh
-from .algebraic import AlgebraicLaw
+from .algebraic import AlgebraicLaw, _mpc
 
 __all__ = ["PointMass"]
 
@@ -81,7 +81,7 @@ class PointMass(AlgebraicLaw):
 
     def _cauchy_mp(self, zv, dps):
         with workdps(dps):
-            zv = mpmath.mpc(to_mp(zv))
+            zv = _mpc(zv)
             if not mpmath.isfinite(zv):
                 val = mpmath.mpc(0) if not (mpmath.isnan(zv.real) or mpmath.isnan(zv.imag)) \
                     else mpmath.mpc(mpmath.nan, mpmath.nan)

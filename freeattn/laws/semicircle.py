@@ -9,7 +9,7 @@ import numpy as np
 from .._context import to_mp, workdps
 from ..algebraic.polynomial import G, z
 from ._params import exact_positive, fresh
-from .algebraic import AlgebraicLaw
+from .algebraic import AlgebraicLaw, _mpc
 
 def _complex(re, im):
     """re + i·im without the 0·∞ = NaN of a complex product."""
@@ -129,7 +129,7 @@ class Semicircle(AlgebraicLaw):
 
     def _cauchy_mp(self, zv, dps):
         with workdps(dps):
-            zv = mpmath.mpc(to_mp(zv))
+            zv = _mpc(zv)
             r = 2 * mpmath.sqrt(to_mp(self.values[self._v_symbol]))
             if mpmath.isnan(zv.real) or mpmath.isnan(zv.imag):
                 val = mpmath.mpc(mpmath.nan, mpmath.nan)
