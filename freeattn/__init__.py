@@ -7,6 +7,7 @@ Marchenko–Pastur ratio = rows/columns, mean one; total mass 1 including atoms;
 from .attention import attention_law, c_beta, rho_law, theta1, theta2
 from .convolution import boxtimes, compound_free_poisson, free_multiplicative_convolution
 from .laws import AlgebraicLaw, FreePoisson, Law, MarchenkoPastur, PointMass, Semicircle
+from .laws import CauchyLaw, Discrete, Empirical, Mixture, NumericalLaw, Transformed
 
 __version__ = "0.1.0"
 
@@ -14,4 +15,5 @@ __all__ = [
     "Law", "AlgebraicLaw", "Semicircle", "MarchenkoPastur", "FreePoisson", "PointMass",
     "free_multiplicative_convolution", "boxtimes", "compound_free_poisson",
     "attention_law", "rho_law", "theta1", "theta2", "c_beta",
+    "Discrete", "Empirical", "NumericalLaw", "CauchyLaw", "Mixture", "Transformed",
 ]

@@ -8,6 +8,8 @@ from __future__ import annotations
 import math
 import numbers
 
+import numpy as np
+
 __all__ = [
     "ParameterError",
     "positive",
@@ -21,6 +23,8 @@ __all__ = [
     "finite_real",
     "Param",
     "declare",
+    "real_vector",
+    "probability_vector",
 ]
 
 
@@ -222,3 +226,35 @@ def declare(params, **values):
     if missing:
         raise TypeError(f"missing parameter(s): {missing}")
     return {p.name: p.validate(values[p.name]) for p in params}
+
+
+def real_vector(name, values, min_size=1):
+    """Return ``values`` as a 1-D float ndarray of finite reals with at least ``min_size``
+    entries, else raise ParameterError naming ``name``."""
+    try:
+        arr = np.asarray(values, dtype=float)
+    except (TypeError, ValueError):
+        raise ParameterError(name, f"{name} must be an array of real numbers") from None
+    if arr.ndim != 1:
+        raise ParameterError(name, f"{name} must be one-dimensional, got shape {arr.shape}")
+    if arr.size < min_size:
+        raise ParameterError(name, f"{name} must have at least {min_size} entries, got {arr.size}")
+    if not np.all(np.isfinite(arr)):
+        raise ParameterError(name, f"{name} must be finite (no NaN or inf)")
+    return arr
+
+
+def probability_vector(name, weights, size, rtol=1e-9):
+    """Return ``weights`` as a float ndarray of ``size`` non-negative numbers summing to 1
+    (to ``rtol``), else raise ParameterError.  Nothing is renormalised silently: pass
+    ``w / w.sum()`` for counts."""
+    arr = real_vector(name, weights)
+    if arr.size != size:
+        raise ParameterError(name, f"{name} must have {size} entries (one per point/law), got {arr.size}")
+    if np.any(arr < 0):
+        raise ParameterError(name, f"{name} must be >= 0, got {arr.min()!r}")
+    total = math.fsum(arr)
+    if abs(total - 1) > rtol:
+        raise ParameterError(name, f"{name} must sum to 1 (got {total!r}); normalise counts as "
+                                   f"w / w.sum()")
+    return arr

@@ -184,6 +184,11 @@ class Law:
         """Whether this law's class replaces the generic default of ``hook``."""
         return getattr(type(self), hook) is not getattr(Law, hook)
 
+    def _declares(self, hook):
+        """Whether this law knows ``hook`` itself ("_support", "_atoms") rather than finding it
+        generically; laws that declare per instance (NumericalLaw) override this."""
+        return self._overrides(hook)
+
     def _cache(self):
         return self.__dict__.setdefault("_law_cache", {})
 
@@ -775,11 +780,11 @@ class Law:
         if "hull" in cache:
             return cache["hull"]
         pts = []
-        if self._overrides("_support"):
+        if self._declares("_support"):
             pts += [e for ab in self._support(None) for e in ab]
-        if self._overrides("_atoms"):
+        if self._declares("_atoms"):
             pts += [a for a, _ in self._atoms(None)]
-        if pts and self._overrides("_support") and self._overrides("_atoms"):
+        if pts and self._declares("_support") and self._declares("_atoms"):
             lo, hi = min(pts), max(pts)
             pad = 1e-3 * max(hi - lo, abs(lo), abs(hi), 1e-300)
             cache["hull"] = (lo - pad, hi + pad)
@@ -825,9 +830,9 @@ class Law:
         err = None
         for n in (_SCAN_POINTS, 4 * _SCAN_POINTS, 16 * _SCAN_POINTS):
             x = np.linspace(lo, hi, n)
-            support = (self._support(None) if self._overrides("_support")
+            support = (self._support(None) if self._declares("_support")
                        else self._scan_support(x))
-            atoms = (self._atoms(None) if self._overrides("_atoms")
+            atoms = (self._atoms(None) if self._declares("_atoms")
                      else self._scan_atoms(x, support))
             mass = math.fsum(w for _, w in atoms) + math.fsum(
                 self._quad_interval(a, b, lambda t: np.ones_like(t)) for a, b in support)
@@ -1078,6 +1083,8 @@ class Law:
         pieces = self._pieces()
         if not pieces:
             raise ArithmeticError(f"{self.name} has neither atoms nor a support")
+        if any(a < loc < b for loc, _ in self.atoms() for a, b in self.support()):
+            return self._ppf_on_cdf(q)
         cum = 0.0
         done = np.zeros(q.shape, bool)
         first = pieces[0][2] if pieces[0][1] == "atom" else pieces[0][2][0]
@@ -1103,6 +1110,32 @@ class Law:
         if np.any(~done):  # q = 1 beyond the accumulated mass (rounding)
             last = pieces[-1]
             out[~done] = last[2] if last[1] == "atom" else last[2][1]
+        return out
+
+    def _ppf_on_cdf(self, q):
+        """Quantiles by root-finding on the cdf itself (atoms inside the support): exact at an
+        atom's jump, ``find_root`` (Chandrupatla) on cdf(x) − q elsewhere."""
+        from scipy.optimize.elementwise import find_root
+
+        out = np.full(q.shape, np.nan)
+        ends = [e for ab in self.support() for e in ab] + [a for a, _ in self.atoms()]
+        lo, hi = min(ends), max(ends)
+        out[q <= 0] = lo
+        out[q >= 1] = hi
+        todo = (q > 0) & (q < 1)
+        for a, w in self.atoms():
+            fa = float(self._cdf_float(np.array([a]))[0])
+            m = todo & (q > fa - w) & (q <= fa)
+            out[m] = a
+            todo &= ~m
+        if np.any(todo):
+            def F(x, r):
+                return self._cdf_float(x.reshape(-1)).reshape(x.shape) - r
+
+            r = q[todo]
+            res = find_root(F, (np.full(r.shape, lo), np.full(r.shape, hi)), args=(r,),
+                            tolerances=dict(xatol=1e-300, xrtol=4 * FLOAT_EPS, fatol=0, frtol=0))
+            out[todo] = res.x
         return out
 
     def _ppf_mp(self, q, dps):
