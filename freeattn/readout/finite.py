@@ -26,6 +26,7 @@ from ..montecarlo.samplers import AttentionModel, draw_seed, softmax_rows
 from .scalar import readout_normalisation
 
 __all__ = ["mha_features", "FeatureSpectrum", "feature_spectrum", "finite_ridge_error",
+           "draw_spectra", "interval_dict",
            "finite_training_loss", "fixed_target", "fieller_interval", "mean_curve_arrival",
            "bootstrap_arrival_interval", "t_interval"]
 
@@ -88,7 +89,7 @@ def mha_features(model, seed, betas=None, centred=False):
     group = h // hkv
     out = []
     for beta in betas:
-        mha = np.zeros((n, m.d_o))
+        z = np.empty((n, h * dv))  # [A_1 V_1, …, A_h V_h]
         scale = beta / math.sqrt(dk)
         for r in range(h):
             g = r // group
@@ -96,9 +97,9 @@ def mha_features(model, seed, betas=None, centred=False):
             a = softmax_rows(logits, out=logits, scale=scale)
             if centred:
                 a -= 1.0 / n
-            mha += (a @ vals[:, g * dv:(g + 1) * dv]) @ w_o[r * dv:(r + 1) * dv]
+            np.matmul(a, vals[:, g * dv:(g + 1) * dv], out=z[:, r * dv:(r + 1) * dv])
         norm = readout_normalisation(beta, m.gamma_k, h, m.gamma_o, tied=m.tied)
-        out.append(mha / math.sqrt(norm))
+        out.append((z @ w_o) / math.sqrt(norm))
     return out
 
 
@@ -251,3 +252,29 @@ def bootstrap_arrival_interval(specs, y, level=0.1, resamples=2000, seed=0):
         idx = rng.integers(0, k, size=k)
         times.append(mean_curve_arrival([specs[i] for i in idx], y, level))
     return float(np.percentile(times, 2.5)), float(np.percentile(times, 97.5))
+
+
+def draw_spectra(model, draws, seed=0, betas=None):
+    """Feature spectra of ``draws`` independent draws (draw i seeded by ``draw_seed(seed, i)``).
+
+    Returns
+    -------
+    list (one per draw) of list (one per β in ``betas``, default ``[model.beta]``) of
+    :class:`FeatureSpectrum`.
+    """
+    from ..montecarlo._blas import single_threaded_blas
+
+    draws = positive_integer("draws", draws)
+    out = []
+    # one BLAS thread: reproducible last bits, and no oversubscription on a shared machine
+    with single_threaded_blas():
+        for i in range(draws):
+            fs = mha_features(model, draw_seed(seed, i), betas=betas)
+            out.append([feature_spectrum(f) for f in fs])
+    return out
+
+
+def interval_dict(values):
+    """Mean and Student-t 95 % interval of per-draw values as a JSON-ready dict."""
+    ci = t_interval(values)
+    return {"mean": ci.mean, "low": ci.low, "high": ci.high, "draws": len(values)}

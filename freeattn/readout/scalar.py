@@ -39,6 +39,14 @@ from ..attention.single_head import theta1, theta2
 __all__ = ["ScalarReadoutLaw", "IndependentKV", "TiedKV", "readout_normalisation"]
 
 
+def _heads(heads):
+    """h ≥ 1; real values are allowed (the paper's curves interpolate between integer h)."""
+    h = positive("heads", heads)
+    if h < 1:
+        raise ParameterError("heads", f"heads must be >= 1, got {heads!r}")
+    return int(h) if float(h).is_integer() else float(h)
+
+
 def readout_normalisation(beta, gamma_k, heads, gamma_o, tied=False):
     """Readout normalisation m = lim ‖MHA^⊥(X)‖_F²/n (so that F = MHA(X)/sqrt(m)).
 
@@ -64,7 +72,7 @@ def readout_normalisation(beta, gamma_k, heads, gamma_o, tied=False):
     """
     th1, th2 = theta1(beta), theta2(beta)
     positive("gamma_k", gamma_k)
-    heads = positive_integer("heads", heads)
+    heads = _heads(heads)
     positive("gamma_o", gamma_o)
     if tied:
         return gamma_o * (th1 + heads * th2 / gamma_k)
@@ -180,7 +188,7 @@ class IndependentKV(ScalarReadoutLaw):
     gamma_k : float > 0
         γ_K = h d_K / n.
     heads : int ≥ 1
-        h.
+        h (a real h ≥ 1 interpolates the formula between integer head counts).
     gamma_v, gamma_o : float > 0 or None
         γ_V = h d_V / n, γ_O = d_O / n; None drops the factor (see above).
 
@@ -193,7 +201,7 @@ class IndependentKV(ScalarReadoutLaw):
     def __init__(self, beta, gamma_k, heads, gamma_v=None, gamma_o=None):
         self.beta = float(positive("beta", beta))
         self.gamma_k = float(positive("gamma_k", gamma_k))
-        self.heads = positive_integer("heads", heads)
+        self.heads = _heads(heads)
         if gamma_o is not None and gamma_v is None:
             raise ParameterError("gamma_v", "gamma_v is required when gamma_o is given")
         self.gamma_v = None if gamma_v is None else float(positive("gamma_v", gamma_v))
@@ -280,7 +288,7 @@ class TiedKV(ScalarReadoutLaw):
     def __init__(self, beta, gamma_k, heads, gamma_o, nodes=192):
         self.beta = float(positive("beta", beta))
         self.gamma_k = float(positive("gamma_k", gamma_k))
-        self.heads = positive_integer("heads", heads)
+        self.heads = _heads(heads)
         self.gamma_o = float(positive("gamma_o", gamma_o))
         self.nodes = positive_integer("nodes", nodes)
         self.th1, self.th2 = theta1(self.beta), theta2(self.beta)
