@@ -144,11 +144,12 @@ class Semicircle(AlgebraicLaw):
         with mpmath.workdps(dps):
             return +val
 
-    def moment(self, k, dps=None):
-        """k-th moment: σ^k Catalan(k/2) for even k, 0 for odd k (exact, then evaluated)."""
+    def moment(self, k, dps=None, method=None):
+        """k-th moment: σ^k Catalan(k/2) for even k, exactly 0 for odd k (``method`` as in
+        :meth:`AlgebraicLaw.moment`)."""
         from .._validation import integer_at_least
 
         k = integer_at_least("k", k, 0)
-        if k % 2:
+        if k % 2 and method is None:
             return 0.0 if dps is None else self._mp_number(0, dps)
-        return super().moment(k, dps)
+        return super().moment(k, dps, method)
