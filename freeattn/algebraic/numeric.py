@@ -18,17 +18,33 @@ confirm the guess fall back to companion-matrix eigenvalues plus the interval's 
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 import mpmath
 import numpy as np
 import sympy as sp
 
 from .._context import to_mp, workdps
-from .polynomial import G, discriminant_factors, z
+from .polynomial import G, canonicalize, discriminant_factors, z
 
 __all__ = ["NumericPolynomial", "BranchData"]
 
 _TABLE_NODES = 257
+
+
+@lru_cache(maxsize=None)
+def _discriminant_functions(Pc):
+    """For a canonical P (parameters c0, c1, …): the factors of its discriminant and leading
+    coefficient as (kind, f) with f(c0, c1, …) → coefficients in z (mpmath, highest first).
+
+    Cached per structure: a new parameter point of an already-seen structure evaluates these
+    numerically at the working precision and redoes no exact algebra."""
+    syms = sorted(Pc.free_symbols - {G, z}, key=lambda s_: s_.name)
+    out = []
+    for factor, kind in discriminant_factors(Pc):
+        coeffs = sp.Poly(factor, z).all_coeffs()
+        out.append((kind, sp.lambdify(syms, coeffs, "mpmath")))
+    return tuple(out)
 
 
 class NumericPolynomial:
@@ -362,9 +378,13 @@ class BranchData:
         Breakpoints that are roots of the leading coefficient.
     """
 
-    def __init__(self, numpoly, P, dps):
+    def __init__(self, numpoly, P, dps, evaluator=None):
         self.numpoly = numpoly
         self.dps = dps
+        #: evaluates the discriminant factors' coefficients (P may keep parameters symbolic
+        #: that numpoly has substituted: the canonical symbolic discriminant is then
+        #: evaluated numerically at the working precision)
+        self.evaluator = evaluator or numpoly
         # breakpoints at twice the precision: discriminants of laws with a wide range of
         # scales (large β) are ill-conditioned, and polyroots loses digits on them
         with mpmath.workdps(2 * dps + 20):
@@ -380,9 +400,10 @@ class BranchData:
         poles = []
         tol = mpmath.mpf(10) ** (-(self.dps + 5))
         scale_tol = mpmath.mpf(10) ** (-(mpmath.mp.dps - 8))
-        for factor, kind in discriminant_factors(P):
-            poly = sp.Poly(factor, z)
-            coeffs = [self.numpoly.evaluate_mp(c) for c in poly.all_coeffs()]
+        Pc, params = canonicalize(P)
+        vals = [to_mp(self.evaluator.values[p]) for p in params]
+        for kind, fn in _discriminant_functions(Pc):
+            coeffs = [mpmath.mpmathify(c) for c in fn(*vals)]
             size = max(abs(c) for c in coeffs)
             if size == 0:
                 raise ValueError("discriminant vanishes identically at these parameter values "

@@ -12,6 +12,7 @@ import sympy as sp
 from .._context import FLOAT_REFERENCE_DPS, to_mp, workdps
 from .._validation import integer_at_least, positive
 from ..algebraic.numeric import _TABLE_NODES, BranchData, NumericPolynomial
+from ..algebraic.polynomial import G, z
 from ..algebraic.polynomial import (affine_polynomial, r_relation, s_relation,
                                     series_moments, stieltjes_factor)
 from ..algebraic.series import series_moments_numeric
@@ -34,6 +35,8 @@ _MAX_LEVELS = 48
 _MASS_TOL = 1e-9
 #: break points of the mpmath θ-quadrature (smooth pieces in θ)
 _COARSE = [math.pi * k / 8 for k in range(1, 8)]
+#: most parameter symbols for which the discriminant is taken with parameters symbolic
+_SYMBOLIC_DISC_MAX_PARAMS = 5
 #: bisection depth of the mpmath θ-quadrature pieces
 _MP_QUAD_DEPTH = 12
 
@@ -126,11 +129,32 @@ class AlgebraicLaw(Law):
         return NumericPolynomial(self._reduced, {p: v for p, v in self.values.items()
                                                  if p in self._reduced.free_symbols})
 
+    @cached_property
+    def _symbolic_discriminant_ok(self):
+        """Whether the breakpoints come from the discriminant of the factor with *all*
+        parameters symbolic (cached per structure on its canonical form, evaluated numerically
+        at the working precision), so that a new parameter point (a β scan) redoes no exact
+        algebra; laws with many parameter symbols keep the rational-substitution route, whose
+        symbolic discriminant would be too large for sympy."""
+        n = len(self._factor.free_symbols - {G, z})
+        return 0 < n <= _SYMBOLIC_DISC_MAX_PARAMS
+
+    @cached_property
+    def _num_full(self):
+        return NumericPolynomial(self._factor, self.values)
+
     def _branch(self, dps):
         dps = FLOAT_REFERENCE_DPS if dps is None else max(int(dps), FLOAT_REFERENCE_DPS)
         cache = self.__dict__.setdefault("_branch_cache", {})
         if dps not in cache:
-            cache[dps] = BranchData(self._num, self._reduced, dps)
+            symbolic = self._symbolic_discriminant_ok
+            if symbolic:
+                try:
+                    cache[dps] = BranchData(self._num, self._factor, dps, evaluator=self._num_full)
+                except ValueError:  # a factor vanishes at these values: the exact route
+                    symbolic = False
+            if not symbolic:
+                cache[dps] = BranchData(self._num, self._reduced, dps)
         return cache[dps]
 
     # ------------------------------------------------------ moments / transforms
