@@ -938,6 +938,8 @@ class AlgebraicLaw(Law):
         a, b = t["a_mp"], t["b_mp"]
         for edge in t["edges"]:
             e = edge["e_mp"]
+            if edge.get("pole"):  # atom next to the support: Newton from the float64 value
+                continue
             if abs(x - e) <= _EDGE_ZONE * (b - a):
                 e, ge, p = self._edge_mp(edge, dps)
                 delta = x - e
