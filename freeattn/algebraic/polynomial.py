@@ -22,6 +22,8 @@ from functools import lru_cache
 
 import sympy as sp
 
+from . import exact
+
 __all__ = [
     "G", "z", "w", "S",
     "canonicalize",
@@ -79,7 +81,26 @@ def series_moments(P, order):
 
 @lru_cache(maxsize=None)
 def _series_moments_cached(P, order):
+    if exact.flint_enabled():
+        try:
+            return tuple(_series_moments_flint(P, order))
+        except exact.NotConvertible:
+            pass
     return tuple(_series_moments(P, order))
+
+
+def _series_moments_flint(P, order):
+    """:func:`_series_moments` in FLINT: each m_k as an expanded numerator over an expanded
+    denominator (in lowest terms)."""
+    ctx = exact.context({s.name for s in P.free_symbols} | {"G", "z"})
+    syms = tuple(P.free_symbols)
+    out = []
+    for num, den in exact.series_moments_poly(exact.to_flint(P, ctx), order):
+        n_expr = exact.to_sympy(num, syms)
+        out.append(n_expr if den.is_one() else
+                   sp.expand(n_expr / exact.to_sympy(den, syms)) if len(den) == 1 else
+                   n_expr / exact.to_sympy(den, syms))
+    return out
 
 
 def _series_moments(P, order):
@@ -131,8 +152,48 @@ def _same(a, b):
     return d == 0 or abs(sp.N(d, 60)) < sp.Float(10) ** -45 * (1 + abs(sp.N(a, 20)))
 
 
+def _probe_q(names):
+    """:func:`_probe_values` as ``flint.fmpq`` keyed by name (same values, same order)."""
+    params = sorted(n for n in names if n not in ("G", "z", "w", "S", "S_1"))
+    vals = {n: exact.flint.fmpq(int(v.p), int(v.q))
+            for n, v in zip(params, _probe_values(params).values())}
+    for n in names:
+        vals.setdefault(n, exact.flint.fmpq(0))
+    return vals
+
+
+def _select_flint(p, expected_fn):
+    """The Stieltjes factor of ``p`` (FLINT): candidates with G ~ 1/z at infinity, decided
+    by the first moments at a generic rational parameter point when there are several.
+
+    ``expected_fn(probe)`` returns the expected moments (``fmpq``) at the probe values."""
+    candidates = exact.stieltjes_candidates(p)
+    if len(candidates) > 1 and expected_fn is not None:
+        probe = _probe_q(p.context().names())
+        exp = expected_fn(probe)
+        candidates = [f for f in candidates
+                      if exact.series_moments_q(exact.eval_params_q(f, probe), len(exp)) == exp]
+    if len(candidates) != 1:
+        raise ValueError(
+            f"polynomial has {len(candidates)} factors compatible with G ~ 1/z; "
+            "cannot identify the Stieltjes branch"
+        )
+    return candidates[0]
+
+
+def _to_q(value):
+    if not value.is_Rational:
+        raise exact.NotConvertible(f"expected moment {value} is not rational at the probe")
+    return exact.flint.fmpq(int(value.p), int(value.q))
+
+
 @lru_cache(maxsize=None)
 def _stieltjes_factor_cached(expr, expected):
+    if exact.flint_enabled():
+        try:
+            return _stieltjes_factor_flint(expr, expected)
+        except exact.NotConvertible:
+            pass
     _, factors = sp.factor_list(expr, G, z)
     candidates = [f for f, _ in factors if f.has(G) and _series_residual_zero(f)]
     if expected and len(candidates) > 1:
@@ -148,6 +209,18 @@ def _stieltjes_factor_cached(expr, expected):
             "cannot identify the Stieltjes branch"
         )
     return sp.expand(candidates[0])
+
+
+def _stieltjes_factor_flint(expr, expected):
+    p = exact.to_flint(expr, exact.context({s.name for s in expr.free_symbols} | {"G", "z"}))
+    params = sorted(expr.free_symbols - {G, z}, key=lambda s: s.name)
+
+    def expected_fn(probe):
+        vals = {s: sp.Rational(int(probe[s.name].p), int(probe[s.name].q)) for s in params}
+        return [_to_q(sp.sympify(e).xreplace(vals)) for e in expected]
+
+    f = _select_flint(p, expected_fn if expected else None)
+    return exact.to_sympy(f, tuple(expr.free_symbols))
 
 
 def stieltjes_factor(expr, expected_moments=()):
@@ -195,8 +268,57 @@ def r_relation(P):
     return _numer(P.subs({G: w, z: S + 1 / w}, simultaneous=True))
 
 
+def _gens(ctx, *names):
+    return [ctx.gen(ctx.variable_to_index(n)) for n in names]
+
+
+def _s_relation_flint(p, S_name="S"):
+    """Σ(w, S) of p(G, z) in FLINT (see :func:`s_relation`)."""
+    ctx = p.context()
+    w_, S_ = _gens(ctx, "w", S_name)
+    return exact.subs_rational(p, {"G": (S_ * w_, ctx.constant(1)), "z": (1 + w_, S_ * w_)})
+
+
+def _from_s_relation_flint(sigma):
+    """P(G, z) (before factor selection) from Σ(w, S) in FLINT (see :func:`from_s_relation`)."""
+    ctx = sigma.context()
+    G_, z_ = _gens(ctx, "G", "z")
+    return exact.subs_rational(sigma, {"w": (z_ * G_ - 1, ctx.constant(1)),
+                                       "S": (G_, z_ * G_ - 1)})
+
+
+def _moments_at(p, probe, order):
+    m = exact.series_moments_q(exact.eval_params_q(p, probe), order)
+    if m is None:
+        raise ValueError("G ~ 1/z is not a simple root of P at infinity")
+    return m
+
+
+def _boxtimes_flint(P1, P2):
+    names = {s.name for s in P1.free_symbols | P2.free_symbols} | {"G", "z", "w", "S", "S_1"}
+    ctx = exact.context(names)
+    p1, p2 = exact.to_flint(P1, ctx), exact.to_flint(P2, ctx)
+    S_, S1_ = _gens(ctx, "S", "S_1")
+    s1 = _s_relation_flint(p1, "S_1")
+    s2 = exact.subs_rational(_s_relation_flint(p2), {"S": (S_, S1_)})
+    res = s1.resultant(s2, "S_1")
+
+    def expected(probe):
+        a1, a2 = _moments_at(p1, probe, 2)
+        b1, b2 = _moments_at(p2, probe, 2)
+        return [a1 * b1, a2 * b1**2 + a1**2 * b2 - a1**2 * b1**2]
+
+    f = _select_flint(_from_s_relation_flint(res), expected)
+    return exact.to_sympy(f, tuple(P1.free_symbols | P2.free_symbols))
+
+
 @lru_cache(maxsize=None)
 def _boxtimes_cached(P1, P2):
+    if exact.flint_enabled():
+        try:
+            return _boxtimes_flint(P1, P2)
+        except exact.NotConvertible:
+            pass
     s1 = s_relation(P1).subs(S, _S1)
     s2 = _numer(s_relation(P2).subs(S, S / _S1))
     res = sp.resultant(s1, s2, _S1)
@@ -220,8 +342,30 @@ def boxtimes_polynomial(P1, P2):
     return res.xreplace(back)
 
 
+def _cfp_flint(P, t):
+    names = {s.name for s in P.free_symbols} | {"G", "z", "w", "S", t.name}
+    ctx = exact.context(names)
+    p = exact.to_flint(P, ctx)
+    w_, S_, t_ = _gens(ctx, "w", "S", t.name)
+    sigma_t = exact.subs_rational(_s_relation_flint(p), {"w": (w_, t_),
+                                                         "S": (S_ * (t_ + w_), ctx.constant(1))})
+
+    def expected(probe):
+        m1, m2 = _moments_at(p, probe, 2)
+        tq = probe[t.name]
+        return [tq * m1, tq * m2 + tq**2 * m1**2]
+
+    f = _select_flint(_from_s_relation_flint(sigma_t), expected)
+    return exact.to_sympy(f, tuple(P.free_symbols | {t}))
+
+
 @lru_cache(maxsize=None)
 def _cfp_cached(P, t):
+    if exact.flint_enabled():
+        try:
+            return _cfp_flint(P, t)
+        except exact.NotConvertible:
+            pass
     sigma = s_relation(P)
     sigma_t = _numer(sigma.subs({w: w / t, S: S * (t + w)}, simultaneous=True))
     m1, m2 = series_moments(P, 2)
@@ -241,8 +385,32 @@ def compound_free_poisson_polynomial(P, rate):
     return res.xreplace(back)
 
 
+def _disc_flint(P):
+    ctx = exact.context({s.name for s in P.free_symbols} | {"G", "z"})
+    p = exact.to_flint(P, ctx)
+    groups = exact.split_by(p, ["G"])
+    lc = groups[max(groups)]
+    disc = p.discriminant("G")
+    iz = ctx.variable_to_index("z")
+    syms = tuple(P.free_symbols)
+    out = []
+    for poly, kind in ((disc, "disc"), (lc, "lead")):
+        if poly.is_zero():
+            continue
+        for f, _ in exact.factor(poly):
+            if f.degrees()[iz] > 0:
+                out.append((f, kind))
+    return tuple(out), syms
+
+
 @lru_cache(maxsize=None)
 def _disc_cached(P):
+    if exact.flint_enabled():
+        try:
+            fl, syms = _disc_flint(P)
+            return tuple((exact.to_sympy(f, syms), kind) for f, kind in fl)
+        except exact.NotConvertible:
+            pass
     poly = sp.Poly(P, G)
     lc = poly.LC()
     disc = sp.discriminant(poly.as_expr(), G)
