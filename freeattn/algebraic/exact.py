@@ -355,36 +355,60 @@ class CoefficientTable:
     """A polynomial in z whose coefficients are integer polynomials in parameters, evaluable
     numerically at any parameter point (no exact algebra per point).
 
+    Parameters
+    ----------
+    p : fmpz_mpoly
+        The polynomial; the context's names other than ``var`` that occur in p are the
+        parameters.
+    var : str
+        The variable (default ``"z"``).
+    symbols : sequence of sympy.Symbol, optional
+        The parameter symbols, in the order of the context's names (default: plain symbols
+        of those names).
+
     Attributes
     ----------
-    params : tuple of str
-        Parameter names, in the order :meth:`evaluate` expects their values.
+    symbols : tuple of sympy.Symbol
+        Parameters, in the order :meth:`evaluate` expects their values.
     terms : list
-        ``terms[j]`` = list of ``(exponent tuple over params, int coefficient)`` for z^j.
+        ``terms[j]`` = list of ``(exponent tuple over symbols, int coefficient)`` for z^j.
+    degree : int
+        Degree in z.
     """
 
-    def __init__(self, p, var="z"):
+    def __init__(self, p, var="z", symbols=None):
         ctx = p.context()
         names = ctx.names()
         iv = names.index(var)
-        self.params = tuple(n for n in names if n != var)
-        pidx = [i for i, n in enumerate(names) if n != var]
-        deg = max((m[iv] for m in p.to_dict()), default=0)
-        self.terms = [[] for _ in range(deg + 1)]
-        for m, c in p.to_dict().items():
+        degs = p.degrees()
+        pidx = [i for i, n in enumerate(names) if n != var and degs[i] > 0]
+        if symbols is None:
+            symbols = [sp.Symbol(names[i]) for i in pidx]
+        self.symbols = tuple(symbols)
+        d = p.to_dict()
+        self.degree = max((m[iv] for m in d), default=0)
+        self.terms = [[] for _ in range(self.degree + 1)]
+        for m, c in d.items():
             self.terms[m[iv]].append((tuple(m[i] for i in pidx), int(c)))
-        self.degree = deg
+        self._maxe = [max((e[i] for row in self.terms for e, _ in row), default=0)
+                      for i in range(len(self.symbols))]
+
+    def with_symbols(self, symbols):
+        """The same table with its parameters renamed to ``symbols`` (same order)."""
+        new = object.__new__(CoefficientTable)
+        new.__dict__.update(self.__dict__)
+        new.symbols = tuple(symbols)
+        return new
 
     def evaluate(self, values, one=1):
-        """Coefficients of z^0 … z^degree at parameter ``values`` (a sequence in the order of
-        :attr:`params`; mpmath numbers evaluate at the current mpmath precision)."""
-        maxe = [0] * len(self.params)
-        for row in self.terms:
-            for e, _ in row:
-                for i, k in enumerate(e):
-                    maxe[i] = max(maxe[i], k)
+        """Coefficients of z^0 … z^degree at parameter ``values``.
+
+        ``values`` is a sequence in the order of :attr:`symbols`; mpmath numbers evaluate at
+        the current mpmath precision (``one=mpmath.mpf(1)``), floats in float64
+        (``one=1.0``).  Sums of many terms can cancel: evaluate with guard digits.
+        """
         pw = []
-        for v, k in zip(values, maxe):
+        for v, k in zip(values, self._maxe):
             acc = [one]
             for _ in range(k):
                 acc.append(acc[-1] * v)
@@ -400,6 +424,11 @@ class CoefficientTable:
                 s += t
             out.append(s)
         return out
+
+    def as_expr(self, var):
+        """The polynomial as a sympy expression in ``var`` and :attr:`symbols`."""
+        return sp.Add(*[c * var**j * sp.Mul(*[s**k for s, k in zip(self.symbols, e)])
+                        for j, row in enumerate(self.terms) for e, c in row])
 
 
 def series_moments_poly(p, order):

@@ -145,3 +145,36 @@ def test_factor_with_large_coefficients():
     expr = sp.expand((z - big * a) * (z + 3 * a) ** 2 * (G * z - big))
     got = {(sp.expand(f), m) for f, m in exact.factor_list(expr)}
     assert got == {(z - big * a, 1), (z + 3 * a, 2), (G * z - big, 1)}
+
+
+def test_discriminant_tables_evaluate_to_the_substituted_discriminant():
+    """The symbolic discriminant's factors, evaluated at a point, have the roots of the
+    discriminant computed exactly at that point (same edges, no exact algebra per point)."""
+    import mpmath
+
+    P = pm.boxtimes_polynomial(RHO, MP.subs(y, h))  # attention law structure, 4 parameters
+    point = {a: sp.Rational(3, 5), b: sp.Rational(2, 7), y: sp.Rational(5, 3), h: sp.Rational(1, 4)}
+    tables = pm.discriminant_tables(P)
+    assert {k for _, k in tables} == {"disc", "lead"}
+    exact_roots, table_roots = [], []
+    for f, kind in pm.discriminant_factors(sp.expand(P.xreplace(point))):
+        exact_roots += [complex(r) for r in sp.Poly(f, z).nroots(n=30)]
+    with mpmath.workdps(40):
+        for t, kind in tables:
+            assert t.as_expr(z).free_symbols <= set(point) | {z}
+            c = t.evaluate([mpmath.mpf(point[s].p) / point[s].q for s in t.symbols], mpmath.mpf(1))
+            c = [v for v in c]
+            while c and c[-1] == 0:
+                c.pop()
+            if len(c) > 1:
+                table_roots += [complex(r) for r in mpmath.polyroots(c[::-1], maxsteps=200,
+                                                                       extraprec=100)]
+    key = lambda r: (round(r.real, 9), round(r.imag, 9))  # noqa: E731
+    assert sorted(map(key, exact_roots)) == sorted(map(key, table_roots))
+    # float64 evaluation agrees with the exact one
+    t0 = next(t for t, k in tables if k == "disc")
+    vals = [point[s] for s in t0.symbols]
+    exact_c = t0.evaluate(vals, sp.Integer(1))
+    float_c = t0.evaluate([float(v) for v in vals], 1.0)
+    assert all(abs(float(e) - f) <= 1e-12 * max(abs(float(x)) for x in exact_c)
+               for e, f in zip(exact_c, float_c))
