@@ -36,6 +36,7 @@ __all__ = [
     "compound_free_poisson_polynomial",
     "discriminant_factors",
     "discriminant_tables",
+    "pushforward_polynomial",
     "series_polynomial",
     "series_moments",
 ]
@@ -488,3 +489,169 @@ def discriminant_tables(P):
         raise ValueError(f"P must have rational coefficients: {exc}") from exc
     by_name = {f"c{i}": s for i, s in enumerate(p)}
     return tuple((t.with_symbols([by_name[s.name] for s in t.symbols]), k) for t, k in res)
+
+
+# ------------------------------------------------------------------ push-forward φ#μ
+def _pushforward_chain(Q, phi, resultant, compose, divide, gens):
+    """Elimination behind :func:`pushforward_polynomial`, written once for both backends.
+
+    G_{φ#μ}(z) = Σ_{φ(x_i) = z} G_μ(x_i)/φ′(x_i) over the d roots of φ(x) = z (partial
+    fractions of 1/(z − φ(x))).  With t_i = G_μ(x_i)/φ′(x_i), Q(t, x) = P(t φ′(x), x) = 0.
+    The roots are split off one at a time by divided differences,
+    Φ_0(x) = φ(x) − z, Φ_k(x) = (Φ_{k−1}(x) − Φ_{k−1}(x_k))/(x − x_k), whose roots are
+    x_{k+1}, …, x_d; the partial sums S_k = t_k + … + t_d are eliminated from the last one
+    up: R_d(s) = res_{x_d}(Q(s, x_d), Φ_{d−1}(x_d)),
+    R_k(s) = res_{x_k}(res_t(Q(t, x_k), R_{k+1}(s − t)), Φ_{k−1}(x_k)); R_1(G) vanishes at
+    G = G_{φ#μ}(z) (with spurious factors from other branch combinations).
+    """
+    Gs, ts, X, xs = gens["G"], gens["t"], gens["x"], gens["xs"]
+    d = len(xs)
+    phis = [phi(X)]
+    for k in range(1, d):
+        prev = phis[-1]
+        phis.append(divide(prev - compose(prev, {"x": xs[k - 1]}), X - xs[k - 1]))
+    R = resultant(Q(Gs, xs[d - 1]), compose(phis[d - 1], {"x": xs[d - 1]}), d - 1)
+    for k in range(d - 1, 0, -1):
+        H = resultant(Q(ts, xs[k - 1]), compose(R, {"G": Gs - ts}), "t")
+        R = resultant(H, compose(phis[k - 1], {"x": xs[k - 1]}), k - 1)
+    return R
+
+
+def _pushforward_flint(P, ks):
+    d = len(ks) - 1
+    xnames = [f"x_{i}" for i in range(1, d + 1)]
+    names = ({s.name for s in P.free_symbols} | {k.name for k in ks if k.is_Symbol}
+             | {"G", "z", "t_", "x_"} | set(xnames))
+    ctx = exact.context(names)
+    p = exact.to_flint(P, ctx)
+    gens = list(ctx.gens())
+    idx = {n: i for i, n in enumerate(ctx.names())}
+    G_, z_, t_, X_ = (gens[idx[n]] for n in ("G", "z", "t_", "x_"))
+    xs = [gens[idx[n]] for n in xnames]
+    coeffs = [gens[idx[k.name]] if k.is_Symbol else ctx.constant(int(k)) for k in ks]
+
+    def phi(v):
+        return sum((c * v**j for j, c in enumerate(coeffs)), ctx.constant(0)) - z_
+
+    def dphi(v):
+        return sum((j * c * v ** (j - 1) for j, c in enumerate(coeffs) if j), ctx.constant(0))
+
+    def compose(q, images):
+        args = list(gens)
+        for n, img in images.items():
+            args[idx[{"x": "x_", "G": "G", "t": "t_"}.get(n, n)]] = img
+        return q.compose(*args)
+
+    def Q(tv, xv):
+        return compose(p, {"G": tv * dphi(xv), "z": xv})
+
+    def resultant(a, b, which):
+        name = "t_" if which == "t" else xnames[which]
+        return a.resultant(b, name)
+
+    R = _pushforward_chain(Q, phi, resultant, compose, lambda a, b: a / b,
+                           {"G": G_, "t": t_, "x": X_, "xs": xs})
+    return exact.drop_monomial_content(R), ctx
+
+
+def _pushforward_sympy(P, ks):
+    d = len(ks) - 1
+    tt, X = sp.symbols("t_ x_")
+    xs = list(sp.symbols(f"x_1:{d + 1}"))
+
+    def phi(v):
+        return sum(c * v**j for j, c in enumerate(ks)) - z
+
+    def dphi(v):
+        return sum(j * c * v ** (j - 1) for j, c in enumerate(ks) if j)
+
+    def compose(q, images):
+        rename = {"x": X, "G": G, "t": tt, "z": z}
+        return sp.expand(q.xreplace({rename[n]: v for n, v in images.items()}))
+
+    def Q(tv, xv):
+        return sp.expand(P.xreplace({G: tv * dphi(xv), z: xv}))
+
+    def resultant(a, b, which):
+        return sp.expand(sp.resultant(a, b, tt if which == "t" else xs[which]))
+
+    return _pushforward_chain(Q, phi, resultant, compose, lambda a, b: sp.quo(a, b, X),
+                              {"G": G, "t": tt, "x": X, "xs": xs})
+
+
+@lru_cache(maxsize=None)
+def _pushforward_cached(P, ks):
+    d = len(ks) - 1
+    kparams = [k for k in ks if k.is_Symbol]
+    if exact.flint_enabled():
+        try:
+            R, ctx = _pushforward_flint(P, ks)
+            pf = exact.to_flint(P, exact.context({s.name for s in P.free_symbols} | {"G", "z"}))
+
+            def expected(probe):
+                m = [exact.flint.fmpq(1)] + _moments_at(pf, probe, 2 * d)
+                c = [probe[k.name] if k.is_Symbol else exact.flint.fmpq(int(k)) for k in ks]
+                m1 = sum((c[j] * m[j] for j in range(d + 1)), exact.flint.fmpq(0))
+                m2 = sum((c[i] * c[j] * m[i + j] for i in range(d + 1) for j in range(d + 1)),
+                         exact.flint.fmpq(0))
+                return [m1, m2]
+
+            f = _select_flint(R, expected)
+            return exact.to_sympy(f, tuple(P.free_symbols) + tuple(kparams))
+        except exact.NotConvertible:
+            pass
+    R = _pushforward_sympy(P, ks)
+    mu = [sp.Integer(1)] + list(series_moments(P, 2 * d))
+    m1 = sum(ks[j] * mu[j] for j in range(d + 1))
+    m2 = sum(ks[i] * ks[j] * mu[i + j] for i in range(d + 1) for j in range(d + 1))
+    return stieltjes_factor(R, (sp.expand(m1), sp.expand(m2)))
+
+
+def pushforward_polynomial(P, coefficients):
+    """P(G, z) of the push-forward φ#μ of μ (polynomial P) by a real polynomial map
+    φ(x) = c_0 + c_1 x + … + c_d x^d, exact by elimination.
+
+    Parameters
+    ----------
+    P : sympy expression
+        P(G, z) of μ (parameter symbols allowed).
+    coefficients : sequence of sympy expressions
+        c_0, …, c_d, low to high; c_d ≠ 0.  Symbols stay symbolic (the elimination is
+        cached on the structure: which coefficients are zero and P's canonical form);
+        non-zero numbers are eliminated as symbols and substituted at the end.
+
+    Returns
+    -------
+    sympy expression
+        The irreducible factor carrying G_{φ#μ} ~ 1/z at infinity (selected by the first
+        two moments m_k(φ#μ) = ∫ φ(x)^k dμ).
+
+    Raises
+    ------
+    ValueError
+        If the leading coefficient is zero or the degree is < 1.
+
+    Notes
+    -----
+    G_{φ#μ}(z) = ∫ dμ(x)/(z − φ(x)) = Σ_{φ(x_i) = z} G_μ(x_i)/φ′(x_i) over the roots x_i of
+    φ(x) = z (partial fractions), eliminated by resultants (see :func:`_pushforward_chain`);
+    degree 1 is :func:`affine_polynomial`.  The multi-head paper's tied K = V law
+    μ_KV = φ_KV#π_{γ_K/h}, φ_KV(x) = (θ₁ − θ₂) x + (h θ₂/γ_K) x² (Hayase & Karakida 2026,
+    eqs. (C.17)–(C.21)) is the case d = 2.  Cost grows like deg_G(P)^d: meant for small d.
+    """
+    coefficients = [sp.sympify(c) for c in coefficients]
+    if len(coefficients) < 2 or coefficients[-1] == 0:
+        raise ValueError("coefficients must be c_0..c_d with d >= 1 and c_d != 0")
+    if len(coefficients) == 2:
+        return affine_polynomial(P, coefficients[0], coefficients[1])
+    Pc, params = canonicalize(P)
+    ks, back = [], {}
+    for j, c in enumerate(coefficients):
+        if c == 0:
+            ks.append(sp.Integer(0))
+        else:
+            k = sp.Symbol(f"k{j}")
+            ks.append(k)
+            back[k] = c
+    back.update({sp.Symbol(f"c{i}"): p for i, p in enumerate(params)})
+    return _pushforward_cached(Pc, tuple(ks)).xreplace(back)
