@@ -215,6 +215,9 @@ def _stieltjes_factor_cached(expr, expected):
 
 def _stieltjes_factor_flint(expr, expected):
     p = exact.to_flint(expr, exact.context({s.name for s in expr.free_symbols} | {"G", "z"}))
+    fl = exact.factor(p)
+    if len(fl) == 1 and fl[0][1] == 1 and fl[0][0] == p and exact.is_stieltjes_candidate(p):
+        return expr  # already the irreducible, primitive Stieltjes factor: no re-conversion
     params = sorted(expr.free_symbols - {G, z}, key=lambda s: s.name)
 
     def expected_fn(probe):
@@ -247,8 +250,43 @@ def series_polynomial(P):
 
 
 def affine_polynomial(P, a, b):
-    """Polynomial of the push-forward of μ by x ↦ a + b x (b ≠ 0): G_new(z) = G((z − a)/b)/b."""
+    """Polynomial of the push-forward of μ by x ↦ a + b x (b ≠ 0): G_new(z) = G((z − a)/b)/b.
+
+    ``a`` and ``b`` symbols or rationals: FLINT route cached on the canonical form (up to
+    monomial factors and a constant the same polynomial as sympy's route, which serves
+    other expressions)."""
+    a, b = sp.sympify(a), sp.sympify(b)
+    if exact.flint_enabled() and all(v.is_Symbol or v.is_Rational for v in (a, b)):
+        Pc, params = canonicalize(P)
+        a_c = sp.Symbol("shift_") if a.is_Symbol else a
+        b_c = sp.Symbol("scale_") if b.is_Symbol else b
+        try:
+            res = _affine_cached(Pc, a_c, b_c)
+        except exact.NotConvertible:
+            pass
+        else:
+            back = {sp.Symbol(f"c{i}"): p for i, p in enumerate(params)}
+            back.update({a_c: a, b_c: b})
+            return res.xreplace(back)
     return _numer(P.subs({G: b * G, z: (z - a) / b}, simultaneous=True))
+
+
+@lru_cache(maxsize=None)
+def _affine_cached(P, a, b):
+    names = {s.name for s in P.free_symbols | a.free_symbols | b.free_symbols} | {"G", "z"}
+    ctx = exact.context(names)
+    p = exact.to_flint(P, ctx)
+    G_, z_ = _gens(ctx, "G", "z")
+
+    def split(v):  # v = num/den as polynomials
+        if v.is_Symbol:
+            return _gens(ctx, v.name)[0], ctx.constant(1)
+        return ctx.constant(int(v.p)), ctx.constant(int(v.q))
+
+    (an, ad), (bn, bd) = split(a), split(b)
+    # G -> b G = bn G / bd ;  z -> (z - a)/b = (ad z - an) bd / (ad bn)
+    res = exact.subs_rational(p, {"G": (bn * G_, bd), "z": ((ad * z_ - an) * bd, ad * bn)})
+    return exact.to_sympy(res, tuple(P.free_symbols | a.free_symbols | b.free_symbols))
 
 
 def s_relation(P):
