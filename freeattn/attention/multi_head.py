@@ -58,9 +58,12 @@ def _heads(heads):
     return heads
 
 
-def _named(law, name, **params):
+def _named(law, name, kind, **params):
+    """Name the law and record what it describes (``params['kind']`` is the matrix kind of
+    :class:`freeattn.montecarlo.AttentionModel`; :func:`freeattn.montecarlo.check` uses it to
+    refuse a law of another kind or other parameters)."""
     law.name = name
-    law.params = params
+    law.params = {"kind": kind, **params}
     return law
 
 
@@ -110,7 +113,7 @@ def head_average_law(beta, gamma_k, heads, shared_key=False, kv_heads=None):
     t = exact(gamma_k) * sp.Rational(kv_heads, heads)
     law = free_multiplicative_convolution(rho_law(beta, t), _free_poisson(1))
     return _named(law, f"head_average_law(beta={beta:g}, gamma_k={gamma_k:g}, heads={heads}, "
-                       f"kv_heads={kv_heads})",
+                       f"kv_heads={kv_heads})", "head_average",
                   beta=beta, gamma_k=gamma_k, heads=heads, kv_heads=kv_heads)
 
 
@@ -140,8 +143,8 @@ def values_law(beta, heads, gamma_k, gamma_v):
     law = free_multiplicative_convolution(attention_law(beta, gamma_k, heads),
                                           _free_poisson(gamma_v))
     return _named(law, f"values_law(beta={beta:g}, heads={heads}, gamma_k={gamma_k:g}, "
-                       f"gamma_v={gamma_v:g})",
-                  beta=beta, heads=heads, gamma_k=gamma_k, gamma_v=gamma_v)
+                       f"gamma_v={gamma_v:g})", "values",
+                  beta=beta, heads=heads, gamma_k=gamma_k, gamma_v=gamma_v, tied=False)
 
 
 def mha_output_law(beta, heads, gamma_k, gamma_v, gamma_o, sharing="none", kv_heads=None):
@@ -197,11 +200,11 @@ def mha_output_law(beta, heads, gamma_k, gamma_v, gamma_o, sharing="none", kv_he
                                             f"gamma_k = {gamma_k:g}, got {gamma_v:g}")
         from .tied import tied_output_law
 
-        return _named(tied_output_law(beta, heads, gamma_k, gamma_o), name, **params)
+        return _named(tied_output_law(beta, heads, gamma_k, gamma_o), name, "mha", **params)
     law = free_multiplicative_convolution(attention_law(beta, gamma_k, heads),
                                           MarchenkoPastur(1 / exact(gamma_v)))
     law = free_multiplicative_convolution(law, _free_poisson(gamma_o))
-    return _named(law, name, **params)
+    return _named(law, name, "mha", **params)
 
 
 def output_outlier(values=None, w_o=None):

@@ -91,6 +91,8 @@ def kv_values_law(beta, heads, gamma_k):
     beta, heads, gamma_k = _args(beta, heads, gamma_k)
     law = compound_free_poisson(kv_law(beta, heads, gamma_k), heads)
     law.name = f"kv_values_law(beta={beta:g}, heads={heads}, gamma_k={gamma_k:g})"
+    law.params = {"kind": "values", "beta": beta, "heads": heads, "gamma_k": gamma_k,
+                  "gamma_v": gamma_k, "tied": True}
     return law
 
 
