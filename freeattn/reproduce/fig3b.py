@@ -24,7 +24,7 @@ PUBLISHED = {"gqa_better": [2, 4], "tied_better": [8, 16, 32],
              "max_relative_difference_mc_vs_ge": 0.0075}
 LAM, SIGMA2, GAMMA = 1e-4, 0.1, 0.5
 HEADS = (2, 4, 8, 16, 32)
-SIZES = {"paper": {"n": 4096, "d": 8192}, "reduced": {"n": 256, "d": 512}}
+SIZES = {"paper": {"n": 4096, "d": 8192}, "reduced": {"n": 1024, "d": 2048}}
 
 
 def errors(h):

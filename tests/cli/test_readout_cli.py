@@ -49,3 +49,14 @@ def test_reproduce_fig2d_theory_only(tmp_path):
     assert "beta_c = 0.5587" in r.output
     assert png.stat().st_size > 1000
     assert json.loads(out.read_text())["beta_c"] == pytest.approx(0.5587, abs=1e-4)
+
+
+def test_preset_uses_mhaconfig():
+    config = pytest.importorskip("freeattn.attention.config")  # MHAConfig (issue 9)
+    cfg = config.MHAConfig.preset("bert-base")
+    r = CliRunner().invoke(main, ["readout", "ridge", "--preset", "bert-base", "--lam", "0.01",
+                                  "--json"])
+    assert r.exit_code == 0, r.output
+    ref = ridge_error(IndependentKV(cfg.beta, cfg.gamma_k, cfg.heads, cfg.gamma_v, cfg.gamma_o),
+                      0.01, 0.1, cfg.gamma_o)
+    assert json.loads(r.output)["rows"][0][1] == pytest.approx(float(ref), rel=1e-14)
