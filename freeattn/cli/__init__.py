@@ -131,6 +131,10 @@ from .reproduce import reproduce as _reproduce  # noqa: E402  (subcommands regis
 
 main.add_command(_reproduce)
 
+from .readout import readout as _readout  # noqa: E402
+
+main.add_command(_readout)
+
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())
