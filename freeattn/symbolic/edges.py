@@ -142,6 +142,8 @@ def critical_point_edges(law, dps=30):
                         best = mpmath.mpf(0)
                     else:
                         raise ValueError(f"no critical value matches the edge {e!r}")
+                if abs(best) < mpmath.mpf(10) ** (-(work - 10)) * (1 + abs(e)):
+                    best = mpmath.mpf(0)  # a critical value at the hard edge 0 (h = 1)
                 pair.append(best)
             intervals.append(tuple(pair))
     with mpmath.workdps(dps):
