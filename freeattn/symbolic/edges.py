@@ -84,6 +84,22 @@ def _generic_candidates(law, dps):
     return out
 
 
+def _poles(law):
+    """Real roots of the leading coefficient of P in G (candidate hard edges and atoms),
+    at the working precision."""
+    lc = sp.Poly(algebraic_equation(law), _G).LC()
+    if not lc.has(_z):
+        return []
+    coeffs = [mpmath.mpf(sp.N(c, mpmath.mp.dps + 5)) for c in sp.Poly(lc, _z).all_coeffs()]
+    while len(coeffs) > 1 and coeffs[-1] == 0:  # factor z^k: the root 0, exactly
+        coeffs.pop()
+    out = [mpmath.mpf(0)] if len(coeffs) < len(sp.Poly(lc, _z).all_coeffs()) else []
+    if len(coeffs) > 1:
+        out += [mpmath.re(r) for r in mpmath.polyroots(coeffs, maxsteps=200, extraprec=200)
+                if abs(mpmath.im(r)) < mpmath.mpf(10) ** (-mpmath.mp.dps // 2)]
+    return out
+
+
 def critical_point_edges(law, dps=30):
     """Edges of the support of an algebraic law, as critical values of z(G) (see module).
 
@@ -97,8 +113,8 @@ def critical_point_edges(law, dps=30):
     -------
     list of (mpf, mpf)
         Support intervals (a, b) like ``law.support(dps)``; an edge that is not a critical
-        value (a hard edge at a pole of P, e.g. 0 for h = 1) is returned as an exact 0 /
-        the pole, taken from the float support.
+        value (a hard edge at a root of the leading coefficient of P in G, e.g. 0 for h = 1)
+        is that root, computed at the working precision.
 
     Raises
     ------
@@ -121,6 +137,7 @@ def critical_point_edges(law, dps=30):
             cands = _attention_candidates(law, work)
         else:
             cands = _generic_candidates(law, work)
+        poles = _poles(law)
         intervals = []
         for a, b in law.support():
             pair = []
@@ -136,11 +153,9 @@ def critical_point_edges(law, dps=30):
                     if np.isfinite(gl) and abs(gl - complex(g)) <= 1e-3 * (1 + abs(gl)):
                         if best is None or abs(x - e) < abs(best - e):
                             best = x
-                if best is None:
-                    poles = [0.0]
-                    if any(abs(e - p) <= 1e-12 for p in poles):
-                        best = mpmath.mpf(0)
-                    else:
+                if best is None:  # a hard edge: a root of the leading coefficient of P in G
+                    best = next((p for p in poles if abs(p - e) <= 1e-9 * (1 + abs(e))), None)
+                    if best is None:
                         raise ValueError(f"no critical value matches the edge {e!r}")
                 if abs(best) < mpmath.mpf(10) ** (-(work - 10)) * (1 + abs(e)):
                     best = mpmath.mpf(0)  # a critical value at the hard edge 0 (h = 1)
