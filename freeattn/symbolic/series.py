@@ -3,7 +3,8 @@
 * :func:`moment_series` — moments of ν_{∞,h} in small β (θ₁ = e^{β²} − 1, θ₂ = β²) or in
   1/γ_K (large key width).
 * :func:`edge_series` — the support edges of ν_{∞,h} in 1/γ_K around the γ_K → ∞ limit
-  θ₁(1 ± h^{−1/2})² (ρ_{γ_K} → δ_{θ₁}, so ν_{∞,h} → D_{θ₁} MP_{1/h}).
+  θ₁(1 ± h^{−1/2})² (ρ_{γ_K} → δ_{θ₁}, so ν_{∞,h} → D_{θ₁} MP_{1/h}), exact; or in β² around
+  β = 0, where c_β → 1 and ν_{∞,h}/θ₁ → MP_{1/γ_K} ⊠ MP_{1/h} (numeric coefficients).
 
 Edges are critical values of the rational uniformisation z(ζ) = (1 + ζR)(1 + ζR/h)/ζ,
 R(ζ) = θ₁ − θ₂ + θ₂/(1 − θ₂ζ/γ_K) (see ``derivations/attention_polynomial.py``); the critical
@@ -95,16 +96,33 @@ def moment_series(law, k, variable="beta", order=8, symbolic=False):
     return out
 
 
-def _critical_value_series(num, den, zeta, zeta0, order, gens):
+class _MPField:
+    """mpmath numbers with the interface of a sympy field used below (numeric coefficients)."""
+
+    def __init__(self):
+        import mpmath
+
+        self.zero, self.one = mpmath.mpf(0), mpmath.mpf(1)
+        self._mp = mpmath
+
+    def from_expr(self, e):
+        return self._mp.mpf(sp.N(e, self._mp.mp.dps + 5))
+
+
+def _critical_value_series(num, den, zeta, zeta0, order, gens=None, numeric=False):
     """e(ε) = z(ζ(ε), ε) for z = num/den (polynomials in ζ, ε), with ∂_ζ z(ζ(ε), ε) = 0 and
     ζ(0) = ζ0, to O(ε^{order+1}).
 
-    Truncated power series in ε with coefficients in the rational function field
-    QQ(gens) (sympy's sparse fields: exact and fast); returns [e_0, …, e_order] as sympy."""
-    from sympy.polys.domains import QQ
-    from sympy.polys.fields import field
+    Truncated power series in ε with coefficients in the rational function field QQ(gens)
+    (sympy's sparse fields: exact and fast; returns [e_0, …, e_order] as sympy), or, with
+    ``numeric=True``, in mpmath numbers at the current precision (ζ0 an mpf)."""
+    if numeric:
+        K = _MPField()
+    else:
+        from sympy.polys.domains import QQ
+        from sympy.polys.fields import field
 
-    K = field(list(gens), QQ)[0]
+        K = field(list(gens), QQ)[0]
     n = order + 1
 
     def mul(a, b):
@@ -128,7 +146,7 @@ def _critical_value_series(num, den, zeta, zeta0, order, gens):
         return out
 
     dz = sp.expand(sp.diff(num, zeta) * den - num * sp.diff(den, zeta))
-    z0 = K.from_expr(zeta0)
+    z0 = zeta0 if numeric else K.from_expr(zeta0)
     zs = [z0] + [K.zero] * (n - 1)
     d2 = as_series(sp.expand(sp.diff(dz, zeta)), zs)[0]
     if d2 == 0:
@@ -141,32 +159,39 @@ def _critical_value_series(num, den, zeta, zeta0, order, gens):
     for k in range(n):  # power-series division nn/dd
         acc = nn[k] - sum((e[j] * dd[k - j] for j in range(k)), K.zero)
         e.append(acc / dd[0])
-    return [sp.factor(c.as_expr()) for c in e]
+    return e if numeric else [sp.factor(c.as_expr()) for c in e]
 
 
-def edge_series(law, variable="gamma_k", order=2, symbolic=False):
-    """Support edges of an attention law ν_{∞,h} as series in 1/γ_K → 0.
+def edge_series(law, variable="gamma_k", order=2, symbolic=False, dps=30):
+    """Support edges of an attention law ν_{∞,h} as series in 1/γ_K → 0 or in β → 0.
 
     Parameters
     ----------
     law : AlgebraicLaw from :func:`freeattn.attention_law`
-    variable : {"gamma_k"}
-        Expansion in ε = 1/γ_K around θ₁(1 ± h^{−1/2})².
+    variable : {"gamma_k", "beta"}
+        ``"gamma_k"``: expansion in ε = 1/γ_K around θ₁(1 ± h^{−1/2})², exact coefficients.
+        ``"beta"``: expansion in β² at fixed γ_K, h around the soft edges of
+        θ₁·(MP_{1/γ_K} ⊠ MP_{1/h}) (c_β → 1), coefficients as floats with ``dps`` digits
+        (the β = 0 critical points are algebraic numbers).
     order : int ≥ 1
-        Terms up to γ_K^{−order}.
+        ``"gamma_k"``: terms up to γ_K^{−order}; ``"beta"``: terms up to β^{2·order}.
     symbolic : bool
-        Keep θ₁, θ₂, h as symbols; False substitutes the law's values.
+        ``"gamma_k"`` only: keep θ₁, θ₂, h as symbols; False substitutes the law's values.
+    dps : int
+        ``"beta"`` only: digits of the coefficients.
 
     Returns
     -------
     dict
-        ``{"right": series, "left": series}`` (sympy, with an ``O(γ_K^{−order−1})`` term).  For
-        h = 1 the left edge of ν_{∞,1} is the hard edge 0 and only ``"right"`` is returned.
+        ``{"right": series, "left": series}`` (sympy, with an ``O(...)`` term).  A hard edge
+        (the left edge 0 for h = 1) is not a critical value and is left out; for
+        ``"beta"``, so are the edges of a component that only appears for β > 0 (the atom of
+        MP_{1/γ_K} at 0, when γ_K < 1, spreads into an interval of width O(β²)).
 
     Raises
     ------
     ValueError
-        If ``variable`` is not ``"gamma_k"`` (small-β edge series are not implemented).
+        If ``variable`` is not one of the two.
 
     Examples
     --------
@@ -175,8 +200,8 @@ def edge_series(law, variable="gamma_k", order=2, symbolic=False):
     theta_2**2*(sqrt(h) + 1)**2/(gamma_K*sqrt(h)*theta_1) + theta_1*(sqrt(h) + 1)**2/h + O(gamma_K**(-2), (gamma_K, oo))
     """
     order = _check(law, variable, order)
-    if variable != "gamma_k":
-        raise ValueError("edge_series supports variable='gamma_k' only")
+    if variable == "beta":
+        return _edge_series_beta(law, order, dps)
     zeta = sp.Symbol("zeta")
     s = sp.Symbol("s", positive=True)  # s = sqrt(h)
     th1, th2 = S.theta_1, S.theta_2
@@ -199,4 +224,67 @@ def edge_series(law, variable="gamma_k", order=2, symbolic=False):
         coeffs = [sp.factor(c.xreplace(sub)) for c in coeffs]
         terms = sum(c * S.gamma_K ** (-k) for k, c in enumerate(coeffs))
         out[side] = terms + sp.Order(S.gamma_K ** (-(order + 1)), (S.gamma_K, sp.oo))
+    return out
+
+
+def _edge_series_beta(law, order, dps):
+    """Soft edges e(β) = θ₁(β) F(δ(β)), δ = 1 − c_β, F the critical value of the mean-one
+    z̃(ξ; δ) = (1 + ξR̃)(1 + ξR̃/h)/ξ, R̃ = δ + (1 − δ)/(1 − (1 − δ)ξ/γ_K) (ρ_{β,t} of §C.6.1)."""
+    import mpmath
+
+    from ..convolution import free_multiplicative_convolution
+    from ..laws import MarchenkoPastur
+    from ..laws._params import exact
+
+    gam = exact(law.params["gamma_k"])
+    heads = int(law.params["heads"])
+    xi = sp.Symbol("xi")
+    D = 1 - (1 - _eps) * xi / gam
+    U = xi * (_eps * D + 1 - _eps)
+    num = sp.expand((D + U) * (heads * D + U))
+    den = sp.expand(heads * xi * D**2)
+    limit = free_multiplicative_convolution(MarchenkoPastur(1 / float(gam)),
+                                            MarchenkoPastur(1.0 / heads))
+    soft = [e for ab in limit.support() for e in ab if e > 1e-12]
+    x = sp.Symbol("x")  # x = β²
+    out = {}
+    with mpmath.workdps(dps + 20):
+        dz0 = sp.Poly(sp.expand((sp.diff(num, xi) * den - num * sp.diff(den, xi)).subs(_eps, 0)), xi)
+        roots = mpmath.polyroots([mpmath.mpf(sp.N(c, dps + 25)) for c in dz0.all_coeffs()],
+                                 maxsteps=400, extraprec=400)
+        zf = sp.lambdify(xi, (num / den).subs(_eps, 0), "mpmath")
+        crit = []
+        for r in roots:
+            if abs(mpmath.im(r)) > mpmath.mpf(10) ** (-dps) or mpmath.re(r) == 0:
+                continue
+            try:
+                crit.append((zf(mpmath.re(r)), mpmath.re(r)))
+            except ZeroDivisionError:
+                continue
+        # exact series of δ(x) = 1 − x/(eˣ − 1) and θ₁(x) = eˣ − 1, then composition
+        dser = sp.series(1 - x / (sp.exp(x) - 1), x, 0, order + 1).removeO()
+        tser = sp.series(sp.exp(x) - 1, x, 0, order + 1).removeO()
+        dco = [mpmath.mpf(sp.N(dser.coeff(x, k), dps + 25)) for k in range(order + 1)]
+        tco = [mpmath.mpf(sp.N(tser.coeff(x, k), dps + 25)) for k in range(order + 1)]
+        n = order + 1
+
+        def mul(a, b):
+            return [mpmath.fsum(a[i] * b[k - i] for i in range(k + 1)) for k in range(n)]
+
+        for side, target in (("left", min(soft)), ("right", max(soft))):
+            if side == "left" and heads == 1:
+                continue  # hard edge at 0
+            val, r = min(crit, key=lambda c: abs(c[0] - target))
+            if abs(val - target) > 1e-8 * (1 + abs(target)):
+                raise ValueError(f"no critical value matches the β = 0 edge {target!r}")
+            F = _critical_value_series(num, den, xi, r, order, numeric=True)
+            comp = [mpmath.mpf(0)] * n  # F(δ(x)) truncated
+            power = [mpmath.mpf(1)] + [mpmath.mpf(0)] * (n - 1)
+            for k in range(n):
+                comp = [a + F[k] * b for a, b in zip(comp, power)]
+                power = mul(power, dco)
+            e = mul(tco, comp)  # e_0 = 0 since θ₁(0) = 0
+            expr = sum(sp.Float(mpmath.nstr(e[k], dps), dps) * S.beta ** (2 * k)
+                       for k in range(1, n))
+            out[side] = expr + sp.Order(S.beta ** (2 * (order + 1)), S.beta)
     return out

@@ -119,3 +119,18 @@ def test_docstring_examples():
     for mod in (c, e, lx, sr):
         res = doctest.testmod(mod, optionflags=doctest.ELLIPSIS)
         assert res.attempted > 0 and res.failed == 0, mod.__name__
+
+
+def test_edge_series_small_beta():
+    law = attention_law(0.05, 2.0, 4)
+    es = fs.edge_series(law, "beta", order=4, dps=25)
+    (a, b), = law.support(dps=30)
+    beta = 0.05
+    for series, exact in ((es["right"], b), (es["left"], a)):
+        approx = series.removeO().subs(S.beta, beta)
+        # remainder O(β^10) relative to the leading β² term
+        assert abs(approx - exact) <= 1e-9 * abs(exact)
+    # leading coefficient: the right edge of MP_{1/2} ⊠ MP_{1/4} (θ₁ ~ β²)
+    lead = float(es["right"].removeO().coeff(S.beta, 2))
+    ref = boxtimes(MarchenkoPastur(0.5), MarchenkoPastur(0.25)).support()[-1][1]
+    assert abs(lead - ref) < 1e-12 * ref
