@@ -1186,3 +1186,63 @@ class AlgebraicLaw(Law):
         return self.affine(0, t)
 
 
+
+    def pushforward(self, coefficients):
+        """Push-forward φ#μ by the real polynomial map φ(x) = c_0 + c_1 x + … + c_d x^d.
+
+        Parameters
+        ----------
+        coefficients : sequence of float or sympy expression
+            c_0, …, c_d, low to high, finite, c_d ≠ 0 (d ≥ 1).  Floats are taken at their
+            exact binary value; sympy expressions (e.g. ``exp(1) - 1``) stay exact.
+
+        Returns
+        -------
+        AlgebraicLaw
+            The law of φ(X), X ~ μ, with G_{φ#μ}(z) = ∫ dμ(x)/(z − φ(x)) (G ~ 1/z, mass 1).
+
+        Raises
+        ------
+        ParameterError
+            If a coefficient is not finite, or d < 1, or c_d = 0.
+
+        Notes
+        -----
+        Exact by elimination (:func:`freeattn.algebraic.polynomial.pushforward_polynomial`):
+        G_{φ#μ}(z) = Σ_{φ(x_i) = z} G_μ(x_i)/φ′(x_i).  Zero coefficients are structural (the
+        elimination is cached per structure); the others become parameter symbols.  The
+        tied K = V law μ_KV = φ_KV#π_{γ_K/h} (Hayase & Karakida 2026, eq. (C.17)) is
+        ``FreePoisson(γ_K/h).pushforward([0, θ₁ − θ₂, h θ₂/γ_K])``.
+
+        Examples
+        --------
+        >>> from freeattn.laws import Semicircle
+        >>> law = Semicircle(1).pushforward([0, 0, 1])   # X² of a semicircular X
+        >>> [float(m) for m in law.exact_moments(3)]     # Catalan numbers
+        [1.0, 2.0, 5.0]
+        """
+        from .._validation import ParameterError
+        from ..algebraic.polynomial import pushforward_polynomial
+        from ._params import exact, fresh
+
+        coefficients = list(coefficients)
+        if len(coefficients) < 2:
+            raise ParameterError("coefficients", "need c_0, …, c_d with degree d >= 1, got "
+                                 f"{len(coefficients)} coefficient(s)")
+        for v in coefficients:
+            if not isinstance(v, sp.Basic) and not math.isfinite(float(v)):
+                raise ParameterError("coefficients", f"coefficients must be finite, got {v!r}")
+        coefficients = [exact(v) for v in coefficients]
+        if coefficients[-1] == 0:
+            raise ParameterError("coefficients", "the leading coefficient c_d must be non-zero")
+        syms, values = [], {}
+        for j, c in enumerate(coefficients):
+            if c == 0:
+                syms.append(sp.Integer(0))
+            else:
+                s = fresh(f"c{j}")
+                syms.append(s)
+                values[s] = c
+        P = pushforward_polynomial(self.symbolic_polynomial, syms)
+        terms = " + ".join(f"{c}·x^{j}" for j, c in enumerate(coefficients) if c != 0)
+        return AlgebraicLaw(P, {**self.values, **values}, name=f"({terms})#({self.name})")

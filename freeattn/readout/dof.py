@@ -45,7 +45,7 @@ def check_lam(lam, name="lam", allow_complex=False):
     if np.any(bad):
         raise ParameterError(name, f"{name} must be > 0 and finite"
                              + (" (complex values off (-inf, 0])" if allow_complex else "")
-                             + f", got {lam!r}")
+                             + f", got {arr[bad].reshape(-1)[0]!r}")
     return arr
 
 

@@ -133,15 +133,21 @@ class ScalarReadoutLaw:
         return w
 
     def _newton_mp(self, w, lam, dps):
+        """Newton from a float64 root (simple root: quadratic convergence); the last step is
+        taken once the correction is below the square root of the target accuracy."""
         tol = mpmath.mpf(10) ** (-(dps + 3))
+        root_tol = mpmath.sqrt(tol) * 10
         for _ in range(100):
             f, fw, _ = self._res_mp(w, lam, dps)
             dw = f / fw
             w = w - dw
-            if abs(dw) <= tol * abs(w):
-                f, fw, _ = self._res_mp(w, lam, dps)
-                return w - f / fw
+            if abs(dw) <= root_tol * abs(w):
+                return w
         raise ArithmeticError(f"Newton iteration for w(λ) did not converge at λ = {lam}")
+
+    def _newton_real_fast(self, w0, lam, dps):
+        """Optional faster high-precision Newton for real λ (None: use mpmath)."""
+        return None
 
     def w(self, lam, dps=None):
         """w_ν(λ) at one point λ (real > 0, or complex off (−∞, 0] where supported)."""
@@ -157,7 +163,9 @@ class ScalarReadoutLaw:
             else:
                 lam_mp = mpmath.re(lam_mp)
                 w0 = self._real_float(float(lam_mp))
-                w = self._newton_mp(mpmath.mpf(w0), lam_mp, dps)
+                w = self._newton_real_fast(w0, lam_mp, dps)
+                if w is None:
+                    w = self._newton_mp(mpmath.mpf(w0), lam_mp, dps)
         with mpmath.workdps(dps):
             return +w
 
@@ -234,21 +242,72 @@ class IndependentKV(ScalarReadoutLaw):
         fl = 2 * lam * w - a * p
         return f, fw, fl
 
+    def _consts_mp(self):
+        """(c_β/γ_K, c_β(1 − c_β)/γ_K, 1/rates) at the current mpmath precision (cached)."""
+        key = mpmath.mp.prec
+        cache = self.__dict__.setdefault("_mp_consts", {})
+        if key not in cache:
+            b2 = mpmath.mpf(self.beta) ** 2
+            c = b2 / mpmath.expm1(b2)
+            gk = mpmath.mpf(self.gamma_k)
+            cache[key] = (c / gk, c * (1 - c) / gk, [1 / mpmath.mpf(a) for a in self._rates])
+        return cache[key]
+
     def _res_mp(self, w, lam, dps):
-        c = mpmath.mpf(theta2(self.beta)) / mpmath.expm1(mpmath.mpf(self.beta) ** 2)
-        gk = mpmath.mpf(self.gamma_k)
-        p, dp = mpmath.mpf(1), mpmath.mpf(0)
-        for a in self._rates:
-            a = mpmath.mpf(a)
-            f = 1 - w / a
-            dp = dp * f - p / a
+        cg, k, inv = self._consts_mp()
+        p, dp = 1, 0
+        for ia in inv:
+            f = 1 - w * ia
+            dp = dp * f - p * ia
             p = p * f
-        k = c * (1 - c) / gk
-        a = 1 - c * w / gk
-        f = lam * lam * w - lam * a * p - k * p * p
-        fw = lam * lam - lam * (-c / gk * p + a * dp) - 2 * k * p * dp
+        a = 1 - cg * w
+        lp = lam * p
+        f = lam * (lam * w - a * p) - k * p * p
+        fw = lam * lam + cg * lp - lam * a * dp - 2 * k * p * dp
         fl = 2 * lam * w - a * p
         return f, fw, fl
+
+    def _newton_real_fast(self, w0, lam, dps):
+        """Newton on (C.29) in python-flint's arb (ball arithmetic in C, ~10x mpmath) at
+        dps + guard digits, from the float64 root; the result's midpoint is returned as mpf.
+        python-flint's own precision is restored afterwards."""
+        try:
+            import flint
+        except ImportError:  # pragma: no cover - python-flint is a dependency
+            return None
+        old = flint.ctx.prec
+        prec = int((dps + 3) * 3.33) + 16
+        try:
+            flint.ctx.prec = prec
+            key = ("arb", prec)
+            cache = self.__dict__.setdefault("_mp_consts", {})
+            if key not in cache:
+                b2 = flint.arb(self.beta) ** 2
+                c = b2 / flint.arb(b2).expm1()
+                gk = flint.arb(self.gamma_k)
+                cache[key] = (c / gk, c * (1 - c) / gk, [1 / flint.arb(a) for a in self._rates])
+            cg, k, inv = cache[key]
+            man, exp = lam.man_exp
+            lm = flint.arb(man) * flint.arb(2) ** int(exp)
+            w = flint.arb(w0)
+            tol = flint.arb(10) ** (-(dps + 3) // 2 + 1)
+            for _ in range(60):
+                p, dp = flint.arb(1), flint.arb(0)
+                for ia in inv:
+                    f = 1 - w * ia
+                    dp = dp * f - p * ia
+                    p = p * f
+                a = 1 - cg * w
+                f = lm * (lm * w - a * p) - k * p * p
+                fw = lm * lm + cg * lm * p - lm * a * dp - 2 * k * p * dp
+                dw = (f / fw).mid()
+                w = (w - dw).mid()
+                if abs(dw) <= tol * abs(w):
+                    m, e = w.man_exp()
+                    return mpmath.mpf((int(m), int(e)))
+        finally:
+            flint.ctx.prec = old
+        raise ArithmeticError(f"Newton iteration for w(λ) did not converge at λ = {lam}")
 
     def s_rho(self, z):
         """S-transform of ρ_{β,γ_K} (the paper's closed form, §5.1), for checks."""

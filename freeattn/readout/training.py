@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import mpmath
 import numpy as np
+from mpmath.calculus.inverselaplace import Stehfest
 from scipy.optimize import brentq
 
 from .._validation import ParameterError, dps_or_none, in_open_interval, positive_integer
@@ -26,6 +27,23 @@ METHODS = ("stehfest", "talbot", "dehoog", "quadrature")
 #: works at int(1.38·48) = 66 digits).  32 terms (the paper's main choice) leave errors up to
 #: ~1e-10 for laws whose loss decays fast; 48 terms agree with Talbot to ~1e-14.
 STEHFEST_TERMS = 48
+
+
+class _CachedStehfest(Stehfest):
+    """mpmath's Gaver–Stehfest rule with its Salzer weights V_k cached per (degree, precision).
+
+    mpmath recomputes the M weights (sums of factorial ratios) on every call; they depend only
+    on M and the working precision, so a curve of many t reuses them.  Passed to
+    ``mpmath.invertlaplace`` as ``method=`` (a rule class, mpmath's extension point).
+    """
+
+    _weights = {}
+
+    def _coeff(self):
+        key = (self.degree, self.ctx.prec)
+        if key not in self._weights:
+            self._weights[key] = super()._coeff()
+        return self._weights[key]
 
 
 def loss_laplace_transform(law, s, dps=30):
@@ -57,7 +75,7 @@ def _invert_one(law, t, method, dps, degree):
     if method in ("talbot", "dehoog") and not getattr(law, "supports_complex", True):
         raise ParameterError("method", f"{law.name} is evaluated for real λ only; use "
                              "method='stehfest'")
-    kw = {"method": method}
+    kw = {"method": _CachedStehfest if method == "stehfest" else method}
     if degree is not None:
         kw["degree"] = degree
     elif method == "stehfest":

@@ -23,7 +23,7 @@ LAM, SIGMA2, HEADS = 1e-4, 0.1, 96
 BETAS_MC = (0.25, 0.5, 0.75, 1.0, 1.25, 1.5)
 #: n, d = d_O, and the two allocations (d_K, d_V) [equal (128,128)-type first]
 SIZES = {"paper": {"n": 8192, "d": 12288, "alloc": ((128, 128), (64, 192))},
-         "reduced": {"n": 256, "d": 384, "alloc": ((4, 4), (2, 6))}}
+         "reduced": {"n": 1024, "d": 1536, "alloc": ((16, 16), (8, 24))}}
 _N, _ALLOC = SIZES["paper"]["n"], SIZES["paper"]["alloc"]
 
 

@@ -4,18 +4,46 @@ import numpy as np
 import pytest
 
 from freeattn import MarchenkoPastur
+from freeattn.laws import NumericalLaw
 from freeattn._validation import ParameterError
 from freeattn.readout import IndependentKV, TiedKV, arrival_time, training_loss
 
 TIMES = [1.0, 10.0, 100.0]
 
 
-@pytest.mark.parametrize("which", [pytest.param("attention", marks=pytest.mark.slow),
-                                   "mp_atom"])
+def _mp_closed_form(y):
+    """MP_y (mean one, atom 1 − 1/y at 0 for y > 1) as a NumericalLaw from its closed-form G:
+    G(z) = (z + y − 1 − sqrt(z − a) sqrt(z − b))/(2 y z), a, b = (1 ∓ √y)²."""
+    a, b = (1 - y ** 0.5) ** 2, (1 + y ** 0.5) ** 2
+
+    def g(z):
+        return (z + y - 1 - np.sqrt(z - a + 0j) * np.sqrt(z - b + 0j)) / (2 * y * z)
+
+    def g_mp(z, dps):
+        with mpmath.workdps(dps + 10):
+            z = mpmath.mpmathify(z)
+            return (z + y - 1 - mpmath.sqrt(z - a) * mpmath.sqrt(z - b)) / (2 * y * z)
+
+    atoms = [(0.0, 1 - 1 / y)] if y > 1 else []
+    return NumericalLaw(g, cauchy_mp=g_mp, support=[(a, b)], atoms=atoms, name=f"MP_{y}")
+
+
+def test_numerical_law_general_route():
+    """Any Law: a NumericalLaw (closed-form G of MP_2, atom 1/2 at 0) through its Cauchy
+    transform, Stehfest and Talbot against quadrature of its density + atom."""
+    law = _mp_closed_form(2.0)
+    quad = training_loss(law, TIMES, method="quadrature")
+    np.testing.assert_allclose(training_loss(law, TIMES), quad, rtol=0, atol=1e-10)
+    np.testing.assert_allclose(training_loss(law, TIMES, method="talbot"), quad, rtol=0,
+                               atol=1e-10)
+    assert quad[-1] == pytest.approx(0.5, abs=1e-12)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("which", ["attention", "mp_atom"])
 def test_inversion_methods_agree_with_quadrature(which, attention_mean_one):
-    """General route (the law's G at complex s for Talbot) on two laws; the attention law's
-    mpmath G is slow (~15 s), so that case runs with -m slow; its scalar-route twin below is
-    always on."""
+    """General route through AlgebraicLaw's mpmath G (slow: 10-20 s each); the always-on
+    twins are the NumericalLaw test above and the scalar-route test below."""
     law = attention_mean_one if which == "attention" else MarchenkoPastur(2.0)
     quad = training_loss(law, TIMES, method="quadrature")
     st = training_loss(law, TIMES, method="stehfest")
