@@ -46,6 +46,8 @@ LAWS = ("single", "concat", "values", "full", "tied")
 def _install_timers():
     """Wrap the exact and numeric entry points with timers (exclusive: time inside a nested
     timed call counts for the nested call's category)."""
+    import freeattn.attention  # noqa: F401  (load every consumer before patching)
+    import freeattn.convolution  # noqa: F401
     from freeattn.algebraic import numeric, polynomial
 
     totals = {"exact": 0.0, "numeric": 0.0}
@@ -67,11 +69,16 @@ def _install_timers():
 
         setattr(owner, name, timed)
 
-    for name in ("_boxtimes_cached", "_cfp_cached", "_stieltjes_factor_cached",
-                 "_series_moments_cached", "_disc_cached", "_pushforward_cached",
-                 "_disc_tables_cached"):
-        if hasattr(polynomial, name):
-            wrap(polynomial, name, "exact")
+    # the exact algebra's public entry points, wherever freeattn modules imported them
+    for name in ("stieltjes_factor", "boxtimes_polynomial", "compound_free_poisson_polynomial",
+                 "affine_polynomial", "series_moments", "discriminant_factors",
+                 "discriminant_tables", "pushforward_polynomial"):
+        original = getattr(polynomial, name, None)
+        if original is None:
+            continue
+        for mod in [m for k, m in sys.modules.items() if k.startswith("freeattn") and m]:
+            if getattr(mod, name, None) is original:
+                wrap(mod, name, "exact")
     wrap(numeric.BranchData, "__init__", "numeric")
     wrap(numeric.NumericPolynomial, "__init__", "numeric")
     from freeattn.laws import algebraic

@@ -178,3 +178,22 @@ def test_discriminant_tables_evaluate_to_the_substituted_discriminant():
     float_c = t0.evaluate([float(v) for v in vals], 1.0)
     assert all(abs(float(e) - f) <= 1e-12 * max(abs(float(x)) for x in exact_c)
                for e, f in zip(exact_c, float_c))
+
+
+def test_to_sympy_builds_sympys_canonical_expression():
+    """The fast FLINT → sympy assembly equals (args, hash) sympy's own construction."""
+    import random
+
+    rng = random.Random(3)
+    ctx = exact.context({"G", "z", "a", "b", "h"})
+    names = ctx.names()
+    syms = [sp.Symbol(n) for n in names]
+    for _ in range(3):
+        d = {tuple(rng.randint(0, 3) for _ in names): rng.randint(-50, 50) for _ in range(60)}
+        d[(0,) * len(names)] = 7
+        p = ctx.from_dict(d)
+        fast = exact.to_sympy(p)
+        ref = sp.Add(*[c * sp.Mul(*[s**e for s, e in zip(syms, m)]) for m, c in d.items()])
+        assert fast == ref and hash(fast) == hash(ref) and fast.args == ref.args
+    assert exact.to_sympy(ctx.from_dict({(0,) * len(names): 3})) == 3
+    assert exact.to_sympy(ctx.from_dict({})) == 0
