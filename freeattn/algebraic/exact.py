@@ -59,13 +59,14 @@ def context(names):
     return flint.fmpz_mpoly_ctx.get(_ordered_names(names), "lex")
 
 
-def to_flint(expr, ctx, rename=None):
+def to_flint(expr, ctx, rename=None, with_denominator=False):
     """``expr`` (sympy, polynomial with rational coefficients) as an ``fmpz_mpoly`` in ``ctx``.
 
     Denominators are cleared (the result is ``expr`` times a positive integer).  Every free
     symbol of ``expr`` must be named in ``ctx``, after ``rename`` (symbol name → context
     name; renaming here is much cheaper than sympy's ``xreplace`` on a large expression).
     An expanded expression is read term by term; anything else goes through ``sympy.Poly``.
+    With ``with_denominator`` returns ``(poly, den)``: ``expr = poly/den``.
 
     Raises
     ------
@@ -93,7 +94,8 @@ def to_flint(expr, ctx, rename=None):
     for _, d in terms.values():
         if d != 1:
             den = den * d // _gcd(den, d)
-    return ctx.from_dict({m: n * (den // d) for m, (n, d) in terms.items() if n})
+    p = ctx.from_dict({m: n * (den // d) for m, (n, d) in terms.items() if n})
+    return (p, den) if with_denominator else p
 
 
 def _expanded_terms(expr, index, nv):
@@ -136,7 +138,7 @@ def _gcd(a, b):
     return a
 
 
-def to_sympy(p, symbols=()):
+def to_sympy(p, symbols=(), denominator=1):
     """An ``fmpz_mpoly`` as an expanded sympy expression.
 
     ``symbols`` gives what the context's names stand for: a sequence of sympy symbols (by
@@ -145,6 +147,7 @@ def to_sympy(p, symbols=()):
     maps to a distinct symbol the terms are assembled in sympy's canonical argument order
     directly (``Mul._from_args`` after sympy's own ``_mulsort``), several times faster than
     ``Mul(*…)`` per term and equal (same args, same hash) to what sympy would build.
+    ``denominator`` divides every coefficient (the polynomial p/denominator).
     """
     from sympy.core.add import _addsort
     from sympy.core.mul import _mulsort
@@ -162,7 +165,7 @@ def to_sympy(p, symbols=()):
                 if key not in pw:
                     pw[key] = gens[i] ** e
                 args.append(pw[key])
-        ci = sp.Integer(int(c))
+        ci = sp.Rational(int(c), denominator) if denominator != 1 else sp.Integer(int(c))
         if not fast:
             terms.append(sp.Mul(ci, *args))
             continue
@@ -281,13 +284,14 @@ def drop_monomial_content(p):
     return q
 
 
-def subs_rational(p, mapping):
+def subs_rational(p, mapping, strip_monomials=True):
     """Numerator of p after substituting variable ``v`` by ``num_v/den_v`` for each
     ``v: (num_v, den_v)`` in ``mapping`` (all polynomials in p's context).
 
     Computed as Σ c_e(rest) Π_v num_v^{e_v} den_v^{d_v − e_v} with d_v the degree of p in v,
     then stripped of monomial content (the form sympy's ``numer(together(·))`` gives up to
-    monomial factors and a constant).
+    monomial factors and a constant); with ``strip_monomials=False`` only made primitive
+    (the substituted polynomial times a non-zero constant).
     """
     names = list(mapping)
     groups = split_by(p, names)
@@ -308,7 +312,10 @@ def subs_rational(p, mapping):
         for i, e in enumerate(key):
             term = term * power(i, 0, e) * power(i, 1, degs[i] - e)
         out += term
-    return drop_monomial_content(out)
+    if strip_monomials:
+        return drop_monomial_content(out)
+    content = out.content()
+    return out / content if content not in (0, 1) else out
 
 
 def eval_params_q(p, values, keep=("G", "z")):

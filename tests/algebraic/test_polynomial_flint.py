@@ -197,3 +197,19 @@ def test_to_sympy_builds_sympys_canonical_expression():
         assert fast == ref and hash(fast) == hash(ref) and fast.args == ref.args
     assert exact.to_sympy(ctx.from_dict({(0,) * len(names): 3})) == 3
     assert exact.to_sympy(ctx.from_dict({})) == 0
+
+
+def test_expand_and_substitute_polynomial_match_sympy(monkeypatch):
+    P = pm.boxtimes_polynomial(RHO, MP.subs(y, h))
+    Q = sp.Rational(3, 7) * P + sp.Rational(1, 5) * G  # rational coefficients too
+    got = pm.expand_polynomial(Q)
+    assert got == sp.expand(Q) and hash(got) == hash(sp.expand(Q))
+    e = sp.exp(1) * G + z  # not for FLINT: sympy's expand answers
+    assert pm.expand_polynomial(e) == sp.expand(e)
+    aa, bb = sp.symbols("aa bb")
+    mapping = {a: aa, b: sp.Rational(2, 9), h: sp.Rational(1, 12), y: bb}
+    sub = pm.substitute_polynomial(P, mapping)
+    ref = sp.expand(P.xreplace(mapping))
+    ratio = sp.cancel(sub / ref)
+    assert ratio.is_Rational and ratio != 0
+    assert sub.free_symbols == ref.free_symbols
