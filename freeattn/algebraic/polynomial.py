@@ -5,8 +5,12 @@ P(G_μ(z), z) = 0, where G_μ(z) = ∫ dμ(x)/(z − x) is the Cauchy transform 
 G ~ 1/z at infinity, Im G < 0 on the upper half-plane).  Law parameters enter P as sympy
 symbols; their values live beside P (see :class:`freeattn.laws.AlgebraicLaw`).
 
-Every operation here is pure sympy and cached on a *canonical* form of its input (parameter
-symbols renamed ``c0, c1, …`` in sorted order), so that, e.g., all attention laws share one
+Inputs and outputs are sympy expressions; the exact algebra (factorisation, resultants,
+discriminants, substitutions, series moments) runs in FLINT through
+:mod:`freeattn.algebraic.exact` (python-flint), with sympy's own route as the fallback for
+expressions FLINT cannot take and under ``FREEATTN_FLINT=0``.  Every operation is cached on a
+*canonical* form of its input (parameter symbols renamed ``c0, c1, …`` in sorted order, the
+renaming done inside the conversion to FLINT), so that, e.g., all attention laws share one
 elimination whatever their numeric parameters.
 
 The change of variables behind ⊠ and compound free Poisson (Mingo & Speicher 2017, §3.6;
