@@ -22,6 +22,7 @@ S-relation Σ(w, S) = numerator of P(S w, (1 + w)/(S w)) and back P(G, z) = nume
 """
 from __future__ import annotations
 
+from collections import OrderedDict
 from functools import lru_cache
 
 import sympy as sp
@@ -209,16 +210,22 @@ def _to_q(value):
 
 
 # FLINT front ends: parameters are renamed while converting (no sympy xreplace of large
-# expressions), results cached on the canonical FLINT polynomial.
-_FLINT_CACHE = {}
+# expressions), results cached on the canonical FLINT polynomial.  The cache is a bounded LRU:
+# a scan over thousands of parameter points (each a new exact discriminant of the substituted
+# polynomial) must not grow memory without bound.
+_FLINT_CACHE = OrderedDict()
+_FLINT_CACHE_SIZE = 2048
 _VARS = frozenset({G, z, w, S, _S1})
 
 
 def _flint_cached(key, compute):
     try:
+        _FLINT_CACHE.move_to_end(key)
         return _FLINT_CACHE[key]
     except KeyError:
         value = _FLINT_CACHE[key] = compute()
+        while len(_FLINT_CACHE) > _FLINT_CACHE_SIZE:
+            _FLINT_CACHE.popitem(last=False)
         return value
 
 

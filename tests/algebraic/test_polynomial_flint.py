@@ -213,3 +213,13 @@ def test_expand_and_substitute_polynomial_match_sympy(monkeypatch):
     ratio = sp.cancel(sub / ref)
     assert ratio.is_Rational and ratio != 0
     assert sub.free_symbols == ref.free_symbols
+
+
+def test_flint_cache_is_bounded_lru(monkeypatch):
+    monkeypatch.setattr(pm, "_FLINT_CACHE", type(pm._FLINT_CACHE)())
+    monkeypatch.setattr(pm, "_FLINT_CACHE_SIZE", 3)
+    calls = []
+    for k in (1, 2, 3, 1, 4):  # 1 is refreshed, so 2 is the one evicted by 4
+        pm._flint_cached(k, lambda k=k: calls.append(k) or k)
+    assert calls == [1, 2, 3, 4]
+    assert list(pm._FLINT_CACHE) == [3, 1, 4]
