@@ -13,8 +13,9 @@ The time is split into
     numeric   breakpoints, branch classification, atoms (freeattn.algebraic.numeric),
     other     everything else (sympy glue: expand/xreplace/lambdify, validation),
 
-each timed exclusively (an exact discriminant inside the numeric edge search counts as exact).  Each law runs with FREEATTN_FLINT=1
-(FLINT) and FREEATTN_FLINT=0 (today's sympy-only route), and the ratio is printed.
+each timed exclusively (an exact discriminant inside the numeric edge search counts as
+exact).  Each law runs with FREEATTN_FLINT=1 (FLINT) and FREEATTN_FLINT=0 (today's
+sympy-only route), and the ratio is printed.
 
 Laws (BERT-base ratios n = 512, d = 768, d_K = d_V = 64, h = 12: γ_K = γ_V = 1.5,
 γ_O = 1.5; β = 1):

@@ -29,9 +29,10 @@ try:  # python-flint is a dependency; the sympy route remains for FREEATTN_FLINT
 except ImportError:  # pragma: no cover - exercised only without python-flint
     flint = None
 
-__all__ = ["NotConvertible", "flint_enabled", "context", "to_flint", "to_sympy",
-           "factor", "factor_list", "resultant", "poly_key", "discriminant", "subs_rational", "drop_monomial_content",
-           "split_by", "eval_params_q", "series_moments_q", "stieltjes_candidates", "is_stieltjes_candidate",
+__all__ = ["NotConvertible", "flint_enabled", "context", "to_flint", "to_sympy", "poly_key",
+           "factor", "factor_list", "resultant", "discriminant", "subs_rational",
+           "drop_monomial_content", "split_by", "eval_params_q", "series_moments_q",
+           "series_moments_poly", "stieltjes_candidates", "is_stieltjes_candidate",
            "CoefficientTable"]
 
 #: variables of the polynomial method, placed first (in this order) in every context
