@@ -1256,5 +1256,5 @@ class AlgebraicLaw(Law):
                 syms.append(s)
                 values[s] = c
         P = pushforward_polynomial(self.symbolic_polynomial, syms)
-        terms = " + ".join(f"{c}·x^{j}" for j, c in enumerate(coefficients) if c != 0)
+        terms = " + ".join(f"({c})·x^{j}" for j, c in enumerate(coefficients) if c != 0)
         return AlgebraicLaw(P, {**self.values, **values}, name=f"({terms})#({self.name})")
