@@ -9,3 +9,6 @@ __all__ = ["reproduce"]
 @click.group()
 def reproduce():
     """Reproduce a published table or figure (computed, compared with the paper's values)."""
+
+
+from . import reproduce_table as _table_d2  # noqa: E402,F401  (registers ``table-d2``)

@@ -110,3 +110,12 @@ def test_docstring_examples():
 
     result = doctest.testmod(cfgmod, optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_table_d2_mean_is_the_law_mean():
+    c = MHAConfig(n=64, heads=4, kv_heads=1, d_k=24, d_v=20, d_o=48, beta=0.7, sharing="mqa")
+    assert c.table_d2_mean() == pytest.approx(c.limit_mean("mha"), rel=1e-13)
+    bert = MHAConfig.preset("bert-base")
+    assert bert.table_d2_mean() == pytest.approx(768 / 512 * (math.e - 1), rel=1e-15)
+    kay = MHAConfig.preset("kayyam-1.2b")  # (d_O/n)(e − 1 + n/d_K), App. D.1
+    assert kay.table_d2_mean() == pytest.approx(math.e - 1 + 2048 / 64, rel=1e-15)
