@@ -11,4 +11,5 @@ def reproduce():
     """Reproduce a published table or figure (computed, compared with the paper's values)."""
 
 
+from . import reproduce_readout  # noqa: E402,F401  (registers fig2a … fig3b)
 from . import reproduce_table as _table_d2  # noqa: E402,F401  (registers ``table-d2``)
