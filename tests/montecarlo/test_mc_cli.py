@@ -197,11 +197,11 @@ def test_mha_widths_from_ratios_presets_and_the_limit_law():
 def test_mha_against_the_limit_law():
     """About 30 s of exact algebra for the full-layer law before the cold-start work lands."""
     # softmax, Gaussian model and the limit law (C.15), GQA with 2 K/V heads
-    res = _run(["mha", "--n", "64", "--heads", "4", "--kv-heads", "2", "--gamma-k", "1",
-                "--gamma-o", "0.75", "--draws", "2", "--workers", "1", "--json",
+    res = _run(["mha", "--n", "64", "--heads", "4", "--kv-heads", "2", "--gamma-k", "1.5",
+                "--gamma-v", "2", "--gamma-o", "2", "--draws", "2", "--workers", "1", "--json",
                 "--ks-tol", "0.2", "--w1-tol", "0.3"])
     assert res.exit_code == 0, res.output
     data = json.loads(res.output)
-    assert data["config"]["sharing"] == "gqa" and data["model"]["d_o"] == 48
-    assert data["limit_mean"] == pytest.approx(0.75 * (math.e - 1), rel=1e-13)
+    assert data["config"]["sharing"] == "gqa" and data["model"]["d_o"] == 128
+    assert data["limit_mean"] == pytest.approx(2 * (math.e - 1), rel=1e-13)
     assert data["softmax"]["ks"] < 0.2 and "softmax_vs_gaussian" in data
