@@ -148,3 +148,14 @@ def test_bad_parameters():
     with pytest.raises(ParameterError) as exc:
         TiedKV(1.0, 1.0, 0, 1.0)
     assert exc.value.param == "heads"
+
+
+def test_mean_one_normalisation():
+    from freeattn.readout import mean_one
+
+    law = mean_one(MarchenkoPastur(0.5).dilate(3.0))
+    assert float(law.mean()) == pytest.approx(1.0, rel=1e-14)
+    with pytest.raises(ParameterError):
+        mean_one(MarchenkoPastur(0.5), m=-1.0)
+    assert readout_normalisation(1.0, 0.5, 8, 0.5, tied=True) == pytest.approx(
+        0.5 * (math.e - 1 + 8 / 0.5))
