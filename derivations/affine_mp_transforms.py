@@ -15,6 +15,7 @@ Sources: Hayase & Karakida 2026 (arXiv 2610.10033): (C.3), (C.4), (C.8), Lemma C
    and against the S-relation Σ(w, S) of the law's polynomial.
 3. (C.12) S_{ρ_{γ/h}}(w/h) = S_{ρ_γ}(w); §C.6.1's 1 = (1 − cw/γ)s + c(1 − c)ws²/γ at
    s = S(−w); §C.1.4's S_μ(w) = (1 − (m₂/m₁² − 1)w + O(w²))/m₁.
+4. §C.6.2: 1/S_{ρ_{β,γ}}(−w) is positive and nonincreasing in w > 0 (uniqueness of (5.4)).
 """
 import sympy as sp
 
@@ -86,4 +87,17 @@ ss = s_transform_series(list(m))
 assert sp.simplify(ss[0] - 1 / m[0]) == 0
 assert sp.simplify(ss[1] - (-(m[1] / m[0] ** 2 - 1) / m[0])) == 0
 print("   S(w) = (1 - (m2/m1^2 - 1) w + O(w^2))/m1  OK")
+
+print("4. Section C.6.2: 1/S_rho(-w) is positive and nonincreasing for 0 < w (c <= 1)")
+# 1/S(−w) = (1 − cw/γ + sqrt((1 + cw/γ)² − 4c²w/γ))/2 (the paper's S at z = −w); its
+# derivative is (c/γ)(−1 + (1 + cw/γ − 2c)/sqrt(·))/2 <= 0 iff (1 + cw/γ − 2c)² <= (·),
+# and (·) − (1 + cw/γ − 2c)² = 4c(1 − c) ≥ 0 is checked exactly:
+inv = sp.simplify(1 / S_gen.subs(z, -w))
+root = (1 + c * w / gam) ** 2 - 4 * c**2 * w / gam
+assert sp.simplify(inv - (1 - c * w / gam + sp.sqrt(root)) / 2) == 0
+gap = sp.factor(sp.expand(root - (1 + c * w / gam - 2 * c) ** 2))
+print("   (1 + cw/g)^2 - 4c^2 w/g - (1 + cw/g - 2c)^2 =", gap)
+assert sp.simplify(gap - 4 * c * (1 - c)) == 0
+assert sp.simplify(root - ((1 - c * w / gam) ** 2 + 4 * c * (1 - c) * w / gam)) == 0
+print("   = 4c(1 - c) >= 0, and the radicand (1 - cw/g)^2 + 4c(1 - c)w/g > 0: 1/S decreases  OK")
 print("All checks passed.")

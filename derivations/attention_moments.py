@@ -5,7 +5,7 @@ Executable derivation (prints and asserts). Run from the repository root:
     PYTHONPATH=. python3 derivations/attention_moments.py
 
 Sources: Hayase & Karakida, "Gaussian Equivalence for Multi-Head Self-Attention",
-arXiv 2610.10033, (C.1–C.11), (C.15), (C.16), (C.29); /work/shared/MATH.md §2.
+arXiv 2610.10033, (C.1–C.11), (C.15), (C.16), (C.29).
 Combinatorics: Nica & Speicher (2006), Lectures 11, 14, 16, 18; Mingo & Speicher (2017), §4.3.
 
 Laws (free cumulants κ_1, κ_2, ...):

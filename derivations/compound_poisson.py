@@ -16,6 +16,7 @@ cumulants κ_q = t m_q.  Checked as formal power series to order N (exact, symbo
    κ₂ = m₂(ρ_{γ/h})/h = θ₁²/h + θ₂²/γ;
 6. Prop. C.5: S_{μ_V}(w/γ_V)/(γ_V + w) = S_{ν_{∞,h}}(w) S_{π_{γ_V}}(w) for
    μ_V = D_{γ_V/h} π(ρ_{γ/h}, h/γ_V);
+   Prop. C.6: π(ν, 1) = ν ⊠ π₁ (the head-average law ρ_{γ_K} ⊠ π₁);
 7. §C.2.1: S of D_{1/(γ_K m)}(π(μ, h) ⊠ π_{γ_O}) is γ_K m S_μ(z/h)/((h + z)(γ_O + z)).
 """
 import sympy as sp
@@ -93,6 +94,10 @@ S_muV = series_of(s_transform_series(m_muV), w)
 lhs = S_muV.subs(w, w / gV) / (gV + w)
 S_att = S_rho / (1 + w / h)
 same_series(lhs, S_att / (gV + w), w, N - 1, "S_muV(w/gV)/(gV + w) = S_nu_inf,h(w) S_pi_gV(w)")
+
+print("   Prop. C.6: pi(nu, 1) = nu boxtimes pi_1")
+same_series(S_nu / (1 + w), S_nu * S_of_cumulants([sp.Integer(1)] * N), w, N,
+            "S_pi(nu,1) = S_nu S_pi_1")
 
 print("7. Section C.2.1: tied K = V with Gaussian output weights")
 m_mu = list(sp.symbols(f"mu1:{N + 1}", positive=True))

@@ -158,29 +158,31 @@ class _Input:
     # -------------------------------------------------------------- mpmath
     def value_mp(self, w, dps):
         """(G(w), G′(w)) at the current mpmath precision (caller holds ``workdps``)."""
-        g = self.law.cauchy_transform(w, dps=dps)
-        with workdps(dps):
-            g = mpmath.mpc(g)
-            if isinstance(self.law, AlgebraicLaw):
-                c = self.law._num.coefficients_mp()
-                pg = pz = mpmath.mpc(0)
-                for k, row in enumerate(c):
-                    for j, ckj in enumerate(row):
-                        if ckj == 0:
-                            continue
-                        if k:
-                            pg += k * ckj * g ** (k - 1) * w**j
-                        if j:
-                            pz += j * ckj * g**k * w ** (j - 1)
-                g = self.law._num.newton_mp(g, w)  # full working precision
-                return g, -pz / pg
-            deriv = getattr(self.law, "cauchy_transform_derivative", None)
-            if deriv is not None:
-                try:
-                    return g, mpmath.mpc(deriv(w, dps=dps))
-                except NotImplementedError:
-                    pass
-            return g, mpmath.diff(lambda s: mpmath.mpc(self.law.cauchy_transform(s, dps=dps)), w)
+        w = mpmath.mpc(w)
+        if isinstance(self.law, AlgebraicLaw):
+            # float64 branch value (warm path above), polished on P(g, w) = 0 at full precision
+            g0, _ = self.value(np.array([complex(w)]))
+            num = self.law._num
+            g = num.newton_mp(mpmath.mpc(complex(g0[0])), w)
+            c = num.coefficients_mp()
+            pg = pz = mpmath.mpc(0)
+            for k, row in enumerate(c):
+                for j, ckj in enumerate(row):
+                    if ckj == 0:
+                        continue
+                    if k:
+                        pg += k * ckj * g ** (k - 1) * w**j
+                    if j:
+                        pz += j * ckj * g**k * w ** (j - 1)
+            return g, -pz / pg
+        g = mpmath.mpc(self.law.cauchy_transform(w, dps=dps))
+        deriv = getattr(self.law, "cauchy_transform_derivative", None)
+        if deriv is not None:
+            try:
+                return g, mpmath.mpc(deriv(w, dps=dps))
+            except NotImplementedError:
+                pass
+        return g, mpmath.diff(lambda s: mpmath.mpc(self.law.cauchy_transform(s, dps=dps)), w)
 
     def mean(self):
         """m₁ (for starting guesses), computed once."""
@@ -219,6 +221,8 @@ class SubordinationLaw(Law):
     """
 
     _n = 2
+    #: True for laws on [0, ∞) (⊠, ⊠-powers, π(μ, t) with μ on [0, ∞))
+    _half_line = False
 
     def __init__(self, inputs, name):
         self._inputs = [_Input(law) for law in inputs]
@@ -253,7 +257,7 @@ class SubordinationLaw(Law):
             best_res = np.full(z.shape, np.inf)
             for _ in range(maxit):
                 f, J = self._eqs(u, z, st)
-                size = sum(np.abs(ui) for ui in u) + np.abs(z) + self._scale * 1e-3
+                size = self._res_scale(u, z)
                 res = sum(np.abs(fi) for fi in f)
                 better = res < best_res
                 best = [np.where(better, ui, bi) for ui, bi in zip(u, best)]
@@ -274,9 +278,17 @@ class SubordinationLaw(Law):
                 better = res < best_res
                 best = [np.where(better, ui, bi) for ui, bi in zip(u, best)]
                 best_res = np.where(better, res, best_res)
-            size = sum(np.abs(ui) for ui in best) + np.abs(z) + self._scale * 1e-3
+            size = self._res_scale(best, z)
             conv = best_res <= 1e-12 * size
             return best, conv, best_res
+
+    def _ladder_floor(self, z):
+        """Lowest rung of the continuation ladder per point (then the target itself)."""
+        return np.full(z.shape, 1e-9 * self._scale)
+
+    def _res_scale(self, u, z):
+        """Size of the terms of the equations (residuals are judged relative to it)."""
+        return sum(np.abs(ui) for ui in u) + np.abs(z) + 1e-300
 
     @staticmethod
     def _project(u, old=None):
@@ -308,15 +320,16 @@ class SubordinationLaw(Law):
         u = self._fixed_point(u, top, st, fixed_iters)
         u, conv, _ = self._newton(u, top, st, 12)
         h = Y
-        floor = 1e-9 * self._scale
+        floor = self._ladder_floor(z)
         while True:
             h *= ratio
-            if h < floor:
+            if h < floor.min():
                 break
-            zk = z.real + 1j * np.maximum(z.imag, h)
+            zk = z.real + 1j * np.maximum(z.imag, np.where(h >= floor, h, 0.0))
             u, conv, _ = self._newton(u, zk, st, 10)
         u, conv, res = self._newton(u, z, st, 30)
-        G = self._G(u, z, st)
+        with np.errstate(all="ignore"):
+            G = self._G(u, z, st)
         ok = conv & np.isfinite(G)
         if not np.all(ok):
             if ratio < 0.7:  # retry the stragglers on a finer ladder
@@ -356,7 +369,7 @@ class SubordinationLaw(Law):
         (smooth in θ at square-root edges), to warm-start on-axis Newton solves."""
         if "_axis_v" not in self.__dict__:
             tables = []
-            theta = np.linspace(0.0, math.pi, _TABLE_NODES)
+            theta = np.linspace(0.0, math.pi, _TABLE_NODES)[1:-1]  # edges excluded
             for a, b in self._support_float:
                 x = a + (b - a) * np.sin(0.5 * theta) ** 2
                 st = {}
@@ -412,16 +425,17 @@ class SubordinationLaw(Law):
 
     # ------------------------------------------------------------- atoms
     def _atoms(self, dps):
-        atoms = self._atoms_exact()
         if dps is None:
-            return [(float(a), float(m)) for a, m in atoms]
+            return list(self._atom_list)
+        with workdps(dps):
+            atoms = self._atoms_exact(dps)
         with mpmath.workdps(dps):
             return [(+mpmath.mpf(a), +mpmath.mpf(m)) for a, m in atoms]
 
     @property
     def _atom_list(self):
         if "_atom_v" not in self.__dict__:
-            self._atom_v = [(float(a), float(m)) for a, m in self._atoms_exact()]
+            self._atom_v = [(float(a), float(m)) for a, m in self._atoms_exact(None)]
         return self._atom_v
 
     # ------------------------------------------------------------- edges
@@ -444,7 +458,7 @@ class SubordinationLaw(Law):
         """On the real axis: inside the support ⟺ a subordination function is off the axis
         (Im u ~ sqrt(distance to the edge); G alone is ill-conditioned next to a hard edge,
         where it diverges) and Im G < 0."""
-        size = sum(np.abs(ui) for ui in u) + 1e-3 * self._scale
+        size = sum(np.abs(ui) for ui in u) + 1e-300
         off = np.zeros(G.shape, bool)
         for ui in u:
             off |= ui.imag > 1e-11 * size
@@ -458,7 +472,7 @@ class SubordinationLaw(Law):
         x = np.linspace(lo - pad, hi + pad, _SCAN_POINTS)
         atoms = [a for a, _ in self._atom_list]
         keep = np.ones(x.shape, bool)
-        for a in atoms:
+        for a in atoms + ([0.0] if self._half_line else []):
             keep &= np.abs(x - a) > 1e-9 * self._scale
         x = x[keep]
         u, G, ok = self._solve_float(x + 0j)
@@ -514,6 +528,15 @@ class SubordinationLaw(Law):
         point of the system (f(u, x) = 0, det ∂_u f = 0, u real) by Newton's method with
         complex-step derivatives; if Newton leaves the bracket the bracket itself is shrunk
         to rounding level."""
+        if self._half_line and x_out <= 0 < x_in:
+            # the law lives on [0, ∞): 0 is a breakpoint of the system (z = 0) and the
+            # edge lies in [0, x_in]; a density still positive at 1e-12·x_in has its edge at 0
+            # (a hard edge, e.g. x^{-2/3} for MP₁ ⊠ MP₁)
+            probe = np.array([1e-12 * x_in + 0j])
+            u_p, G_p, ok_p = self._solve_float(probe)
+            if ok_p[0] and self._inside(G_p, u_p)[0]:
+                return 0.0
+            x_out = 0.0
         a, b, u_a = self._bracket(x_out, x_in, 3)
         if u_a is None:
             u_a = u_out
@@ -561,7 +584,7 @@ class SubordinationLaw(Law):
             sol = mpmath.findroot(F, start)
         except (ValueError, ZeroDivisionError):
             return mpmath.mpf(e)
-        return sol[-1]
+        return sol[self._n]
 
     # ------------------------------------------------------------- mpmath
     def _eqs_mp(self, u, z, dps):
@@ -569,7 +592,8 @@ class SubordinationLaw(Law):
 
     def _cauchy_mp(self, zv, dps):
         with workdps(dps):
-            zv = mpmath.mpc(to_mp(zv))
+            zv = zv if isinstance(zv, (mpmath.mpc, mpmath.mpf, complex)) else to_mp(zv)
+            zv = mpmath.mpc(zv)
             conj = mpmath.im(zv) < 0
             zq = mpmath.conj(zv) if conj else zv
             u, _, ok = self._solve_float(np.array([complex(zq)]))
@@ -594,20 +618,23 @@ class SubordinationLaw(Law):
         if "_cdf_v" in self.__dict__:
             return self._cdf_v
         atoms_mass = sum(m for _, m in self._atom_list)
-        panels = 32
+        panels = 16
         prev = None
         while True:
             tables = []
             total = atoms_mass
             for a, b in self._support_float:
-                edges = np.linspace(0.0, math.pi, panels + 1)
+                # grade toward an edge at 0 of a half-line law (a power singularity there,
+                # e.g. x^{-2/3}); critical-point edges (square root, or inverse square root
+                # at a hard edge) are smooth in θ and their neighbourhood is ill-conditioned
+                edges = _graded_panels(panels, left=self._half_line and a == 0)
                 mass = self._gl(a, b, edges[:-1], edges[1:])
                 tables.append({"a": a, "b": b, "edges": edges,
                                "cum": np.concatenate([[0.0], np.cumsum(mass)])})
                 total += mass.sum()
             if prev is not None and abs(total - prev) <= 1e-11 and abs(total - 1) <= _MASS_TOL:
                 break
-            if panels >= 1024:
+            if panels >= 512:
                 raise ArithmeticError(f"{self.name}: total mass {total!r} ≠ 1 (atoms "
                                       f"{atoms_mass!r}); the support scan missed a component")
             prev = total
@@ -680,6 +707,9 @@ class SubordinationLaw(Law):
             up = c >= q
             hi = np.where(up, mid, hi)
             lo = np.where(up, lo, mid)
+        for loc, _ in self._atom_list:  # a quantile inside an atom's jump is its location
+            snap = (np.abs(hi - loc) <= 1e-12 * self._scale) & (self._cdf_float(np.full(q.shape, loc)) >= q)
+            hi = np.where(snap, loc, hi)
         return hi
 
     # ------------------------------------------------------------- moments
@@ -689,6 +719,23 @@ class SubordinationLaw(Law):
 
 
 # --------------------------------------------------------------------------- operations
+def _graded_panels(k, left=False, levels=24, ratio=0.25):
+    """θ-panel boundaries on [0, π]: k uniform panels, the first one graded geometrically
+    when ``left`` (an integrable power singularity of the density at that edge, e.g. the
+    x^{-2/3} of MP ⊠ MP at 0, still gets exponential convergence)."""
+    h = math.pi / k
+    start = [0.0] + ([h * ratio**j for j in range(levels, 0, -1)] if left else [])
+    return np.array(start + [h * i for i in range(1, k + 1)])
+
+
+#: masses below this are rounding, not atoms (the rules above subtract numbers near 1)
+_ATOM_TOL = 1e-14
+
+
+def _mass_at_zero(atoms):
+    return sum((m for a, m in atoms if a == 0), 0 * sum((m for _, m in atoms), 0))
+
+
 def _f_of(g, dg):
     """F = 1/G and F′ = −G′/G²."""
     F = 1 / g
@@ -728,12 +775,12 @@ class AdditiveConvolution(SubordinationLaw):
     def _G_mp(self, u, z, dps):
         return self._inputs[0].value_mp(u[0], dps)[0]
 
-    def _atoms_exact(self):
+    def _atoms_exact(self, dps):
         # Bercovici & Voiculescu 1998: (μ ⊞ ν)({a}) = max(0, μ({b}) + ν({a − b}) − 1)
         out = []
-        for b, mb in self.mu.atoms():
-            for c, mc in self.nu.atoms():
-                if mb + mc > 1 + 1e-14:
+        for b, mb in self.mu.atoms(dps):
+            for c, mc in self.nu.atoms(dps):
+                if mb + mc - 1 > _ATOM_TOL:
                     out.append((b + c, mb + mc - 1))
         return sorted(out)
 
@@ -749,6 +796,8 @@ class AdditiveConvolution(SubordinationLaw):
 class MultiplicativeConvolution(SubordinationLaw):
     """μ ⊠ ν for laws on [0, ∞) by subordination (see
     :func:`freeattn.free_multiplicative_convolution`)."""
+
+    _half_line = True
 
     def __init__(self, mu, nu, name=None):
         super().__init__([mu, nu], name or f"({mu.name}) ⊠ ({nu.name})")
@@ -771,9 +820,18 @@ class MultiplicativeConvolution(SubordinationLaw):
     def _eqs(self, u, z, st, mp_dps=None):
         F1, d1 = _f_of(*self._ev(0, u[0], st, mp_dps))
         F2, d2 = _f_of(*self._ev(1, u[1], st, mp_dps))
-        f = [u[1] * (u[0] - F1) - z, u[0] * (u[1] - F2) - z]
-        J = [[u[1] * (1 - d1), u[0] - F1], [u[1] - F2, u[0] * (1 - d2)]]
+        # divided by z: the terms are O(|z|), and z → 0 at a hard edge or an atom at 0
+        f = [u[1] * (u[0] - F1) / z - 1, u[0] * (u[1] - F2) / z - 1]
+        J = [[u[1] * (1 - d1) / z, (u[0] - F1) / z], [(u[1] - F2) / z, u[0] * (1 - d2) / z]]
         return f, J
+
+    def _res_scale(self, u, z):
+        return np.ones(np.shape(z))
+
+    def _ladder_floor(self, z):
+        # near 0 the natural scale is |z| itself (a hard edge or an atom at 0)
+        az = np.abs(z)
+        return 1e-9 * np.where(az > 0, np.minimum(az, self._scale), self._scale)
 
     def _G(self, u, z, st):
         return u[0] * self._ev(0, u[0], st)[0] / z
@@ -781,17 +839,17 @@ class MultiplicativeConvolution(SubordinationLaw):
     def _G_mp(self, u, z, dps):
         return u[0] * self._inputs[0].value_mp(u[0], dps)[0] / z
 
-    def _atoms_exact(self):
+    def _atoms_exact(self, dps):
         # Belinschi 2003: (μ ⊠ ν)({0}) = max(μ({0}), ν({0})); away from 0
         # (μ ⊠ ν)({ab}) = max(0, μ({a}) + ν({b}) − 1)
-        a0 = dict(self.mu.atoms()).get(0.0, 0.0)
-        b0 = dict(self.nu.atoms()).get(0.0, 0.0)
+        a0 = _mass_at_zero(self.mu.atoms(dps))
+        b0 = _mass_at_zero(self.nu.atoms(dps))
         out = []
         if max(a0, b0) > 0:
-            out.append((0.0, max(a0, b0)))
-        for a, ma in self.mu.atoms():
-            for b, mb in self.nu.atoms():
-                if a != 0 and b != 0 and ma + mb > 1 + 1e-14:
+            out.append((0 * a0, max(a0, b0)))
+        for a, ma in self.mu.atoms(dps):
+            for b, mb in self.nu.atoms(dps):
+                if a != 0 and b != 0 and ma + mb - 1 > _ATOM_TOL:
                     out.append((a * b, ma + mb - 1))
         return sorted(out)
 
@@ -812,6 +870,7 @@ class CompoundFreePoisson(SubordinationLaw):
     def __init__(self, mu, rate, name=None):
         super().__init__([mu], name or f"π({mu.name}, {float(rate):g})")
         self.mu, self.rate = mu, float(rate)
+        self._half_line = self._inputs[0].hull()[0] >= 0
 
     def _hull(self):
         a, b = self._inputs[0].hull()
@@ -829,7 +888,17 @@ class CompoundFreePoisson(SubordinationLaw):
         t = self.rate if mp_dps is None else mpmath.mpf(self.rate)
         g, dg = self._ev(0, u[0], st, mp_dps)
         w = u[0]
-        return [w * (1 - t) + t * w * w * g - z], [[(1 - t) + 2 * t * w * g + t * w * w * dg]]
+        # divided by z (terms O(|z|), z → 0 at the atom or hard edge at 0)
+        return ([(w * (1 - t) + t * w * w * g) / z - 1],
+                [[((1 - t) + 2 * t * w * g + t * w * w * dg) / z]])
+
+    def _res_scale(self, u, z):
+        return np.ones(np.shape(z))
+
+    def _ladder_floor(self, z):
+        # near 0 the natural scale is |z| itself (a hard edge or an atom at 0)
+        az = np.abs(z)
+        return 1e-9 * np.where(az > 0, np.minimum(az, self._scale), self._scale)
 
     def _G(self, u, z, st):
         return 1 / u[0]
@@ -837,11 +906,12 @@ class CompoundFreePoisson(SubordinationLaw):
     def _G_mp(self, u, z, dps):
         return 1 / u[0]
 
-    def _atoms_exact(self):
+    def _atoms_exact(self, dps):
         # π(μ, t) = lim ((1 − t/N) δ₀ + (t/N) μ)^{⊞N}: atom 1 − t(1 − μ({0})) at 0 if positive
-        m0 = dict(self.mu.atoms()).get(0.0, 0.0)
-        mass = 1 - self.rate * (1 - m0)
-        return [(0.0, mass)] if mass > 1e-14 else []
+        m0 = _mass_at_zero(self.mu.atoms(dps))
+        t = self.rate if dps is None else mpmath.mpf(self.rate)
+        mass = 1 - t * (1 - m0)
+        return [(0 * mass, mass)] if mass > _ATOM_TOL else []
 
     def exact_moments(self, order):
         from ..transforms.cumulants import (compound_free_poisson_cumulants,
@@ -885,10 +955,11 @@ class AdditivePower(SubordinationLaw):
     def _G_mp(self, u, z, dps):
         return self._inputs[0].value_mp(u[0], dps)[0]
 
-    def _atoms_exact(self):
+    def _atoms_exact(self, dps):
         # Belinschi & Bercovici 2004: μ^{⊞t}({t a}) = max(0, t μ({a}) − (t − 1))
-        return [(self.t * a, self.t * m - (self.t - 1)) for a, m in self.mu.atoms()
-                if self.t * m - (self.t - 1) > 1e-14]
+        t = self.t if dps is None else mpmath.mpf(self.t)
+        return [(t * a, t * m - (t - 1)) for a, m in self.mu.atoms(dps)
+                if t * m - (t - 1) > _ATOM_TOL]
 
     def exact_moments(self, order):
         from ..transforms.cumulants import free_cumulants_from_moments, moments_from_free_cumulants
@@ -903,6 +974,7 @@ class MultiplicativePower(SubordinationLaw):
     """μ^{⊠t}, t ≥ 1, μ on [0, ∞) (see :func:`freeattn.free_multiplicative_power`)."""
 
     _n = 1
+    _half_line = True
 
     def __init__(self, mu, t, name=None):
         super().__init__([mu], name or f"({mu.name})^⊠{float(t):g}")
@@ -925,7 +997,15 @@ class MultiplicativePower(SubordinationLaw):
         w = u[0]
         q = w - F
         qp = q ** (t - 2) if mp_dps is None else mpmath.power(q, t - 2)
-        return [w * q * qp - z], [[q * qp + (t - 1) * w * qp * (1 - dF)]]
+        return [w * q * qp / z - 1], [[(q * qp + (t - 1) * w * qp * (1 - dF)) / z]]
+
+    def _res_scale(self, u, z):
+        return np.ones(np.shape(z))
+
+    def _ladder_floor(self, z):
+        # near 0 the natural scale is |z| itself (a hard edge or an atom at 0)
+        az = np.abs(z)
+        return 1e-9 * np.where(az > 0, np.minimum(az, self._scale), self._scale)
 
     def _G(self, u, z, st):
         return u[0] * self._ev(0, u[0], st)[0] / z
@@ -933,15 +1013,16 @@ class MultiplicativePower(SubordinationLaw):
     def _G_mp(self, u, z, dps):
         return u[0] * self._inputs[0].value_mp(u[0], dps)[0] / z
 
-    def _atoms_exact(self):
+    def _atoms_exact(self, dps):
         # as for ⊠ (Belinschi 2003; Belinschi & Bercovici 2005): the atom at 0 is kept,
         # μ^{⊠t}({a^t}) = max(0, t μ({a}) − (t − 1)) for a > 0
+        t = self.t if dps is None else mpmath.mpf(self.t)
         out = []
-        for a, m in self.mu.atoms():
+        for a, m in self.mu.atoms(dps):
             if a == 0:
-                out.append((0.0, m))
-            elif self.t * m - (self.t - 1) > 1e-14:
-                out.append((a**self.t, self.t * m - (self.t - 1)))
+                out.append((a, m))
+            elif t * m - (t - 1) > _ATOM_TOL:
+                out.append((a**t, t * m - (t - 1)))
         return sorted(out)
 
     def exact_moments(self, order):
