@@ -32,7 +32,8 @@ __all__ = ["mha_features", "FeatureSpectrum", "feature_spectrum", "finite_ridge_
 
 
 def fixed_target(n, seed=0):
-    """The paper's fixed target: a standard Gaussian vector, centred, rescaled to ‖y‖² = n (§D.2)."""
+    """The paper's fixed target: a standard Gaussian vector, centred, rescaled to ‖y‖² = n
+    (§D.2); ``seed`` fixes it across conditions and draws."""
     n = positive_integer("n", n)
     y = np.random.default_rng(np.random.SeedSequence(seed)).standard_normal(n)
     y -= y.mean()

@@ -103,8 +103,8 @@ def training_loss(law, t, method="stehfest", dps=None, degree=None):
         Times t ≥ 0.
     method : {'stehfest', 'talbot', 'dehoog', 'quadrature'}
         Laplace inversion of (1 − w_ν(s/2))/s with ``mpmath.invertlaplace`` (default
-        Gaver–Stehfest with 48 terms, the paper's check setting), or 'quadrature': e^{−2tx} integrated
-        against the law's density and atoms (Laws with a density only; float64).
+        Gaver–Stehfest with 48 terms, the paper's check setting), or 'quadrature': e^{−2tx}
+        integrated against the law's density and atoms (Laws with a density; float64).
     dps : int, optional
         Digits of the result for the inversion methods: None returns float64 computed with a
         working precision of 20 digits goal (mpmath raises it further per method); an integer

@@ -88,7 +88,7 @@ def test_fieller_interval():
     r, lo, hi = fieller_interval(y, x)
     assert lo < r < hi and r == pytest.approx(y.mean() / x.mean())
     # the endpoints satisfy |Ȳ − rX̄| = t s_{Y−rX}/sqrt(N)
-    t975 = 2.262157162798205  # Student-t 0.975 quantile, 9 degrees of freedom (statistical tables)
+    t975 = 2.262157162798205  # Student-t 0.975 quantile, 9 degrees of freedom
     for e in (lo, hi):
         d = y - e * x
         assert abs(d.mean()) == pytest.approx(t975 * d.std(ddof=1) / math.sqrt(10))
