@@ -3,7 +3,6 @@ import doctest
 import subprocess
 import sys
 
-import mpmath
 import pytest
 import sympy as sp
 
