@@ -62,13 +62,27 @@ class NumericPolynomial:
                 self._exact_c[k][j] = c
         params = sorted(self.values, key=lambda s_: s_.name)
         self._params = params
-        self._fns = [[sp.lambdify(params, c, "mpmath") for c in row] for row in self._exact_c]
         self._mp_cache = {}
         with mpmath.workdps(40):
             c = self.coefficients_mp()
         # float64 coefficient polynomials in z, highest power first, for G^deg .. G^0
         self.cf = np.array([[float(c[k][j]) for j in range(self.deg_z, -1, -1)]
                             for k in range(self.deg, -1, -1)])
+
+    # Lambdified coefficient functions are rebuilt on demand and never pickled: a law must
+    # pickle (process pools, Dask) whether or not it has been evaluated.
+    @property
+    def _fns(self):
+        fns = self.__dict__.get("_fns_")
+        if fns is None:
+            fns = [[sp.lambdify(self._params, c, "mpmath") for c in row] for row in self._exact_c]
+            self.__dict__["_fns_"] = fns
+        return fns
+
+    def __getstate__(self):
+        state = dict(self.__dict__)
+        state.pop("_fns_", None)
+        return state
 
     def param_values_mp(self):
         """Parameter values as mpmath numbers at the current precision."""
@@ -102,31 +116,50 @@ class NumericPolynomial:
     def roots(self, x):
         """All roots in G of P(G, x) for each x: complex array (N, deg).
 
-        Companion-matrix eigenvalues, batched; a vanishing leading coefficient (x at a pole)
-        drops the degree and the missing roots are returned as ``inf``.
+        Companion-matrix eigenvalues, batched, on coefficients scaled to unit size.  Where
+        the leading coefficient is tiny against the others (x at or next to a pole) the
+        roots of the reversed polynomial are inverted instead, so that the large roots come
+        out as large numbers (``inf`` where the leading coefficient vanishes exactly) and the
+        others keep full accuracy.
         """
         x = np.asarray(x).reshape(-1)
         C = self.coeffs_at(x)
         out = np.full((x.size, self.deg), np.inf + 0j)
-        lead = C[0]
+        if self.deg == 0 or x.size == 0:
+            return out
         scale = np.max(np.abs(C), axis=0)
-        regular = np.abs(lead) > 1e-14 * scale
-        if np.any(regular):
-            Cr = C[:, regular]
-            M = np.zeros((Cr.shape[1], self.deg, self.deg), dtype=Cr.dtype)
-            M[:, 0, :] = -(Cr[1:] / Cr[0]).T
-            idx = np.arange(self.deg - 1)
+        scale = np.where(np.isfinite(scale) & (scale > 0), scale, 1.0)
+        C = C / scale
+        lead, tail = np.abs(C[0]), np.abs(C[-1])
+        regular = lead >= tail
+        idx = np.arange(self.deg - 1)
+        for mask, cc in ((regular, C), (~regular, C[::-1])):
+            if not np.any(mask):
+                continue
+            Cr = cc[:, mask]
+            M = np.zeros((Cr.shape[1], self.deg, self.deg), dtype=complex)
+            with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+                M[:, 0, :] = -(Cr[1:] / Cr[0]).T
             M[:, idx + 1, idx] = 1
-            out[regular] = np.linalg.eigvals(M)
-        for i in np.flatnonzero(~regular):
-            r = np.roots(C[:, i])
-            out[i, : r.size] = r
+            good = np.all(np.isfinite(M.reshape(len(M), -1)), axis=1)
+            r = np.full((len(M), self.deg), np.inf + 0j)
+            if np.any(good):
+                r[good] = np.linalg.eigvals(M[good])
+            if cc is not C:  # reversed polynomial: invert its roots (0 -> inf)
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    r = np.where(r == 0, np.inf + 0j, 1.0 / np.where(r == 0, 1, r))
+            out[mask] = r
         return out
 
     def newton(self, g, x, steps=3):
         """Polish roots ``g`` of P(·, x) by Newton's method (vectorised); returns (g, |step|)."""
         C = self.coeffs_at(x)
         step = np.zeros(g.shape)
+        with np.errstate(all="ignore"):  # far-off starts overflow; callers check the result
+            return self._newton(C, g, step, steps)
+
+    @staticmethod
+    def _newton(C, g, step, steps):
         for _ in range(steps):
             p = np.zeros_like(g) + C[0]
             dp = np.zeros_like(g)
@@ -139,6 +172,107 @@ class NumericPolynomial:
             g = g - delta
             step = np.abs(delta)
         return g, step
+
+    def partials(self, g, x):
+        """(P, ∂P/∂G, ∂P/∂z) at the points (g, x), vectorised (float64/complex128)."""
+        g = np.asarray(g, dtype=complex)
+        x = np.asarray(x, dtype=complex)
+        p = np.zeros(g.shape, complex)
+        pg = np.zeros(g.shape, complex)
+        pz = np.zeros(g.shape, complex)
+        for k in range(self.deg + 1):  # rows of cf: G^deg first
+            row = self.cf[k]
+            ck = np.full(x.shape, row[0], complex)
+            dck = np.zeros(x.shape, complex)
+            for c in row[1:]:
+                dck = dck * x + ck
+                ck = ck * x + c
+            pg = pg * g + p
+            p = p * g + ck
+            pz = pz * g + dck
+        return p, pg, pz
+
+    def derivative(self, g, x):
+        """G′(x) = −∂_zP/∂_GP at the branch value g (implicit function theorem)."""
+        _, pg, pz = self.partials(g, x)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(pg != 0, -pz / np.where(pg != 0, pg, 1), np.inf + 0j)
+
+    def track(self, x, h_end, g_start=None, h_start=None, max_steps=3000):
+        """Continue the Stieltjes branch down the vertical lines x + ih, h from ``h_start``
+        (default: far above the spectrum, where G ~ 1/z) to ``h_end`` > 0 (vectorised).
+
+        Steps are geometric in h and adaptive per point: a step is accepted only when the
+        root nearest the predictor g + G′·Δz is unambiguous (at most a quarter of the
+        distance to the next root); otherwise it is halved.  This keeps the branch across
+        near-collisions of roots (narrow gaps, poles, nearly degenerate parameters).
+
+        Returns
+        -------
+        g : complex ndarray
+            Branch values at x + i h_end.
+        ok : bool ndarray
+            False where the step control gave up (``max_steps`` or a step below 1e-9 of a
+            decade); those entries hold the last tracked value.
+        """
+        x = np.asarray(x, dtype=float).reshape(-1)
+        h_end = np.broadcast_to(np.asarray(h_end, dtype=float), x.shape).copy()
+        if h_start is None:
+            R = float(getattr(self, "scale_hint", 1.0))
+            h_start = 8.0 * (R + np.abs(x) + 1.0)
+        h_start = np.broadcast_to(np.asarray(h_start, dtype=float), x.shape).copy()
+        h_start = np.maximum(h_start, h_end)
+        z0 = x + 1j * h_start
+        if g_start is None:
+            g = 1.0 / z0
+            for _ in range(6):
+                g = self.newton(g, z0, steps=1)[0]
+        else:
+            g = np.asarray(g_start, dtype=complex).reshape(-1).copy()
+        t = np.log(h_start)
+        t_end = np.log(h_end)
+        dt = np.full(x.shape, -0.5)
+        ok = np.ones(x.shape, bool)
+        active = t > t_end
+        steps = 0
+        while np.any(active) and steps < max_steps:
+            steps += 1
+            ia = np.flatnonzero(active)
+            tn = np.maximum(t[ia] + dt[ia], t_end[ia])
+            hc, hn = np.exp(t[ia]), np.exp(tn)
+            zc = x[ia] + 1j * hc
+            zn = x[ia] + 1j * hn
+            dg = self.derivative(g[ia], zc)
+            # two predictors: linear in z, and linear in log h for H = ih·G (exact next to
+            # a pole, where G ~ m/(z − x) and the sheets of several masses nearly merge)
+            pred1 = g[ia] + dg * (zn - zc)
+            pred2 = (hc / hn) * (g[ia] + (g[ia] + 1j * hc * dg) * (tn - t[ia]))
+            r = self.roots(zn)
+            picks, good = [], []
+            for pred in (pred1, pred2):
+                pred = np.where(np.isfinite(pred), pred, g[ia])
+                d = np.abs(r - pred[:, None])
+                d = np.where(np.isfinite(d), d, np.inf)
+                order = np.argsort(d, axis=1)
+                d1 = np.take_along_axis(d, order[:, :1], axis=1)[:, 0]
+                d2 = (np.take_along_axis(d, order[:, 1:2], axis=1)[:, 0] if self.deg > 1
+                      else np.full(len(ia), np.inf))
+                picks.append(order[:, 0])
+                good.append(np.isfinite(d1) & (d1 <= 0.25 * d2))
+            conflict = good[0] & good[1] & (picks[0] != picks[1])
+            acc = (good[0] | good[1]) & ~conflict
+            pick = np.where(good[0], picks[0], picks[1])
+            ja = ia[acc]
+            g[ja] = r[acc, pick[acc]]
+            t[ja] = tn[acc]
+            dt[ja] = np.maximum(dt[ja] * 1.5, -2.0)
+            jr = ia[~acc]
+            dt[jr] *= 0.5
+            dead = jr[np.abs(dt[jr]) < 1e-9]
+            ok[dead] = False
+            active = (t > t_end) & ok
+        ok &= ~active
+        return g, ok
 
     # ------------------------------------------------------------ mpmath
     def roots_mp(self, x):
@@ -163,24 +297,51 @@ class NumericPolynomial:
                     raise
                 extra *= 3
 
-    def newton_mp(self, g, x, steps=60):
-        """Newton polish of a root of P(·, x) at the current precision."""
+    def coeffs_at_mp(self, x):
+        """Coefficients of P(·, x) at the current precision, highest power of G first."""
         c = self.coefficients_mp()
+        out = []
+        for k in range(self.deg, -1, -1):
+            acc = mpmath.mpf(0)
+            for j in range(self.deg_z, -1, -1):
+                acc = acc * x + c[k][j]
+            out.append(acc)
+        return out
+
+    def newton_mp(self, g, x, steps=60):
+        """Newton polish of a root of P(·, x) at the current precision.
+
+        The coefficients of P(·, x) are formed once; iteration stops one step after the
+        update falls below the square root of the tolerance (quadratic convergence)."""
+        C = self.coeffs_at_mp(x)
         tol = mpmath.mpf(2) ** (-mpmath.mp.prec + 8)
+        half = mpmath.sqrt(tol)
         for _ in range(steps):
-            p = mpmath.mpf(0)
-            dp = mpmath.mpf(0)
-            for k in range(self.deg, -1, -1):
-                ck = mpmath.mpf(0)
-                for j in range(self.deg_z, -1, -1):
-                    ck = ck * x + c[k][j]
+            p = C[0]
+            dp = 0
+            for ck in C[1:]:
                 dp = dp * g + p
                 p = p * g + ck
             if dp == 0:
                 break
             delta = p / dp
             g = g - delta
-            if abs(delta) <= tol * (abs(g) + tol):
+            a = abs(delta)
+            if a <= half * (abs(g) + tol):
+                if a > tol * (abs(g) + tol):
+                    continue_once = True
+                else:
+                    continue_once = False
+                if not continue_once:
+                    break
+                # one more step lands at full precision
+                p = C[0]
+                dp = 0
+                for ck in C[1:]:
+                    dp = dp * g + p
+                    p = p * g + ck
+                if dp != 0:
+                    g = g - p / dp
                 break
         return g
 
@@ -265,61 +426,94 @@ class BranchData:
         return float(max([abs(b) for b in self.breakpoints] + [1]))
 
     def continue_down(self, x):
-        """Branch value near the real point ``x`` by continuation from x + iY (float64).
+        """Branch value near the real point ``x`` by continuation from x + iY (float64):
+        G(x + i·ε_f) for a tiny ε_f, tracked from large Y where G ~ 1/z."""
+        eps_f = 1e-9 * (self._scale() + 1.0)
+        return self.numpoly.track(np.array([float(x)]), eps_f)[0][0]
 
-        Returns G(x + i·ε_f) for a tiny ε_f, tracked from large Y where G ~ 1/z."""
+    def track_mp(self, x, h_from, g_from, h_end):
+        """Scalar continuation at the working precision down x + ih from ``h_from`` (branch
+        value ``g_from``) to ``h_end``; all roots at each step (polyroots), adaptive steps.
+        Used where float64 cannot resolve the point (intervals narrower than 1e-13)."""
         npoly = self.numpoly
-        R = self._scale()
-        Y = 8.0 * (R + abs(x) + 1.0)
-        eps_f = 1e-9 * (R + 1.0)
-        ts = list(np.geomspace(Y, eps_f, 160))
-        z0 = complex(x, ts[0])
-        g = 1.0 / z0
-        g = npoly.newton(np.array([g]), np.array([z0]), steps=8)[0][0]
-        k = 1
-        while k < len(ts):
-            zk = complex(x, ts[k])
-            r = npoly.roots(np.array([zk]))[0]
-            d = np.abs(r - g)
-            order = np.argsort(d)
-            if r.size > 1 and d[order[1]] < 3 * d[order[0]] and (ts[k - 1] - ts[k]) > 1e-3 * ts[k]:
-                ts.insert(k, 0.5 * (ts[k - 1] + ts[k]))  # refine the step: ambiguous match
-                continue
-            g = r[order[0]]
-            k += 1
-        return g
+        t, t_end = mpmath.log(h_from), mpmath.log(h_end)
+        g = mpmath.mpc(g_from)
+        dt = mpmath.mpf(-0.5)
+        for _ in range(5000):
+            if t <= t_end:
+                return g
+            tn = max(t + dt, t_end)
+            r = npoly.roots_mp(mpmath.mpc(x, mpmath.exp(tn)))
+            d = sorted((abs(ri - g), i) for i, ri in enumerate(r))
+            if len(d) == 1 or d[0][0] <= 0.25 * d[1][0]:
+                g = r[d[0][1]]
+                t = tn
+                dt = max(dt * 1.5, mpmath.mpf(-2))
+            else:
+                dt /= 2
+                if abs(dt) < 1e-12:
+                    break
+        raise ArithmeticError(f"branch continuation did not reach the real axis at x = {x}")
 
     def _classify(self):
         npoly = self.numpoly
-        bps = [float(b) for b in self.breakpoints]
-        edges = [-math.inf] + bps + [math.inf]
-        intervals = []
+        R = self._scale()
+        npoly.scale_hint = R
+        bps = self.breakpoints
+        edges = [None] + list(bps) + [None]
+        mids, widths = [], []
         for lo, hi in zip(edges[:-1], edges[1:]):
-            if math.isinf(lo) and math.isinf(hi):
-                mid = 0.0
-            elif math.isinf(lo):
-                mid = hi - (1.0 + abs(hi))
-            elif math.isinf(hi):
-                mid = lo + (1.0 + abs(lo))
+            if lo is None and hi is None:
+                mid, width = mpmath.mpf(0), mpmath.mpf(1)
+            elif lo is None:
+                width = 1 + abs(hi)
+                mid = hi - width
+            elif hi is None:
+                width = 1 + abs(lo)
+                mid = lo + width
             else:
-                mid = 0.5 * (lo + hi)
-            g_near = self.continue_down(mid)
-            r = npoly.roots(np.array([mid + 0j]))[0]
-            g = r[np.argmin(np.abs(r - g_near))]
-            # refine at full precision
-            g = complex(npoly.newton_mp(mpmath.mpc(g), mpmath.mpf(mid)))
-            scale = abs(g) + 1e-300
-            real_mask = np.abs(r.imag) <= 1e-8 * (np.abs(r) + 1)
-            info = {"lo": lo, "hi": hi, "mid": mid, "g_mid": g, "nreal": int(real_mask.sum())}
-            if -g.imag > 1e-7 * scale:
+                mid, width = (lo + hi) / 2, hi - lo
+            mids.append(mid)
+            widths.append(width)
+        # float64 continuation of all intervals at once, down to a height well below the
+        # interval's width (so the nearest root on the axis is the branch's)
+        mid_f = np.array([float(m) for m in mids])
+        w_f = np.array([float(w) for w in widths])
+        ends = np.array([max(abs(float(lo)) if lo is not None else 0.0,
+                             abs(float(hi)) if hi is not None else 0.0)
+                         for lo, hi in zip(edges[:-1], edges[1:])])
+        fine = w_f > 1e-12 * ends  # resolved by doubles (relative to the ends' magnitude)
+        h_end = np.minimum(1e-9 * (R + 1), 1e-3 * w_f)
+        h_float = np.where(fine, h_end, 1e-9 * (np.abs(mid_f) + 1))
+        g_float, ok = npoly.track(mid_f, h_float)
+        thr = mpmath.mpf(10) ** (-(mpmath.mp.dps * 3 // 5))
+        intervals = []
+        for i, (mid, width) in enumerate(zip(mids, widths)):
+            lo = -math.inf if i == 0 else float(bps[i - 1])
+            hi = math.inf if i == len(bps) else float(bps[i])
+            if fine[i] and ok[i]:
+                g_near = mpmath.mpc(complex(g_float[i]))
+            else:  # finish at the working precision
+                g0 = g_float[i] if ok[i] else 1 / mpmath.mpc(mid, 8 * (R + abs(mid_f[i]) + 1))
+                h0 = h_float[i] if ok[i] else 8 * (R + abs(mid_f[i]) + 1)
+                g_near = self.track_mp(mid, mpmath.mpf(h0), g0, width / 1000)
+            r = npoly.roots_mp(mid)
+            g = min(r, key=lambda ri: abs(ri - g_near))
+            g = npoly.newton_mp(g, mid)
+            info = {"lo": lo, "hi": hi, "lo_mp": None if i == 0 else bps[i - 1],
+                    "hi_mp": None if i == len(bps) else bps[i], "mid": float(mid),
+                    "mid_mp": mid, "g_mid": complex(g)}
+            real = [ri for ri in r if abs(mpmath.im(ri)) <= thr * (abs(ri) + 1)]
+            info["nreal"] = len(real)
+            if abs(mpmath.im(g)) > thr * (abs(g) + 1):
                 info["support"] = True
-                n_neg = int(np.sum(r.imag < -1e-8 * (np.abs(r) + 1)))
+                n_neg = sum(1 for ri in r if mpmath.im(ri) < -thr * (abs(ri) + 1))
                 info["rule"] = "unique" if n_neg == 1 else "track"
             else:
                 info["support"] = False
                 info["rule"] = "real"
-                reals = np.sort(r[real_mask].real)
-                info["index"] = int(np.argmin(np.abs(reals - g.real)))
+                reals = sorted(mpmath.re(ri) for ri in real)
+                info["index"] = min(range(len(reals)), key=lambda k: abs(reals[k] - mpmath.re(g)))
             intervals.append(info)
         return intervals
 

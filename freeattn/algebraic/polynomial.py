@@ -22,6 +22,8 @@ from functools import lru_cache
 
 import sympy as sp
 
+from . import exact
+
 __all__ = [
     "G", "z", "w", "S",
     "canonicalize",
@@ -33,6 +35,8 @@ __all__ = [
     "boxtimes_polynomial",
     "compound_free_poisson_polynomial",
     "discriminant_factors",
+    "discriminant_tables",
+    "pushforward_polynomial",
     "series_polynomial",
     "series_moments",
 ]
@@ -79,7 +83,26 @@ def series_moments(P, order):
 
 @lru_cache(maxsize=None)
 def _series_moments_cached(P, order):
+    if exact.flint_enabled():
+        try:
+            return tuple(_series_moments_flint(P, order))
+        except exact.NotConvertible:
+            pass
     return tuple(_series_moments(P, order))
+
+
+def _series_moments_flint(P, order):
+    """:func:`_series_moments` in FLINT: each m_k as an expanded numerator over an expanded
+    denominator (in lowest terms)."""
+    ctx = exact.context({s.name for s in P.free_symbols} | {"G", "z"})
+    syms = tuple(P.free_symbols)
+    out = []
+    for num, den in exact.series_moments_poly(exact.to_flint(P, ctx), order):
+        n_expr = exact.to_sympy(num, syms)
+        out.append(n_expr if den.is_one() else
+                   sp.expand(n_expr / exact.to_sympy(den, syms)) if len(den) == 1 else
+                   n_expr / exact.to_sympy(den, syms))
+    return out
 
 
 def _series_moments(P, order):
@@ -131,8 +154,48 @@ def _same(a, b):
     return d == 0 or abs(sp.N(d, 60)) < sp.Float(10) ** -45 * (1 + abs(sp.N(a, 20)))
 
 
+def _probe_q(names):
+    """:func:`_probe_values` as ``flint.fmpq`` keyed by name (same values, same order)."""
+    params = sorted(n for n in names if n not in ("G", "z", "w", "S", "S_1"))
+    vals = {n: exact.flint.fmpq(int(v.p), int(v.q))
+            for n, v in zip(params, _probe_values(params).values())}
+    for n in names:
+        vals.setdefault(n, exact.flint.fmpq(0))
+    return vals
+
+
+def _select_flint(p, expected_fn):
+    """The Stieltjes factor of ``p`` (FLINT): candidates with G ~ 1/z at infinity, decided
+    by the first moments at a generic rational parameter point when there are several.
+
+    ``expected_fn(probe)`` returns the expected moments (``fmpq``) at the probe values."""
+    candidates = exact.stieltjes_candidates(p)
+    if len(candidates) > 1 and expected_fn is not None:
+        probe = _probe_q(p.context().names())
+        exp = expected_fn(probe)
+        candidates = [f for f in candidates
+                      if exact.series_moments_q(exact.eval_params_q(f, probe), len(exp)) == exp]
+    if len(candidates) != 1:
+        raise ValueError(
+            f"polynomial has {len(candidates)} factors compatible with G ~ 1/z; "
+            "cannot identify the Stieltjes branch"
+        )
+    return candidates[0]
+
+
+def _to_q(value):
+    if not value.is_Rational:
+        raise exact.NotConvertible(f"expected moment {value} is not rational at the probe")
+    return exact.flint.fmpq(int(value.p), int(value.q))
+
+
 @lru_cache(maxsize=None)
 def _stieltjes_factor_cached(expr, expected):
+    if exact.flint_enabled():
+        try:
+            return _stieltjes_factor_flint(expr, expected)
+        except exact.NotConvertible:
+            pass
     _, factors = sp.factor_list(expr, G, z)
     candidates = [f for f, _ in factors if f.has(G) and _series_residual_zero(f)]
     if expected and len(candidates) > 1:
@@ -148,6 +211,21 @@ def _stieltjes_factor_cached(expr, expected):
             "cannot identify the Stieltjes branch"
         )
     return sp.expand(candidates[0])
+
+
+def _stieltjes_factor_flint(expr, expected):
+    p = exact.to_flint(expr, exact.context({s.name for s in expr.free_symbols} | {"G", "z"}))
+    fl = exact.factor(p)
+    if len(fl) == 1 and fl[0][1] == 1 and fl[0][0] == p and exact.is_stieltjes_candidate(p):
+        return expr  # already the irreducible, primitive Stieltjes factor: no re-conversion
+    params = sorted(expr.free_symbols - {G, z}, key=lambda s: s.name)
+
+    def expected_fn(probe):
+        vals = {s: sp.Rational(int(probe[s.name].p), int(probe[s.name].q)) for s in params}
+        return [_to_q(sp.sympify(e).xreplace(vals)) for e in expected]
+
+    f = _select_flint(p, expected_fn if expected else None)
+    return exact.to_sympy(f, tuple(expr.free_symbols))
 
 
 def stieltjes_factor(expr, expected_moments=()):
@@ -172,8 +250,43 @@ def series_polynomial(P):
 
 
 def affine_polynomial(P, a, b):
-    """Polynomial of the push-forward of μ by x ↦ a + b x (b ≠ 0): G_new(z) = G((z − a)/b)/b."""
+    """Polynomial of the push-forward of μ by x ↦ a + b x (b ≠ 0): G_new(z) = G((z − a)/b)/b.
+
+    ``a`` and ``b`` symbols or rationals: FLINT route cached on the canonical form (up to
+    monomial factors and a constant the same polynomial as sympy's route, which serves
+    other expressions)."""
+    a, b = sp.sympify(a), sp.sympify(b)
+    if exact.flint_enabled() and all(v.is_Symbol or v.is_Rational for v in (a, b)):
+        Pc, params = canonicalize(P)
+        a_c = sp.Symbol("shift_") if a.is_Symbol else a
+        b_c = sp.Symbol("scale_") if b.is_Symbol else b
+        try:
+            res = _affine_cached(Pc, a_c, b_c)
+        except exact.NotConvertible:
+            pass
+        else:
+            back = {sp.Symbol(f"c{i}"): p for i, p in enumerate(params)}
+            back.update({a_c: a, b_c: b})
+            return res.xreplace(back)
     return _numer(P.subs({G: b * G, z: (z - a) / b}, simultaneous=True))
+
+
+@lru_cache(maxsize=None)
+def _affine_cached(P, a, b):
+    names = {s.name for s in P.free_symbols | a.free_symbols | b.free_symbols} | {"G", "z"}
+    ctx = exact.context(names)
+    p = exact.to_flint(P, ctx)
+    G_, z_ = _gens(ctx, "G", "z")
+
+    def split(v):  # v = num/den as polynomials
+        if v.is_Symbol:
+            return _gens(ctx, v.name)[0], ctx.constant(1)
+        return ctx.constant(int(v.p)), ctx.constant(int(v.q))
+
+    (an, ad), (bn, bd) = split(a), split(b)
+    # G -> b G = bn G / bd ;  z -> (z - a)/b = (ad z - an) bd / (ad bn)
+    res = exact.subs_rational(p, {"G": (bn * G_, bd), "z": ((ad * z_ - an) * bd, ad * bn)})
+    return exact.to_sympy(res, tuple(P.free_symbols | a.free_symbols | b.free_symbols))
 
 
 def s_relation(P):
@@ -195,8 +308,57 @@ def r_relation(P):
     return _numer(P.subs({G: w, z: S + 1 / w}, simultaneous=True))
 
 
+def _gens(ctx, *names):
+    return [ctx.gen(ctx.variable_to_index(n)) for n in names]
+
+
+def _s_relation_flint(p, S_name="S"):
+    """Σ(w, S) of p(G, z) in FLINT (see :func:`s_relation`)."""
+    ctx = p.context()
+    w_, S_ = _gens(ctx, "w", S_name)
+    return exact.subs_rational(p, {"G": (S_ * w_, ctx.constant(1)), "z": (1 + w_, S_ * w_)})
+
+
+def _from_s_relation_flint(sigma):
+    """P(G, z) (before factor selection) from Σ(w, S) in FLINT (see :func:`from_s_relation`)."""
+    ctx = sigma.context()
+    G_, z_ = _gens(ctx, "G", "z")
+    return exact.subs_rational(sigma, {"w": (z_ * G_ - 1, ctx.constant(1)),
+                                       "S": (G_, z_ * G_ - 1)})
+
+
+def _moments_at(p, probe, order):
+    m = exact.series_moments_q(exact.eval_params_q(p, probe), order)
+    if m is None:
+        raise ValueError("G ~ 1/z is not a simple root of P at infinity")
+    return m
+
+
+def _boxtimes_flint(P1, P2):
+    names = {s.name for s in P1.free_symbols | P2.free_symbols} | {"G", "z", "w", "S", "S_1"}
+    ctx = exact.context(names)
+    p1, p2 = exact.to_flint(P1, ctx), exact.to_flint(P2, ctx)
+    S_, S1_ = _gens(ctx, "S", "S_1")
+    s1 = _s_relation_flint(p1, "S_1")
+    s2 = exact.subs_rational(_s_relation_flint(p2), {"S": (S_, S1_)})
+    res = s1.resultant(s2, "S_1")
+
+    def expected(probe):
+        a1, a2 = _moments_at(p1, probe, 2)
+        b1, b2 = _moments_at(p2, probe, 2)
+        return [a1 * b1, a2 * b1**2 + a1**2 * b2 - a1**2 * b1**2]
+
+    f = _select_flint(_from_s_relation_flint(res), expected)
+    return exact.to_sympy(f, tuple(P1.free_symbols | P2.free_symbols))
+
+
 @lru_cache(maxsize=None)
 def _boxtimes_cached(P1, P2):
+    if exact.flint_enabled():
+        try:
+            return _boxtimes_flint(P1, P2)
+        except exact.NotConvertible:
+            pass
     s1 = s_relation(P1).subs(S, _S1)
     s2 = _numer(s_relation(P2).subs(S, S / _S1))
     res = sp.resultant(s1, s2, _S1)
@@ -220,8 +382,30 @@ def boxtimes_polynomial(P1, P2):
     return res.xreplace(back)
 
 
+def _cfp_flint(P, t):
+    names = {s.name for s in P.free_symbols} | {"G", "z", "w", "S", t.name}
+    ctx = exact.context(names)
+    p = exact.to_flint(P, ctx)
+    w_, S_, t_ = _gens(ctx, "w", "S", t.name)
+    sigma_t = exact.subs_rational(_s_relation_flint(p), {"w": (w_, t_),
+                                                         "S": (S_ * (t_ + w_), ctx.constant(1))})
+
+    def expected(probe):
+        m1, m2 = _moments_at(p, probe, 2)
+        tq = probe[t.name]
+        return [tq * m1, tq * m2 + tq**2 * m1**2]
+
+    f = _select_flint(_from_s_relation_flint(sigma_t), expected)
+    return exact.to_sympy(f, tuple(P.free_symbols | {t}))
+
+
 @lru_cache(maxsize=None)
 def _cfp_cached(P, t):
+    if exact.flint_enabled():
+        try:
+            return _cfp_flint(P, t)
+        except exact.NotConvertible:
+            pass
     sigma = s_relation(P)
     sigma_t = _numer(sigma.subs({w: w / t, S: S * (t + w)}, simultaneous=True))
     m1, m2 = series_moments(P, 2)
@@ -241,8 +425,32 @@ def compound_free_poisson_polynomial(P, rate):
     return res.xreplace(back)
 
 
+def _disc_flint(P):
+    ctx = exact.context({s.name for s in P.free_symbols} | {"G", "z"})
+    p = exact.to_flint(P, ctx)
+    groups = exact.split_by(p, ["G"])
+    lc = groups[max(groups)]
+    disc = p.discriminant("G")
+    iz = ctx.variable_to_index("z")
+    syms = tuple(P.free_symbols)
+    out = []
+    for poly, kind in ((disc, "disc"), (lc, "lead")):
+        if poly.is_zero():
+            continue
+        for f, _ in exact.factor(poly):
+            if f.degrees()[iz] > 0:
+                out.append((f, kind))
+    return tuple(out), syms
+
+
 @lru_cache(maxsize=None)
 def _disc_cached(P):
+    if exact.flint_enabled():
+        try:
+            fl, syms = _disc_flint(P)
+            return tuple((exact.to_sympy(f, syms), kind) for f, kind in fl)
+        except exact.NotConvertible:
+            pass
     poly = sp.Poly(P, G)
     lc = poly.LC()
     disc = sp.discriminant(poly.as_expr(), G)
@@ -265,3 +473,223 @@ def discriminant_factors(P):
     res = _disc_cached(c)
     back = {sp.Symbol(f"c{i}"): s for i, s in enumerate(p)}
     return tuple((f.xreplace(back), k) for f, k in res)
+
+
+@lru_cache(maxsize=None)
+def _disc_tables_cached(P):
+    fl, _ = _disc_flint(P)
+    return tuple((exact.CoefficientTable(f), kind) for f, kind in fl)
+
+
+def discriminant_tables(P):
+    """Factors (in z) of the discriminant of P in G and of its leading coefficient in G,
+    as numerically evaluable coefficient tables in P's parameters.
+
+    For a new parameter point of an already-eliminated structure (a β scan, a random sweep)
+    no exact algebra is redone: the factors of the *symbolic* discriminant are computed once
+    (in FLINT, cached on the canonical form of P) and their coefficients in z evaluated at
+    the working precision per point.
+
+    Parameters
+    ----------
+    P : sympy expression
+        P(G, z) with rational coefficients; every other symbol is a parameter (keep
+        symbolic the parameters that change between points, substitute the fixed ones).
+
+    Returns
+    -------
+    tuple of (CoefficientTable, str)
+        ``(table, kind)`` with kind ``"disc"`` (edges / branch points) or ``"lead"``
+        (poles: candidate atoms); ``table.symbols`` are P's parameter symbols and
+        ``table.evaluate(values, one)`` gives the coefficients of z^0 … z^degree.  Only
+        factors that depend on z are returned.
+
+    Raises
+    ------
+    ValueError
+        If python-flint is unavailable or disabled (``FREEATTN_FLINT=0``) or P does not
+        have rational coefficients.
+
+    Notes
+    -----
+    At special parameter values a factor may vanish identically (all its coefficients
+    zero) or the degree of P in G may drop; both need the caller's attention (skip the
+    factor / fall back to :func:`discriminant_factors` of the substituted polynomial).
+    Costs (this machine): attention law ν_{∞,h} (4 parameters, 283-term discriminant factor)
+    ~2 ms once; ν_{∞,h} ⊠ MP (5 parameters, 8119 terms) ~1 s once.
+    """
+    if not exact.flint_enabled():
+        raise ValueError("discriminant_tables needs python-flint (FREEATTN_FLINT is 0)")
+    c, p = canonicalize(P)
+    try:
+        res = _disc_tables_cached(c)
+    except exact.NotConvertible as exc:
+        raise ValueError(f"P must have rational coefficients: {exc}") from exc
+    by_name = {f"c{i}": s for i, s in enumerate(p)}
+    return tuple((t.with_symbols([by_name[s.name] for s in t.symbols]), k) for t, k in res)
+
+
+# ------------------------------------------------------------------ push-forward φ#μ
+def _pushforward_chain(Q, phi, resultant, compose, divide, gens):
+    """Elimination behind :func:`pushforward_polynomial`, written once for both backends.
+
+    G_{φ#μ}(z) = Σ_{φ(x_i) = z} G_μ(x_i)/φ′(x_i) over the d roots of φ(x) = z (partial
+    fractions of 1/(z − φ(x))).  With t_i = G_μ(x_i)/φ′(x_i), Q(t, x) = P(t φ′(x), x) = 0.
+    The roots are split off one at a time by divided differences,
+    Φ_0(x) = φ(x) − z, Φ_k(x) = (Φ_{k−1}(x) − Φ_{k−1}(x_k))/(x − x_k), whose roots are
+    x_{k+1}, …, x_d; the partial sums S_k = t_k + … + t_d are eliminated from the last one
+    up: R_d(s) = res_{x_d}(Q(s, x_d), Φ_{d−1}(x_d)),
+    R_k(s) = res_{x_k}(res_t(Q(t, x_k), R_{k+1}(s − t)), Φ_{k−1}(x_k)); R_1(G) vanishes at
+    G = G_{φ#μ}(z) (with spurious factors from other branch combinations).
+    """
+    Gs, ts, X, xs = gens["G"], gens["t"], gens["x"], gens["xs"]
+    d = len(xs)
+    phis = [phi(X)]
+    for k in range(1, d):
+        prev = phis[-1]
+        phis.append(divide(prev - compose(prev, {"x": xs[k - 1]}), X - xs[k - 1]))
+    R = resultant(Q(Gs, xs[d - 1]), compose(phis[d - 1], {"x": xs[d - 1]}), d - 1)
+    for k in range(d - 1, 0, -1):
+        H = resultant(Q(ts, xs[k - 1]), compose(R, {"G": Gs - ts}), "t")
+        R = resultant(H, compose(phis[k - 1], {"x": xs[k - 1]}), k - 1)
+    return R
+
+
+def _pushforward_flint(P, ks):
+    d = len(ks) - 1
+    xnames = [f"x_{i}" for i in range(1, d + 1)]
+    names = ({s.name for s in P.free_symbols} | {k.name for k in ks if k.is_Symbol}
+             | {"G", "z", "t_", "x_"} | set(xnames))
+    ctx = exact.context(names)
+    p = exact.to_flint(P, ctx)
+    gens = list(ctx.gens())
+    idx = {n: i for i, n in enumerate(ctx.names())}
+    G_, z_, t_, X_ = (gens[idx[n]] for n in ("G", "z", "t_", "x_"))
+    xs = [gens[idx[n]] for n in xnames]
+    coeffs = [gens[idx[k.name]] if k.is_Symbol else ctx.constant(int(k)) for k in ks]
+
+    def phi(v):
+        return sum((c * v**j for j, c in enumerate(coeffs)), ctx.constant(0)) - z_
+
+    def dphi(v):
+        return sum((j * c * v ** (j - 1) for j, c in enumerate(coeffs) if j), ctx.constant(0))
+
+    def compose(q, images):
+        args = list(gens)
+        for n, img in images.items():
+            args[idx[{"x": "x_", "G": "G", "t": "t_"}.get(n, n)]] = img
+        return q.compose(*args)
+
+    def Q(tv, xv):
+        return compose(p, {"G": tv * dphi(xv), "z": xv})
+
+    def resultant(a, b, which):
+        name = "t_" if which == "t" else xnames[which]
+        return a.resultant(b, name)
+
+    R = _pushforward_chain(Q, phi, resultant, compose, lambda a, b: a / b,
+                           {"G": G_, "t": t_, "x": X_, "xs": xs})
+    return exact.drop_monomial_content(R), ctx
+
+
+def _pushforward_sympy(P, ks):
+    d = len(ks) - 1
+    tt, X = sp.symbols("t_ x_")
+    xs = list(sp.symbols(f"x_1:{d + 1}"))
+
+    def phi(v):
+        return sum(c * v**j for j, c in enumerate(ks)) - z
+
+    def dphi(v):
+        return sum(j * c * v ** (j - 1) for j, c in enumerate(ks) if j)
+
+    def compose(q, images):
+        rename = {"x": X, "G": G, "t": tt, "z": z}
+        return sp.expand(q.xreplace({rename[n]: v for n, v in images.items()}))
+
+    def Q(tv, xv):
+        return sp.expand(P.xreplace({G: tv * dphi(xv), z: xv}))
+
+    def resultant(a, b, which):
+        return sp.expand(sp.resultant(a, b, tt if which == "t" else xs[which]))
+
+    return _pushforward_chain(Q, phi, resultant, compose, lambda a, b: sp.quo(a, b, X),
+                              {"G": G, "t": tt, "x": X, "xs": xs})
+
+
+@lru_cache(maxsize=None)
+def _pushforward_cached(P, ks):
+    d = len(ks) - 1
+    kparams = [k for k in ks if k.is_Symbol]
+    if exact.flint_enabled():
+        try:
+            R, ctx = _pushforward_flint(P, ks)
+            pf = exact.to_flint(P, exact.context({s.name for s in P.free_symbols} | {"G", "z"}))
+
+            def expected(probe):
+                m = [exact.flint.fmpq(1)] + _moments_at(pf, probe, 2 * d)
+                c = [probe[k.name] if k.is_Symbol else exact.flint.fmpq(int(k)) for k in ks]
+                m1 = sum((c[j] * m[j] for j in range(d + 1)), exact.flint.fmpq(0))
+                m2 = sum((c[i] * c[j] * m[i + j] for i in range(d + 1) for j in range(d + 1)),
+                         exact.flint.fmpq(0))
+                return [m1, m2]
+
+            f = _select_flint(R, expected)
+            return exact.to_sympy(f, tuple(P.free_symbols) + tuple(kparams))
+        except exact.NotConvertible:
+            pass
+    R = _pushforward_sympy(P, ks)
+    mu = [sp.Integer(1)] + list(series_moments(P, 2 * d))
+    m1 = sum(ks[j] * mu[j] for j in range(d + 1))
+    m2 = sum(ks[i] * ks[j] * mu[i + j] for i in range(d + 1) for j in range(d + 1))
+    return stieltjes_factor(R, (sp.expand(m1), sp.expand(m2)))
+
+
+def pushforward_polynomial(P, coefficients):
+    """P(G, z) of the push-forward φ#μ of μ (polynomial P) by a real polynomial map
+    φ(x) = c_0 + c_1 x + … + c_d x^d, exact by elimination.
+
+    Parameters
+    ----------
+    P : sympy expression
+        P(G, z) of μ (parameter symbols allowed).
+    coefficients : sequence of sympy expressions
+        c_0, …, c_d, low to high; c_d ≠ 0.  Symbols stay symbolic (the elimination is
+        cached on the structure: which coefficients are zero and P's canonical form);
+        non-zero numbers are eliminated as symbols and substituted at the end.
+
+    Returns
+    -------
+    sympy expression
+        The irreducible factor carrying G_{φ#μ} ~ 1/z at infinity (selected by the first
+        two moments m_k(φ#μ) = ∫ φ(x)^k dμ).
+
+    Raises
+    ------
+    ValueError
+        If the leading coefficient is zero or the degree is < 1.
+
+    Notes
+    -----
+    G_{φ#μ}(z) = ∫ dμ(x)/(z − φ(x)) = Σ_{φ(x_i) = z} G_μ(x_i)/φ′(x_i) over the roots x_i of
+    φ(x) = z (partial fractions), eliminated by resultants (see :func:`_pushforward_chain`);
+    degree 1 is :func:`affine_polynomial`.  The multi-head paper's tied K = V law
+    μ_KV = φ_KV#π_{γ_K/h}, φ_KV(x) = (θ₁ − θ₂) x + (h θ₂/γ_K) x² (Hayase & Karakida 2026,
+    eqs. (C.17)–(C.21)) is the case d = 2.  Cost grows like deg_G(P)^d: meant for small d.
+    """
+    coefficients = [sp.sympify(c) for c in coefficients]
+    if len(coefficients) < 2 or coefficients[-1] == 0:
+        raise ValueError("coefficients must be c_0..c_d with d >= 1 and c_d != 0")
+    if len(coefficients) == 2:
+        return affine_polynomial(P, coefficients[0], coefficients[1])
+    Pc, params = canonicalize(P)
+    ks, back = [], {}
+    for j, c in enumerate(coefficients):
+        if c == 0:
+            ks.append(sp.Integer(0))
+        else:
+            k = sp.Symbol(f"k{j}")
+            ks.append(k)
+            back[k] = c
+    back.update({sp.Symbol(f"c{i}"): p for i, p in enumerate(params)})
+    return _pushforward_cached(Pc, tuple(ks)).xreplace(back)

@@ -5,21 +5,16 @@ import math
 
 import sympy as sp
 
-from .._validation import in_closed_interval, integer_at_least, positive
+from .._validation import ParameterError, in_closed_interval, integer_at_least, positive
 from ..convolution import free_multiplicative_convolution
 from ..laws import MarchenkoPastur
 from ..laws._params import exact
 
-__all__ = ["theta1", "theta2", "c_beta", "rho_law", "attention_law", "BETA_RANGE",
-           "GAMMA_RANGE", "MAX_HEADS"]
+# The laws' parameter domain (β in [0.01, 4], γ in [1e-3, 1e3], h <= 10 000) is declared once
+# in config.py, beside the finite models' β range, with the reason for each bound.
+from .config import BETA_LAW_RANGE, GAMMA_RANGE, MAX_HEADS
 
-# Parameter ranges in which the laws' float64 edges, atoms and total mass have been verified
-# (mass 1 to 1e-10 and m₁ = θ₁ over a grid of corners).  Outside them the laws exist but the
-# scales inside one law span more than float64 resolves (e.g. a component of width
-# (θ₁ − θ₂)·1e-8 next to the bulk for β < 0.01), so we refuse rather than return wrong edges.
-BETA_RANGE = (0.01, 4.0)
-GAMMA_RANGE = (1e-3, 1e3)
-MAX_HEADS = 10_000
+__all__ = ["theta1", "theta2", "c_beta", "rho_law", "attention_law"]
 
 
 def theta1(beta):
@@ -89,9 +84,10 @@ def attention_law(beta, gamma_k, heads=1):
 
     Raises
     ------
-    ValueError
+    ParameterError
         If beta is outside [0.01, 4], gamma_k outside [1e-3, 1e3], heads not an integer in
-        [1, 10000], or any is NaN (ranges in which float64 edges and atoms are verified).
+        [1, 10000], or any is NaN (the domain in which float64 edges and atoms are verified,
+        declared in :mod:`freeattn.attention.config`).
     TypeError
         If a parameter is not a real number (strings and booleans are refused).
 
@@ -106,13 +102,13 @@ def attention_law(beta, gamma_k, heads=1):
     >>> round(law.support()[0][1], 10)
     9.0095425504
     """
-    beta = float(in_closed_interval("beta", beta, *BETA_RANGE))
+    beta = float(in_closed_interval("beta", beta, *BETA_LAW_RANGE))
     gamma_k = float(in_closed_interval("gamma_k", gamma_k, *GAMMA_RANGE))
     heads = integer_at_least("heads", heads, 1)
     if heads > MAX_HEADS:
-        raise ValueError(f"heads must be an integer in [1, {MAX_HEADS}], got {heads}")
+        raise ParameterError("heads", f"heads must be an integer in [1, {MAX_HEADS}], got {heads}")
     rho = rho_law(beta, gamma_k)
     law = free_multiplicative_convolution(rho, MarchenkoPastur(sp.Rational(1, heads)))
     law.name = f"attention_law(beta={beta:g}, gamma_k={gamma_k:g}, heads={heads})"
-    law.params = {"beta": beta, "gamma_k": gamma_k, "heads": heads}
+    law.params = {"kind": "attention", "beta": beta, "gamma_k": gamma_k, "heads": heads}
     return law

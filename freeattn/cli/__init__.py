@@ -131,6 +131,9 @@ from .reproduce import reproduce as _reproduce  # noqa: E402  (subcommands regis
 
 main.add_command(_reproduce)
 
+from .readout import readout as _readout  # noqa: E402
+
+main.add_command(_readout)
 from .symbolic import register as _register_symbolic  # noqa: E402  (equation, moments, edges)
 
 _register_symbolic(main)

@@ -9,3 +9,6 @@ __all__ = ["reproduce"]
 @click.group()
 def reproduce():
     """Reproduce a published table or figure (computed, compared with the paper's values)."""
+
+
+from . import reproduce_readout  # noqa: E402,F401  (registers fig2a … fig3b)

@@ -1,4 +1,12 @@
-"""Operations on laws: free multiplicative convolution and compound free Poisson."""
-from .multiplicative import boxtimes, compound_free_poisson, free_multiplicative_convolution
+"""One convolution engine for any laws: ⊞, ⊠, compound free Poisson and free powers.
 
-__all__ = ["free_multiplicative_convolution", "boxtimes", "compound_free_poisson"]
+Each operation takes ``method=None | "algebraic" | "subordination"``: the exact polynomial
+route when every input is an :class:`~freeattn.laws.AlgebraicLaw`, analytic subordination
+(:mod:`freeattn.convolution.subordination`) otherwise.
+"""
+from .additive import boxplus, free_additive_convolution, free_additive_power
+from .compound_poisson import compound_free_poisson
+from .multiplicative import boxtimes, free_multiplicative_convolution, free_multiplicative_power
+
+__all__ = ["free_additive_convolution", "boxplus", "free_multiplicative_convolution", "boxtimes",
+           "compound_free_poisson", "free_additive_power", "free_multiplicative_power"]

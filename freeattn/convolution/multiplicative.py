@@ -1,13 +1,15 @@
-"""Free multiplicative convolution ⊠ and compound free Poisson laws of algebraic laws."""
+"""Free multiplicative convolution ⊠ and free multiplicative powers μ^{⊠t} of any laws on
+[0, ∞)."""
 from __future__ import annotations
 
+from fractions import Fraction
 
-from .._validation import positive
-from ..algebraic.polynomial import boxtimes_polynomial, compound_free_poisson_polynomial
-from ..laws._params import exact, fresh
+from ..algebraic.polynomial import boxtimes_polynomial
+from ..laws._params import fresh
 from ..laws.algebraic import AlgebraicLaw
+from ._dispatch import check_law, check_positive_law, choose_method, fmt, power_exponent
 
-__all__ = ["free_multiplicative_convolution", "boxtimes", "compound_free_poisson"]
+__all__ = ["free_multiplicative_convolution", "boxtimes", "free_multiplicative_power"]
 
 
 def _fresh_copy(law):
@@ -17,41 +19,33 @@ def _fresh_copy(law):
     return P, {ren[s]: v for s, v in law.values.items()}
 
 
-def _check_algebraic(name, law):
-    if not isinstance(law, AlgebraicLaw):
-        raise TypeError(f"{name} must be an AlgebraicLaw, got {type(law).__name__}")
-
-
-def _check_nonnegative(name, law):
-    m1 = law.mean()
-    if not m1 > 0:
-        raise ValueError(f"{name} must have a positive mean for the S-transform, got {m1}")
-    supp = law.support()
-    lo = min([a for a, _ in supp] + [a for a, _ in law.atoms()])
-    if lo < -1e-12 * (1 + abs(lo)):
-        raise ValueError(f"{name} must be supported on [0, ∞); its support starts at {lo}")
-
-
-def free_multiplicative_convolution(mu, nu):
+def free_multiplicative_convolution(mu, nu, method=None):
     """Free multiplicative convolution μ ⊠ ν of two laws on [0, ∞) with positive means.
 
-    The law of a^{1/2} b a^{1/2} for free positive a ~ μ, b ~ ν; computed by the polynomial
-    method: S_{μ⊠ν} = S_μ S_ν (Voiculescu), eliminated by a resultant (Rao & Edelman 2008).
+    The law of a^{1/2} b a^{1/2} for free positive a ~ μ, b ~ ν.
 
     Parameters
     ----------
-    mu, nu : AlgebraicLaw
+    mu, nu : Law
+        Laws on [0, ∞) with positive means (algebraic, numeric, empirical, …).
+    method : {None, "algebraic", "subordination"}
+        ``"algebraic"`` (default when both are :class:`AlgebraicLaw`): S_{μ⊠ν} = S_μ S_ν
+        (Voiculescu) eliminated by a resultant (Rao & Edelman 2008).  ``"subordination"``
+        (default otherwise): η_{μ⊠ν}(z) = η_μ(ω₁(z)) = η_ν(ω₂(z)), ω₁ω₂ = z η_{μ⊠ν}(z)
+        (Biane 1998; Belinschi & Bercovici 2007), fixed point then Newton, on-axis limits.
 
     Returns
     -------
-    AlgebraicLaw
+    Law
+        Mass 1 including atoms; the atom at 0 is max(μ({0}), ν({0})) (Belinschi 2003).
 
     Raises
     ------
     TypeError
-        If an argument is not an algebraic law.
-    ValueError
-        If an argument has non-positive mean or mass on (−∞, 0).
+        If an argument is not a :class:`~freeattn.laws.Law`.
+    ParameterError
+        If an argument has non-positive mean or mass on (−∞, 0) (``.param`` is "mu" or
+        "nu"), or for a bad ``method``.
 
     Notes
     -----
@@ -59,42 +53,61 @@ def free_multiplicative_convolution(mu, nu):
     S(0) = 1/m₁ (Hayase & Karakida 2026, eqs. (C.1)–(C.3)).
     """
     for name, law in (("mu", mu), ("nu", nu)):
-        _check_algebraic(name, law)
-        _check_nonnegative(name, law)
-    P1, v1 = _fresh_copy(mu)
-    P2, v2 = _fresh_copy(nu)
-    P = boxtimes_polynomial(P1, P2)
-    return AlgebraicLaw(P, {**v1, **v2}, name=f"({mu.name}) ⊠ ({nu.name})")
+        check_law(name, law)
+    method = choose_method(method, (mu, nu))
+    for name, law in (("mu", mu), ("nu", nu)):
+        check_positive_law(name, law)
+    if method == "algebraic":
+        P1, v1 = _fresh_copy(mu)
+        P2, v2 = _fresh_copy(nu)
+        P = boxtimes_polynomial(P1, P2)
+        return AlgebraicLaw(P, {**v1, **v2}, name=f"({mu.name}) ⊠ ({nu.name})")
+    from .subordination import MultiplicativeConvolution
+
+    return MultiplicativeConvolution(mu, nu)
 
 
 boxtimes = free_multiplicative_convolution
 
 
-def compound_free_poisson(mu, rate):
-    """Compound free Poisson law π(μ, t) with jump law μ and rate t > 0.
+def free_multiplicative_power(mu, t, method=None):
+    """Free multiplicative power μ^{⊠t} of a law on [0, ∞), real t ≥ 1: S_{μ^{⊠t}} = S_μ^t.
 
-    Free cumulants κ_q = t m_q(μ); S_{π(μ,t)}(w) = S_μ(w/t)/(t + w)
-    (Hayase & Karakida 2026, eq. (C.4); Nica & Speicher 2006, Prop. 12.11).
+    For an integer t it is μ ⊠ … ⊠ μ (t times).  Belinschi & Bercovici 2005; subordination
+    in the spectral variable: Ω (Ω − F_μ(Ω))^{t−1} = z, G(z) = Ω G_μ(Ω)/z.
 
     Parameters
     ----------
-    mu : AlgebraicLaw
-        Jump law, on [0, ∞) with positive mean.
-    rate : float > 0
+    mu : Law on [0, ∞) with positive mean
+    t : float ≥ 1
+    method : {None, "algebraic", "subordination"}
+        ``"algebraic"`` (default for an :class:`AlgebraicLaw` and an integer t): exact
+        elimination Res_{S₁}(Σ_μ(w, S₁), S − S₁^t).  Non-integer t has no exact route here
+        (see :mod:`freeattn.convolution._algebraic`) and defaults to ``"subordination"``.
 
     Returns
     -------
-    AlgebraicLaw
+    Law
+        Mass 1; the atom at 0 is μ({0}).
 
     Raises
     ------
-    ValueError
-        If ``rate`` is not a finite number > 0 or ``mu`` is not a positive law.
+    ParameterError
+        If ``t`` is not a finite number ≥ 1, ``mu`` is not a positive law, or for a bad
+        ``method`` (also "algebraic" with a non-integer t).
     """
-    positive("rate", rate)
-    _check_algebraic("mu", mu)
-    _check_nonnegative("mu", mu)
-    P1, v1 = _fresh_copy(mu)
-    t = fresh("rate")
-    P = compound_free_poisson_polynomial(P1, t)
-    return AlgebraicLaw(P, {**v1, t: exact(rate)}, name=f"π({mu.name}, {rate:g})")
+    check_law("mu", mu)
+    t = power_exponent(t)
+    integer = Fraction(float(t)).denominator == 1
+    method = choose_method(method, (mu,), algebraic_possible=integer,
+                           why=f"t = {t!r} is not an integer")
+    check_positive_law("mu", mu)
+    name = f"({mu.name})^⊠{fmt(t)}"
+    if method == "algebraic":
+        from ._algebraic import boxtimes_power_polynomial
+
+        P, v = _fresh_copy(mu)
+        return AlgebraicLaw(boxtimes_power_polynomial(P, int(t)), v, name=name)
+    from .subordination import MultiplicativePower
+
+    return MultiplicativePower(mu, float(t), name=name)

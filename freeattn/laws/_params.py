@@ -1,9 +1,15 @@
 """Fresh parameter symbols and exact parameter values for law constructors."""
 from __future__ import annotations
 
+import decimal
+import fractions
 import itertools
+import numbers
 
+import mpmath
 import sympy as sp
+
+from .._validation import ParameterError
 
 _counter = itertools.count()
 
@@ -13,10 +19,58 @@ def fresh(name):
     return sp.Symbol(f"{name}_{next(_counter)}")
 
 
-def exact(value):
-    """Exact sympy value of a user parameter: floats are taken at their exact binary value."""
+def exact(value, name="value"):
+    """Exact sympy value of a user parameter.
+
+    Exact input stays exact: ``int`` (and numpy integers), ``fractions.Fraction``,
+    ``decimal.Decimal``, decimal strings such as ``"0.1"`` (= 1/10), sympy numbers and
+    expressions, and ``mpmath.mpf`` at its own precision (its binary value, all of its bits).
+    A ``float`` (or numpy float) means its binary value (0.1 → 3602879701896397/2**55).
+
+    Raises
+    ------
+    ParameterError
+        For a string that is not a decimal number, or a non-finite value.
+    TypeError
+        For anything that is not a real number.
+    """
     if isinstance(value, sp.Basic):
         return value
-    if isinstance(value, int):
-        return sp.Integer(value)
-    return sp.Rational(float(value))
+    if isinstance(value, bool):
+        raise TypeError(f"{name} must be a real number, got {value!r}")
+    if isinstance(value, numbers.Integral):
+        return sp.Integer(int(value))
+    if isinstance(value, fractions.Fraction):
+        return sp.Rational(value.numerator, value.denominator)
+    if isinstance(value, decimal.Decimal):
+        if not value.is_finite():
+            raise ParameterError(name, f"{name} must be finite, got {value!r}")
+        num, den = value.as_integer_ratio()
+        return sp.Rational(num, den)
+    if isinstance(value, str):
+        try:
+            dec = decimal.Decimal(value.strip())
+        except decimal.InvalidOperation:
+            raise ParameterError(name, f"{name} must be a decimal number, got {value!r}") from None
+        return exact(dec, name)
+    if isinstance(value, mpmath.mpf):
+        if not mpmath.isfinite(value):
+            raise ParameterError(name, f"{name} must be finite, got {value!r}")
+        man, exp = value.man_exp  # all of its bits, whatever the current precision
+        return sp.Integer(man) * sp.Integer(2) ** exp
+    try:
+        f = float(value)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name} must be a real number, got {value!r}") from None
+    if f != f or f in (float("inf"), float("-inf")):
+        raise ParameterError(name, f"{name} must be finite, got {value!r}")
+    return sp.Rational(f)
+
+
+def exact_positive(name, value):
+    """:func:`exact` of a parameter that must be a finite number > 0 (validated on its exact
+    value, so that e.g. the string "1e-400" or mpf('1e-400') is accepted and kept exact)."""
+    v = exact(value, name)
+    if not (v.is_real and v.is_finite and v > 0):
+        raise ParameterError(name, f"{name} must be a finite number > 0, got {value!r}")
+    return v

@@ -1,6 +1,7 @@
 """Algebraic laws: a law whose Cauchy transform solves P(G, z) = 0 (Rao & Edelman 2008)."""
 from __future__ import annotations
 
+import copy
 import math
 from functools import cached_property
 
@@ -9,10 +10,11 @@ import numpy as np
 import sympy as sp
 
 from .._context import FLOAT_REFERENCE_DPS, to_mp, workdps
-from .._validation import positive
+from .._validation import integer_at_least, positive
 from ..algebraic.numeric import _TABLE_NODES, BranchData, NumericPolynomial
 from ..algebraic.polynomial import (affine_polynomial, r_relation, s_relation,
                                     series_moments, stieltjes_factor)
+from ..algebraic.series import series_moments_numeric
 from .base import Law
 
 __all__ = ["AlgebraicLaw"]
@@ -25,6 +27,15 @@ _UNIFORM_PANELS = 48
 _PANEL_TOL = 1e-16
 #: relative width of the zone next to a square-root edge solved by the local expansion
 _EDGE_ZONE = 1e-3
+#: bounds on the cdf panel refinement (every law builds its table in bounded time)
+_MAX_PANELS = 20000
+_MAX_LEVELS = 48
+#: largest accepted defect of the total mass (atoms + support intervals) in float64
+_MASS_TOL = 1e-9
+#: break points of the mpmath θ-quadrature (smooth pieces in θ)
+_COARSE = [math.pi * k / 8 for k in range(1, 8)]
+#: bisection depth of the mpmath θ-quadrature pieces
+_MP_QUAD_DEPTH = 12
 
 
 def _theta_panels():
@@ -52,6 +63,14 @@ def _theta_of_x(a, b, x):
     v = np.clip((b - np.asarray(x)) / (b - a), 0.0, 1.0)
     return np.where(u <= 0.5, 2 * np.arcsin(np.sqrt(u)), math.pi - 2 * np.arcsin(np.sqrt(v)))
 
+
+
+def _mpc(v):
+    """A complex argument (Python, numpy, sympy or mpmath number) as mpc at the current
+    precision."""
+    if isinstance(v, (mpmath.mpf, mpmath.mpc)):
+        return mpmath.mpc(v)
+    return mpmath.mpc(to_mp(v))
 
 
 class AlgebraicLaw(Law):
@@ -123,6 +142,41 @@ class AlgebraicLaw(Law):
             cache[:] = [sp.expand(m.xreplace(self.values)) for m in ms]
         return cache[:order]
 
+    def _moments_mp(self, order, dps):
+        """m_1..m_order at ``dps`` digits by the numeric series recursion on P (cached)."""
+        cache = self.__dict__.setdefault("_num_moment_cache", {})
+        key = max(int(dps), FLOAT_REFERENCE_DPS)
+        have = cache.get(key)
+        if have is None or len(have) < order:
+            with workdps(key):
+                have = series_moments_numeric(self._num.coefficients_mp(), max(order, 2 * len(have or ())))
+            cache[key] = have
+        return have[:order]
+
+    def moment(self, k, dps=None, method=None):
+        """k-th moment m_k = ∫ x^k dμ(x) (atoms included), k ≥ 0.
+
+        ``method=None``: the series recursion on P(G, z) at infinity (G = Σ m_k z^{-k-1}),
+        evaluated at ``dps`` digits (float64: at 30 digits, then rounded; the first 50 moments
+        in a fraction of a second); ``"exact"``: the exact sympy values of
+        :meth:`exact_moments`, evaluated; ``"quad"``: quadrature against the law.
+
+        Raises
+        ------
+        ParameterError
+            If k is not an integer ≥ 0 or ``method`` is unknown.
+        """
+        if method is not None:
+            return super().moment(k, dps, method)
+        k = integer_at_least("k", k, 0)
+        if k == 0:
+            return 1.0 if dps is None else self._mp_number(1, dps)
+        value = self._moments_mp(k, FLOAT_REFERENCE_DPS if dps is None else dps)[k - 1]
+        if dps is None:
+            return float(value)
+        with mpmath.workdps(dps):
+            return +value
+
     def s_relation(self):
         """Polynomial relation Σ(w, S) = 0 satisfied by the S-transform S(w) (sympy)."""
         return s_relation(self.polynomial)
@@ -138,16 +192,28 @@ class AlgebraicLaw(Law):
         out = []
         with workdps(dps or FLOAT_REFERENCE_DPS):
             bps = bd.breakpoints
+            atoms = self._atom_locations(dps)
             for i, info in enumerate(bd.intervals):
                 if info["support"]:
                     a, b = bps[i - 1], bps[i]
-                    if out and out[-1][1] == a and a not in self._atom_locations(dps):
+                    if out and out[-1][1] == a and a not in atoms:
                         out[-1] = (out[-1][0], b)  # touching intervals (interior cusp)
                     else:
                         out.append((a, b))
             if dps is None:
+                self._check_mass()
                 return [(float(a), float(b)) for a, b in out]
             return [(+a, +b) for a, b in out]
+
+    def _check_mass(self):
+        """Total mass (atoms + every support interval by quadrature) must be 1: a law never
+        reports a support that misses a component."""
+        total = sum(float(m) for _, m in self._atoms_raw(None))
+        total += sum(t["cum"][-1] for t in self._cdf_tables)
+        if not abs(total - 1.0) <= _MASS_TOL:
+            raise ArithmeticError(
+                f"{self.name}: atoms and support intervals carry mass {total!r}, not 1 "
+                f"(a component is unresolved at float64 scales; evaluate with dps=...)")
 
     def _atom_locations(self, dps):
         return [loc for loc, _ in self._atoms_raw(dps)]
@@ -161,26 +227,20 @@ class AlgebraicLaw(Law):
         atoms = []
         with workdps(key):
             for a in sorted(bd.poles):
-                mass = self._pole_mass(a)
+                mass = self._pole_mass(a, bd)
                 if mass > mpmath.mpf(10) ** (-(key // 2)):
                     atoms.append((a, mass))
         cache[key] = atoms
         return atoms
 
-    def _pole_mass(self, a):
+    def _pole_mass(self, a, bd):
         """Mass of the atom at a pole a: lim_{ε↓0} iε G(a + iε).
 
-        The limit is read off the Newton polygon: with G = H/(z − a), the lowest power of
-        s = z − a in s^deg P(H/s, a + s) is a polynomial in H whose roots are the candidate
-        masses; the branch's value iε G(a + iε) at a small ε picks the candidate (0 if G stays
-        bounded, i.e. a hard edge or a pole of another sheet)."""
-        eps = np.array([1e-8, 1e-10]) * (1 + abs(float(a)))
-        g = self._cauchy_float(float(a) + 1j * eps)
-        far, approx = 1j * eps * g
-        # an atom makes iεG(a + iε) converge to its mass; a hard edge makes it vanish like ε^p
-        if abs(approx) < 1e-12 or abs(far - approx) > 0.05 * abs(approx):
-            return mpmath.mpf(0)
-        # s^d P(H/s, a + s) = Σ_k Σ_j c_kj H^k s^{d-k} (a + s)^j, collected by powers of s
+        The limit is one of finitely many candidates read off the Newton polygon: with
+        G = H/(z − a), the lowest power of s = z − a in s^deg P(H/s, a + s) is a polynomial in
+        H whose roots (and 0) are the candidate masses.  The branch itself, continued to
+        a + iε with ε far below the distance to the next breakpoint, picks the candidate
+        (0: G stays bounded, or a hard edge)."""
         c = self._num.coefficients_mp()
         d = self._num.deg
         tol = mpmath.mpf(10) ** (-(mpmath.mp.dps - 8))
@@ -193,6 +253,7 @@ class AlgebraicLaw(Law):
                     ps = d - k + i
                     by_power.setdefault(ps, {})
                     by_power[ps][k] = by_power[ps].get(k, 0) + ckj * mpmath.binomial(j, i) * a ** (j - i)
+        cands = [mpmath.mpf(0)]
         for ps in sorted(by_power):
             coeffs = by_power[ps]
             size = max(abs(v) for v in coeffs.values())
@@ -200,22 +261,41 @@ class AlgebraicLaw(Law):
                 continue
             degH = max(coeffs)
             cl = [coeffs.get(k, mpmath.mpf(0)) for k in range(degH, -1, -1)]
-            cl = [c if abs(c) > tol * size else mpmath.mpf(0) for c in cl]
+            cl = [v if abs(v) > tol * size else mpmath.mpf(0) for v in cl]
             while cl and cl[-1] == 0:  # factor H^k: the candidate 0
                 cl.pop()
             while len(cl) > 1 and cl[0] == 0:
                 cl.pop(0)
-            if len(cl) < 2:
-                break
-            try:
-                cands = mpmath.polyroots(cl, maxsteps=400, extraprec=4 * mpmath.mp.prec)
-            except mpmath.libmp.libhyper.NoConvergence:
-                break
-            best = min(cands, key=lambda c: abs(complex(c) - approx))
-            if abs(complex(best) - approx) < 1e-3:
-                return mpmath.re(best)
+            if len(cl) >= 2:
+                try:
+                    roots = mpmath.polyroots(cl, maxsteps=400, extraprec=4 * mpmath.mp.prec)
+                except mpmath.libmp.libhyper.NoConvergence:
+                    roots = []
+                cands += [mpmath.re(r) for r in roots
+                          if abs(mpmath.im(r)) <= 1e-10 * (1 + abs(r)) and 0 < mpmath.re(r) <= 1 + 1e-9]
             break
-        return mpmath.mpf(approx.real)  # no exact candidate matched: the numerical limit
+        uniq = []
+        for m in cands:  # a multiple root of the polygon is one candidate
+            if all(abs(m - u) > 1e-20 * (1 + abs(u)) for u in uniq):
+                uniq.append(m)
+        cands = uniq
+        if len(cands) == 1:
+            return mpmath.mpf(0)
+        others = [abs(b - a) for b in bd.breakpoints if b != a]
+        gap = min(others) if others else 1 + abs(a)
+        af = float(a)
+        eps = max(1e-6 * min(float(gap), 1.0 + abs(af)), 1e-300)
+        hs = np.array([eps, eps * 1e-3])
+        g, ok = self._num.track(np.full(2, af), hs)
+        if not np.all(ok):
+            raise ArithmeticError(f"{self.name}: cannot continue the branch to the pole {af}")
+        vals = (1j * hs * g).real
+        best = min(cands, key=lambda m: abs(float(m) - vals[1]))
+        second = sorted(abs(float(m) - vals[1]) for m in cands)[1]
+        if abs(float(best) - vals[1]) > 0.25 * second:
+            raise ArithmeticError(f"{self.name}: the mass of the pole at {af} is ambiguous "
+                                  f"(limit {vals[1]!r}, candidates {[float(m) for m in cands]})")
+        return best
 
     def _atoms(self, dps):
         atoms = self._atoms_raw(dps)
@@ -227,7 +307,7 @@ class AlgebraicLaw(Law):
     # ----------------------------------------------------- float64 tables
     @cached_property
     def _tables(self):
-        """Per support interval: θ-grid branch table (for Newton starts) and cdf panels."""
+        """Per support interval: θ-grid branch table (Newton starts) and edge expansions."""
         bd = self._branch(None)
         bps = [float(b) for b in bd.breakpoints]
         tables = []
@@ -240,106 +320,218 @@ class AlgebraicLaw(Law):
             r = self._num.roots(x)
             g = bd.select(r, info, x)
             g, _ = self._num.newton(g, x, steps=2)
-            tables.append({"a": a, "b": b, "info": info, "theta": theta, "g": g})
-        poles = {float(p) for p in bd.poles}
+            tables.append({"a": a, "b": b, "a_mp": bd.breakpoints[i - 1], "b_mp": bd.breakpoints[i],
+                           "info": info, "theta": theta, "g": g})
+        poles = set(bd.poles)
+        atoms = dict(self._atoms_raw(None))
         for t in tables:
             t["edges"] = []
-            for end, g_end in ((t["a"], t["g"][0]), (t["b"], t["g"][-1])):
+            for end in (t["a_mp"], t["b_mp"]):
+                if end in atoms:  # an atom next to the support: local expansion of H = δ·G
+                    edge = self._pole_expansion(end, atoms[end])
+                    if edge is not None:
+                        edge["end"] = "a" if end == t["a_mp"] else "b"
+                        t["edges"].append(edge)
+                    continue
                 if end in poles:
                     continue
-                e_mp = next(b for b in bd.breakpoints if float(b) == end)
+                ef = float(end)
                 # branch value just inside the support: picks the right double root at e
-                inside = end + (1e-7 if end == t["a"] else -1e-7) * (t["b"] - t["a"])
+                inside = ef + (1e-7 if end == t["a_mp"] else -1e-7) * (t["b"] - t["a"])
                 g_in = bd.select(self._num.roots(np.array([inside])), t["info"], np.array([inside]))[0]
-                t["edges"].append(self._edge_expansion(e_mp, g_in))
-        for t in tables:
-            t["panels"], t["panel_mass"] = self._adaptive_panels(t)
-            t["cum"] = np.concatenate([[0.0], np.cumsum(t["panel_mass"])])
+                edge = self._edge_expansion(end, g_in)
+                edge["end"] = "a" if end == t["a_mp"] else "b"
+                t["edges"].append(edge)
         return tables
 
-    def _branch_in_table(self, t, x):
-        """Branch G(x + i0) for x strictly inside the support interval of table ``t``."""
+    @cached_property
+    def _cdf_tables(self):
+        """The tables of :attr:`_tables` with cdf panels (θ-panels and their masses)."""
+        for t in self._tables:
+            if "cum" not in t:
+                t["panels"], t["panel_mass"] = self._adaptive_panels(t)
+                t["cum"] = np.concatenate([[0.0], np.cumsum(t["panel_mass"])])
+        return self._tables
+
+    def _shifted(self, t, end):
+        """P re-expanded at an end e of the interval, P(G, e + δ) = Σ c̃_ki G^k δ^i (float64
+        coefficients from 30-digit arithmetic), so that points next to the end keep the
+        relative accuracy of δ instead of that of x (hard edges at a ≠ 0, e.g. shifted MP)."""
+        key = "shift_" + end
+        if key not in t:
+            e = t[end + "_mp"]
+            with workdps(FLOAT_REFERENCE_DPS):
+                c = self._num.coefficients_mp()
+                dz = len(c[0]) - 1
+                cf = np.array([[float(sum(c[k][j] * mpmath.binomial(j, i) * e ** (j - i)
+                                          for j in range(i, dz + 1)))
+                                for i in range(dz, -1, -1)] for k in range(len(c) - 1, -1, -1)])
+                corr = float(mpmath.mpf(t[end]) - e)
+            sh = copy.copy(self._num)
+            sh.cf = cf
+            t[key] = (sh, corr)
+        return t[key]
+
+    def _branch_in_table(self, t, x, th=None):
+        """Branch G(x + i0) for x strictly inside the support interval of table ``t``.
+
+        ``th`` (optional): the θ of each point, from which the distance to the nearer end is
+        formed exactly (cdf quadrature); otherwise it is x − e corrected by the rounding of e."""
         a, b = t["a"], t["b"]
-        th = _theta_of_x(a, b, x)
+        exact_th = th is not None
+        if th is None:
+            th = _theta_of_x(a, b, x)
+        left = th <= 0.5 * math.pi
+        sha, corr_a = self._shifted(t, "a")
+        shb, corr_b = self._shifted(t, "b")
+        if exact_th:
+            delta = np.where(left, (b - a) * np.sin(0.5 * th) ** 2, -(b - a) * np.cos(0.5 * th) ** 2)
+        else:
+            delta = np.where(left, (x - a) + corr_a, (x - b) + corr_b)
         guess = np.interp(th, t["theta"], t["g"].real) + 1j * np.interp(th, t["theta"], t["g"].imag)
-        g, step = self._num.newton(guess.copy(), x, steps=3)
-        bad = ~(np.isfinite(g) & (step <= 1e-10 * np.abs(g))
-                & (np.abs(g - guess) <= 1e-2 * np.abs(guess)) & (g.imag <= 0))
+        g = guess.copy()
+        step = np.zeros(g.shape)
+        for sh, side in ((sha, left), (shb, ~left)):
+            if np.any(side):
+                g[side], step[side] = sh.newton(guess[side], delta[side], steps=3)
+        with np.errstate(invalid="ignore", over="ignore"):
+            bad = ~(np.isfinite(g) & (step <= 1e-10 * np.abs(g))
+                    & (np.abs(g - guess) <= 1e-2 * np.abs(guess)) & (g.imag <= 0))
         bad |= (th < t["theta"][1]) | (th > t["theta"][-2])
         if np.any(bad):
-            r = self._num.roots(x[bad])
-            gb = self._branch(None).select(r, t["info"], x[bad])
-            gb, _ = self._num.newton(gb, x[bad], steps=2)
-            g[bad] = gb
+            for sh, side in ((sha, left), (shb, ~left)):
+                m = bad & side
+                if np.any(m):
+                    r = sh.roots(delta[m])
+                    gb = self._branch(None).select(r, t["info"], x[m])
+                    g[m], _ = sh.newton(gb, delta[m], steps=2)
         for edge in t["edges"]:
-            m = np.abs(x - edge["x"]) <= _EDGE_ZONE * (b - a)
+            side = left if edge["end"] == "a" else ~left
+            m = side & (np.abs(delta) <= _EDGE_ZONE * (b - a))
             if np.any(m):
-                g[m] = self._edge_local(edge, x[m], g[m])
+                g[m] = self._edge_local(edge, delta[m], g[m])
         return g
+
+    def _double_root(self, e, g_guess):
+        """The double root G_e of P(·, e) at a square-root edge e (current precision): the root
+        of ∂P/∂G(·, e) nearest ``g_guess``, polished by Newton (a simple root there)."""
+        c = self._num.coefficients_mp()
+        dP = [[(k + 1) * c[k + 1][j] for j in range(len(c[0]))] for k in range(len(c) - 1)]
+        dcoef = [sum(dP[k][j] * e**j for j in range(len(dP[0]))) for k in range(len(dP) - 1, -1, -1)]
+        while len(dcoef) > 1 and dcoef[0] == 0:
+            dcoef.pop(0)
+        cands = mpmath.polyroots(dcoef, maxsteps=200, extraprec=60) if len(dcoef) > 1 else []
+        ge = mpmath.mpf(complex(g_guess).real)
+        if cands:
+            ge = mpmath.re(min(cands, key=lambda r: abs(complex(r) - complex(g_guess))))
+        tol = mpmath.mpf(2) ** (-mpmath.mp.prec + 4)
+        for _ in range(100):
+            f = sum(dP[k][j] * ge**k * e**j for k in range(len(dP)) for j in range(len(dP[0])))
+            df = sum(k * dP[k][j] * ge ** (k - 1) * e**j for k in range(1, len(dP))
+                     for j in range(len(dP[0])))
+            if df == 0:
+                break
+            step = f / df
+            ge -= step
+            if abs(step) <= tol * (1 + abs(ge)):
+                break
+        return ge
+
+    def _pole_polynomial(self, a):
+        """Coefficients (mpf, c̃[k][n] of H^k δ^n) of P̃(H, δ) = δ^deg P(H/δ, a + δ): the
+        polynomial of H = (z − a)G next to a pole a, whose value at δ = 0 is the atom's mass."""
+        c = self._num.coefficients_mp()
+        d = len(c) - 1
+        dz = len(c[0]) - 1
+        out = [[mpmath.mpf(0)] * (d + dz + 1) for _ in range(d + 1)]
+        for k in range(d + 1):
+            for j in range(dz + 1):
+                if c[k][j] == 0:
+                    continue
+                for i in range(j + 1):
+                    out[k][d - k + i] += c[k][j] * mpmath.binomial(j, i) * a ** (j - i)
+        return out
+
+    def _edge_coefficients(self, e, ge, c=None):
+        """p_ij with P(G_e + u, e + δ) = Σ p_ij u^i δ^j at the current precision (mpf);
+        ``c`` another coefficient table (default: P's own)."""
+        if c is None:
+            c = self._num.coefficients_mp()
+        deg, degz = len(c) - 1, len(c[0]) - 1
+        p = [[mpmath.mpf(0)] * (degz + 1) for _ in range(deg + 1)]
+        for i in range(deg + 1):
+            for j in range(degz + 1):
+                acc = mpmath.mpf(0)
+                for k in range(i, deg + 1):
+                    for jj in range(j, degz + 1):
+                        if c[k][jj] != 0:
+                            acc += (c[k][jj] * mpmath.binomial(k, i) * ge ** (k - i)
+                                    * mpmath.binomial(jj, j) * e ** (jj - j))
+                p[i][j] = acc
+        p[0][0] = mpmath.mpf(0)
+        p[1][0] = mpmath.mpf(0)
+        return p
 
     def _edge_expansion(self, e, g_guess):
         """Re-expansion of P at a square-root edge: P(G_e + u, e + δ) = Σ p_ij u^i δ^j with
         p_00 = p_10 = 0 set exactly, so that u(δ) ~ sqrt(δ) keeps full relative accuracy."""
         with workdps(FLOAT_REFERENCE_DPS):
-            c = self._num.coefficients_mp()
-            dP = [[(k + 1) * c[k + 1][j] for j in range(len(c[0]))] for k in range(len(c) - 1)]
-            # G_e is the double root: the real root of ∂P/∂G(·, e) nearest the branch
-            dcoef = [sum(dP[k][j] * e**j for j in range(len(dP[0]))) for k in range(len(dP) - 1, -1, -1)]
-            while len(dcoef) > 1 and dcoef[0] == 0:
-                dcoef.pop(0)
-            cands = mpmath.polyroots(dcoef, maxsteps=200, extraprec=60) if len(dcoef) > 1 else []
-            ge = mpmath.mpf(g_guess.real)
-            if cands:
-                ge = mpmath.re(min(cands, key=lambda r: abs(complex(r) - complex(g_guess))))
-            for _ in range(100):
-                f = sum(dP[k][j] * ge**k * e**j for k in range(len(dP)) for j in range(len(dP[0])))
-                df = sum(k * dP[k][j] * ge ** (k - 1) * e**j for k in range(1, len(dP))
-                         for j in range(len(dP[0])))
-                step = f / df
-                ge -= step
-                if abs(step) <= mpmath.mpf(10) ** (-FLOAT_REFERENCE_DPS) * (1 + abs(ge)):
-                    break
-            deg, degz = len(c) - 1, len(c[0]) - 1
-            p = np.zeros((deg + 1, degz + 1))
-            for i in range(deg + 1):
-                for j in range(degz + 1):
-                    acc = mpmath.mpf(0)
-                    for k in range(i, deg + 1):
-                        for jj in range(j, degz + 1):
-                            acc += (c[k][jj] * mpmath.binomial(k, i) * ge ** (k - i)
-                                    * mpmath.binomial(jj, j) * e ** (jj - j))
-                    p[i, j] = float(acc)
-            p[0, 0] = 0.0
-            p[1, 0] = 0.0
+            ge = self._double_root(e, g_guess)
+            p = np.array([[float(v) for v in row] for row in self._edge_coefficients(e, ge)])
             ef = float(e)
-            return {"x": ef, "corr": float(ef - e), "g": float(ge), "p": p}
+            return {"x": ef, "corr": float(ef - e), "g": float(ge), "p": p, "e_mp": e}
+
+    def _pole_expansion(self, a, mass):
+        """Local expansion at an atom a that touches the support: with H = (z − a)G and
+        P̃(H, δ) = δ^deg P(H/δ, a + δ), H → mass as δ → 0.  When the mass is a multiple root
+        of P̃(·, 0) (e.g. ⊠ of two laws with equal atoms, where the density next to the atom
+        diverges like δ^{-1/2}) the roots merge there and float64 eigenvalues lose half the
+        digits; P̃ re-expanded at (mass, 0) keeps u = H − mass to full relative accuracy."""
+        with workdps(FLOAT_REFERENCE_DPS):
+            ct = self._pole_polynomial(a)
+            # P̃(·, 0) and its derivative at the mass: a double root makes both vanish
+            p0 = [row[0] for row in ct]
+            d1 = sum(k * p0[k] * mass ** (k - 1) for k in range(1, len(p0)))
+            size = max(abs(v) for v in p0) or 1
+            if abs(d1) > 1e-12 * size:
+                return None
+            p = self._edge_coefficients(mpmath.mpf(0), mass, c=ct)
+            p = np.array([[float(v) for v in row] for row in p])
+            return {"x": float(a), "corr": float(mpmath.mpf(float(a)) - a), "g": float(mass),
+                    "p": p, "e_mp": a, "pole": True}
 
     @staticmethod
-    def _edge_local(edge, x, g_fallback):
-        """Branch near a square-root edge from the local expansion (see _edge_expansion)."""
-        delta = (x - edge["x"]) + edge["corr"]
+    def _edge_local(edge, delta, g_fallback):
+        """Branch near a square-root edge from the local expansion (see _edge_expansion);
+        ``delta`` = x − e, measured from the exact edge."""
         p = edge["p"]
         q = np.array([np.polyval(p[i, ::-1], delta) for i in range(p.shape[0])]) + 0j
-        disc = np.sqrt(q[1] ** 2 - 4 * q[2] * q[0])
-        u1 = (-q[1] + disc) / (2 * q[2])
-        u2 = (-q[1] - disc) / (2 * q[2])
-        u = np.where(u1.imag <= u2.imag, u1, u2)
-        step = np.full(u.shape, np.inf)
-        for _ in range(30):
-            val = np.zeros_like(u)
-            der = np.zeros_like(u)
-            for qi in q[::-1]:
-                der = der * u + val
-                val = val * u + qi
-            delta = np.where(der != 0, val / np.where(der != 0, der, 1), 0)
-            u = u - delta
-            step = np.abs(delta)
-            if np.all(step <= 1e-15 * np.abs(u)):
-                break
-        g = edge["g"] + u
-        # accept the local root when Newton converged on the same sheet as the global solve
-        ok = (np.isfinite(g) & (g.imag <= 0) & (step <= 1e-13 * np.abs(u))
-              & (np.abs(g - g_fallback) <= 1e-3 * np.abs(g_fallback)))
+        with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+            disc = np.sqrt(q[1] ** 2 - 4 * q[2] * q[0])
+            u1 = (-q[1] + disc) / (2 * q[2])
+            u2 = (-q[1] - disc) / (2 * q[2])
+            # Im G < 0: Im u < 0 for an edge; for a pole G = (mass + u)/δ, so sign(δ)·Im u < 0
+            sgn = np.sign(delta) if edge.get("pole") else 1.0
+            u = np.where(sgn * u1.imag <= sgn * u2.imag, u1, u2)
+            step = np.full(u.shape, np.inf)
+            for _ in range(30):
+                val = np.zeros_like(u)
+                der = np.zeros_like(u)
+                for qi in q[::-1]:
+                    der = der * u + val
+                    val = val * u + qi
+                d = np.where(der != 0, val / np.where(der != 0, der, 1), 0)
+                u = u - d
+                step = np.abs(d)
+                if np.all(step <= 1e-15 * np.abs(u)):
+                    break
+            g = edge["g"] + u
+            if edge.get("pole"):
+                g = g / delta
+            # accept the local root when Newton converged on the same sheet as the global solve
+            ok = np.isfinite(g) & (g.imag <= 0) & (step <= 1e-13 * np.abs(u))
+            if not edge.get("pole"):  # at an atom the expansion is the better of the two
+                ok &= np.abs(g - g_fallback) <= 1e-3 * np.abs(g_fallback)
         return np.where(ok, g, g_fallback)
 
     def _pdf_float(self, x):
@@ -370,11 +562,11 @@ class AlgebraicLaw(Law):
     def _theta_integrand(self, t, th):
         a, b = t["a"], t["b"]
         x = _x_of_theta(a, b, th)
-        inside = (x > a) & (x < b)
+        inside = (th > 0) & (th < math.pi)  # not x: next to a ≠ 0, x rounds onto the end
         f = np.zeros(th.shape)
         if np.any(inside):
-            g = self._branch_in_table(t, x[inside])
-            f[inside] = -g.imag / math.pi * (b - a) * 0.5 * np.sin(th[inside])
+            g = self._branch_in_table(t, x[inside], th[inside])
+            f[inside] = np.maximum(-g.imag / math.pi, 0.0) * (b - a) * 0.5 * np.sin(th[inside])
         return f
 
     def _gl(self, t, lo, hi):
@@ -386,14 +578,20 @@ class AlgebraicLaw(Law):
 
     def _adaptive_panels(self, t):
         """θ-panels refined until 12-point Gauss–Legendre agrees with its two halves to
-        1e-16 absolute (sharp features, e.g. a shifted hard edge at small β, get resolved)."""
+        1e-16 absolute or 4 ulp relative (sharp features, e.g. a shifted hard edge at small β,
+        get resolved).  Bounded: at most ``_MAX_PANELS`` panels and ``_MAX_LEVELS`` halvings,
+        so every law builds its table in bounded time."""
         lo, hi = _PANELS[:-1], _PANELS[1:]
         keep_lo, keep_mass = [], []
-        for _ in range(60):
+        for level in range(_MAX_LEVELS):
             mid = 0.5 * (lo + hi)
             whole = self._gl(t, lo, hi)
             left, right = self._gl(t, lo, mid), self._gl(t, mid, hi)
-            ok = (np.abs(whole - (left + right)) <= _PANEL_TOL) | (hi - lo <= 1e-15 * math.pi)
+            tol = np.maximum(_PANEL_TOL, 4e-16 * np.abs(whole))
+            ok = (np.abs(whole - (left + right)) <= tol) | (hi - lo <= 1e-15 * math.pi)
+            total = sum(len(k) for k in keep_lo) + 2 * lo.size
+            if level == _MAX_LEVELS - 1 or total > _MAX_PANELS:
+                ok[:] = True
             keep_lo += [lo[ok], mid[ok]]
             keep_mass += [left[ok], right[ok]]
             lo, hi = np.concatenate([lo[~ok], mid[~ok]]), np.concatenate([mid[~ok], hi[~ok]])
@@ -408,7 +606,7 @@ class AlgebraicLaw(Law):
         out = np.zeros(x.shape)
         for loc, mass in self._atoms_raw(None):
             out += np.where(x >= float(loc), float(mass), 0.0)
-        for t in self._tables:
+        for t in self._cdf_tables:
             a, b = t["a"], t["b"]
             out += np.where(x >= b, t["cum"][-1], 0.0)
             m = (x > a) & (x < b)
@@ -417,15 +615,17 @@ class AlgebraicLaw(Law):
                 panels = t["panels"]
                 k = np.clip(np.searchsorted(panels, th, side="right") - 1, 0, len(panels) - 2)
                 out[m] += t["cum"][k] + self._gl(t, panels[k], th)
+        out[x == np.inf] = 1.0
         return np.clip(out, 0.0, 1.0)
 
     def _ppf_float(self, q):
-        """Quantiles: locate the θ-panel from the cumulative table, then Newton in θ."""
+        """Quantiles: locate the θ-panel from the cumulative table, then Newton in θ (in
+        log θ from the edge for the first panel, where F ~ θ^p spans hundreds of decades)."""
         out = np.empty(q.shape)
-        pieces = []  # (start mass, kind, payload) in increasing x
+        pieces = []  # (start, kind, payload) in increasing x
         for loc, mass in self._atoms_raw(None):
             pieces.append((float(loc), "atom", float(mass)))
-        for t in self._tables:
+        for t in self._cdf_tables:
             pieces.append((t["a"], "ac", t))
         pieces.sort(key=lambda p: p[0])
         cum = 0.0
@@ -436,11 +636,13 @@ class AlgebraicLaw(Law):
             if kind == "atom":
                 out[m] = loc
             elif np.any(m):
-                out[m] = self._ppf_interval(payload, q[m] - cum)
+                out[m] = self._ppf_interval(payload, np.maximum(q[m] - cum, 0.0))
             done |= m
             cum += mass
         if np.any(~done):  # rounding: q = 1 beyond the accumulated mass
             out[~done] = max(p[0] if p[1] == "atom" else p[2]["b"] for p in pieces)
+        ends = [b for _, b in self._support(None)] + [loc for loc, _ in self._atoms(None)]
+        out[q == 1.0] = max(ends)  # the right end of the support exactly
         return out
 
     def _ppf_interval(self, t, r):
@@ -453,31 +655,86 @@ class AlgebraicLaw(Law):
         pm = t["panel_mass"][k]
         frac = np.where(pm > 0, target / np.where(pm > 0, pm, 1), 0.5)
         th = lo + np.clip(frac, 0, 1) * (hi - lo)
-        for _ in range(40):
-            F = self._gl(t, panels[k], th) - target
-            lo = np.where(F < 0, th, lo)
-            hi = np.where(F >= 0, th, hi)
-            f = self._theta_integrand(t, th)
-            with np.errstate(divide="ignore", invalid="ignore"):
-                nt = th - F / f
-            bad = ~np.isfinite(nt) | (nt <= lo) | (nt >= hi)
-            nt = np.where(bad, 0.5 * (lo + hi), nt)
-            conv = np.abs(nt - th) <= 1e-15 * math.pi
-            th = nt
-            if np.all(conv):
-                break
+        # the first panel: F(θ) ~ C θ^p, p from the panel's two halves; start from the
+        # power law and iterate in log θ (targets down to the smallest double)
+        first = (k == 0) & (target > 0) & (target < 0.5 * pm)
+        if np.any(first):
+            th1 = panels[1]
+            Fh = self._gl(t, np.zeros(1), np.array([0.5 * th1]))[0]
+            F1 = t["panel_mass"][0]
+            pw = min(max(math.log2(F1 / Fh), 0.25), 8.0) if Fh > 0 and F1 > 0 else 3.0
+            tf = target[first]
+            with np.errstate(divide="ignore"):
+                lt = math.log(th1) + (np.log(tf) - math.log(F1)) / pw
+            llo = np.full(lt.shape, -745.0)
+            lhi = np.full(lt.shape, math.log(th1))
+            for _ in range(60):
+                tt = np.exp(lt)
+                F = self._gl(t, np.zeros(tt.shape), tt)
+                f = self._theta_integrand(t, tt)
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    res = np.log(F) - np.log(tf)
+                    llo = np.where(res < 0, lt, llo)
+                    lhi = np.where(res >= 0, lt, lhi)
+                    nl = lt - res / (tt * f / F)
+                bad = ~np.isfinite(nl) | (nl < llo) | (nl > lhi)
+                nl = np.where(bad, 0.5 * (llo + lhi), nl)
+                conv = np.abs(nl - lt) <= 1e-15
+                lt = nl
+                if np.all(conv):
+                    break
+            th[first] = np.exp(lt)
+        rest = ~first
+        if np.any(rest):
+            kk, lo_, hi_, tg, tr = k[rest], lo[rest], hi[rest], target[rest], th[rest]
+            for _ in range(60):
+                F = self._gl(t, panels[kk], tr) - tg
+                lo_ = np.where(F < 0, tr, lo_)
+                hi_ = np.where(F >= 0, tr, hi_)
+                f = self._theta_integrand(t, tr)
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    nt = tr - F / f
+                bad = ~np.isfinite(nt) | (nt < lo_) | (nt > hi_)
+                nt = np.where(bad, 0.5 * (lo_ + hi_), nt)
+                conv = np.abs(nt - tr) <= 1e-15 * np.maximum(tr, 1e-300)
+                tr = nt
+                if np.all(conv):
+                    break
+            th[rest] = tr
         return _x_of_theta(a, b, th)
 
     # ------------------------------------------------------------ Cauchy
+    def _far_field(self, zz):
+        """G(z) = Σ_k m_k z^{-k-1} for |z| ≫ the spectrum (moments from the series)."""
+        m = [1.0] + [float(v) for v in self._moments_mp(6, FLOAT_REFERENCE_DPS)]
+        w = 1.0 / zz
+        acc = np.zeros_like(zz)
+        for mk in reversed(m):
+            acc = (acc + mk) * w
+        return acc
+
+    def _far_radius(self):
+        return 1e8 * (self._branch(None)._scale() + 1.0)
+
     def _cauchy_float(self, zz):
         out = np.empty(zz.shape, dtype=complex)
-        lower = zz.imag < 0
+        nan = np.isnan(zz.real) | np.isnan(zz.imag)
+        inf = ~nan & ~np.isfinite(zz)
+        out[nan] = np.nan + 0j
+        out[inf] = 0j
+        fin = ~nan & ~inf
+        far = fin & (np.abs(np.where(fin, zz, 0)) >= self._far_radius())
+        if np.any(far):
+            out[far] = self._far_field(zz[far])
+        near = fin & ~far
+        lower = near & (zz.imag < 0)
         zq = np.where(lower, zz.conj(), zz)
-        real = zq.imag == 0
+        real = near & (zq.imag == 0)
+        upper = near & (zq.imag > 0)
         if np.any(real):
             out[real] = self._cauchy_real(zq[real].real)
-        if np.any(~real):
-            out[~real] = self._cauchy_upper(zq[~real])
+        if np.any(upper):
+            out[upper] = self._cauchy_upper(zq[upper])
         out[lower] = out[lower].conj()
         return out
 
@@ -497,98 +754,377 @@ class AlgebraicLaw(Law):
                 g = bd.select(r, info, x[m])
                 out[m] = self._num.newton(g, x[m] + 0j, steps=2)[0].real + 0j
             done |= m
-        for i in np.flatnonzero(~done):  # x is a breakpoint: limit from above
-            eps = 1e-9 * (1 + abs(x[i]))
-            g = self._cauchy_upper(np.array([complex(x[i], eps)]))[0]
-            out[i] = np.inf if abs(g) > 1e6 else g
+        for i in np.flatnonzero(~done):  # x is a breakpoint (as a double)
+            out[i] = complex(self._breakpoint_value(x[i], None))
         return out
 
+    def _breakpoint_value(self, xb, dps):
+        """G at a breakpoint (the limit from the upper half-plane): ∞ at an atom, the real
+        double root at a square-root edge, the continuous limit elsewhere."""
+        bd = self._branch(dps)
+        key = FLOAT_REFERENCE_DPS if dps is None else dps
+        cache = self.__dict__.setdefault("_bp_cache", {})
+        with workdps(key):
+            i = min(range(len(bd.breakpoints)), key=lambda k: abs(bd.breakpoints[k] - xb))
+            if (i, key) in cache:
+                return cache[(i, key)]
+            e = bd.breakpoints[i]
+            if e in bd.poles:
+                atoms = [a for a, _ in self._atoms_raw(dps)]
+                if e in atoms:
+                    val = mpmath.mpc(mpmath.inf, 0)
+                else:  # hard edge or a pole of another sheet: the limit along iε
+                    ef = float(e)
+                    hs = np.array([1e-10, 1e-13]) * (1 + abs(ef))
+                    g, _ = self._num.track(np.full(2, ef), hs)
+                    val = (mpmath.mpc(mpmath.inf, 0) if abs(g[1]) > 10 * abs(g[0]) + 1
+                           else mpmath.mpc(complex(g[1])))
+            else:
+                # the branch's limit from the side: a point inside the neighbouring interval
+                left, right = bd.intervals[i], bd.intervals[i + 1]
+                side = right if right["support"] or not left["support"] else left
+                w = min(abs(float(e)) + 1.0,
+                        (side["hi"] - side["lo"]) if math.isfinite(side["hi"] - side["lo"]) else 1.0)
+                xs = float(e) + (1e-7 if side is right else -1e-7) * w
+                g_side = complex(self._cauchy_real(np.array([xs]))[0])
+                c = self._num.coefficients_mp()
+                dP = sum(k * c[k][j] * mpmath.mpc(g_side) ** (k - 1) * e**j
+                         for k in range(1, len(c)) for j in range(len(c[0])))
+                P = self._num
+                roots = P.roots_mp(e)
+                g = min(roots, key=lambda r: abs(complex(r) - g_side))
+                near = [r for r in roots if abs(r - g) <= 1e-4 * (1 + abs(g))]
+                if len(near) > 1 or abs(dP) <= 1e-6 * (1 + abs(g)):
+                    val = mpmath.mpc(self._double_root(e, g), 0)
+                else:
+                    val = P.newton_mp(g, e)
+                    if not side["support"]:
+                        val = mpmath.mpc(mpmath.re(val), 0)
+            cache[(i, key)] = val
+            return val
+
     def _cauchy_upper(self, zz):
-        """Vectorised continuation from Re z + iY (G ~ 1/z there) down to each target."""
-        bd = self._branch(None)
-        R = bd._scale()
-        Y = 8.0 * (R + np.abs(zz) + 1.0)
-        target = zz.imag
-        g = 1.0 / (zz.real + 1j * Y)
-        g, _ = self._num.newton(g, zz.real + 1j * Y, steps=8)
-        s = np.geomspace(1.0, 1e-12, 90)
-        for sk in list(s[1:]) + [0.0]:
-            zk = zz.real + 1j * (target + (Y - target) * sk)
-            r = self._num.roots(zk)
-            g = r[np.arange(len(r)), np.argmin(np.abs(r - g[:, None]), axis=1)]
+        """G on the upper half-plane.  The Stieltjes branch satisfies Im G < 0 and
+        Im(1/G) ≥ Im z (1/G is a Nevanlinna function with F(z) − z ↦ ℂ⁺ ∪ ℝ); where exactly
+        one root of P(·, z) does, that is G.  Elsewhere the branch is continued down from
+        Re z + iY (G ~ 1/z) with adaptive steps (:meth:`NumericPolynomial.track`)."""
+        self._num.scale_hint = self._branch(None)._scale()
+        r = self._num.roots(zz)
+        y = zz.imag[:, None]
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            inv = 1.0 / r
+            okc = (np.isfinite(r) & (r.imag < 0)
+                   & (inv.imag >= y * (1 - 1e-9))
+                   & (np.abs(r) * y <= 1 + 1e-9))
+        n = okc.sum(axis=1)
+        g = np.where(okc, r, 0).sum(axis=1)
+        amb = n != 1
+        if np.any(amb):
+            gt, ok = self._num.track(zz.real[amb], zz.imag[amb])
+            if not np.all(ok):
+                raise ArithmeticError(f"{self.name}: branch continuation failed at z = "
+                                      f"{zz[amb][~ok][0]!r}")
+            g[amb] = gt
         g, _ = self._num.newton(g, zz, steps=2)
         return g
 
+    # ------------------------------------------------------ G′ (readout)
+    def _cauchy_derivative_float(self, zz):
+        """G′(z) = −∂_zP/∂_GP at the branch value (implicit function theorem); series at
+        infinity; ±∞ → 0; ∞ at a square-root edge or an atom."""
+        zz = np.asarray(zz, dtype=complex)
+        g = self._cauchy_float(zz)
+        out = np.empty(zz.shape, dtype=complex)
+        nan = np.isnan(zz.real) | np.isnan(zz.imag)
+        inf = ~nan & ~np.isfinite(zz)
+        out[nan] = np.nan
+        out[inf] = 0
+        fin = ~nan & ~inf
+        far = fin & (np.abs(np.where(fin, zz, 0)) >= self._far_radius())
+        if np.any(far):
+            m = [1.0] + [float(v) for v in self._moments_mp(6, FLOAT_REFERENCE_DPS)]
+            w = 1.0 / zz[far]
+            acc = np.zeros_like(w)
+            for k in reversed(range(len(m))):
+                acc = acc * w - (k + 1) * m[k]
+            out[far] = acc * w * w
+        near = fin & ~far
+        if np.any(near):
+            gn = g[near]
+            with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+                d = self._num.derivative(gn, zz[near])
+            d = np.where(np.isfinite(gn) & np.isfinite(d), d, np.inf + 0j)
+            out[near] = d
+        return out
+
+    def _cauchy_derivative_mp(self, zv, dps):
+        with workdps(dps):
+            zv = _mpc(zv)
+            if not mpmath.isfinite(zv):
+                val = mpmath.mpc(0)
+            else:
+                g = self._cauchy_mp(zv, dps + 5)
+                if not mpmath.isfinite(g):
+                    val = mpmath.mpc(mpmath.inf)
+                else:
+                    c = self._num.coefficients_mp()
+                    pg = sum(k * c[k][j] * g ** (k - 1) * zv**j
+                             for k in range(1, len(c)) for j in range(len(c[0])))
+                    pz = sum(j * c[k][j] * g**k * zv ** (j - 1)
+                             for k in range(len(c)) for j in range(1, len(c[0])))
+                    val = -pz / pg if pg != 0 else mpmath.mpc(mpmath.inf)
+        with mpmath.workdps(dps):
+            return +val
+
     # ------------------------------------------------------------- mpmath
     def _locate_mp(self, x, dps):
+        """(branch data, interval info or None if x is a breakpoint) at working precision."""
         bd = self._branch(dps)
-        for info in bd.intervals:
-            if info["lo"] < float(x) < info["hi"]:
-                return bd, info
-        return bd, None
+        tol = mpmath.mpf(10) ** (-(dps + 5))
+        for b in bd.breakpoints:
+            if abs(x - b) <= tol * abs(b) or x == b:
+                return bd, None
+        k = sum(1 for b in bd.breakpoints if b < x)
+        return bd, bd.intervals[k]
+
+    def _table_of(self, info):
+        """The float64 table of a support interval (``info`` from the branch data at any
+        precision: matched by its ends as doubles)."""
+        for t in self._tables:
+            if t["info"] is info or (t["a"] == info["lo"] and t["b"] == info["hi"]):
+                return t
+        raise ArithmeticError(f"{self.name}: support interval ({info['lo']}, {info['hi']}) "
+                              "is not resolved in float64")
+
+    def _edge_mp(self, edge, dps):
+        """Edge expansion coefficients and double root at the working precision (cached)."""
+        cache = edge.setdefault("mp", {})
+        if dps not in cache:
+            bd = self._branch(dps)
+            e = min(bd.breakpoints, key=lambda b: abs(b - edge["e_mp"]))
+            ge = self._double_root(e, edge["g"])
+            cache[dps] = (e, ge, self._edge_coefficients(e, ge))
+        return cache[dps]
+
+    def _support_branch_mp(self, x, info, dps):
+        """G(x + i0) at the working precision for x inside the support interval ``info``:
+        Newton from the float64 table value, or from the edge expansion next to an edge
+        (where the two roots merging at the edge are closer than float64 resolves)."""
+        t = self._table_of(info)
+        a, b = t["a_mp"], t["b_mp"]
+        for edge in t["edges"]:
+            e = edge["e_mp"]
+            if abs(x - e) <= _EDGE_ZONE * (b - a):
+                e, ge, p = self._edge_mp(edge, dps)
+                delta = x - e
+                qs = [sum(p[i][j] * delta**j for j in range(len(p[i]))) for i in range(len(p))]
+                disc = mpmath.sqrt(mpmath.mpc(qs[1] ** 2 - 4 * qs[2] * qs[0]))
+                u = min(((-qs[1] + disc) / (2 * qs[2]), (-qs[1] - disc) / (2 * qs[2])),
+                        key=lambda v: mpmath.im(v))
+                tol = mpmath.mpf(2) ** (-mpmath.mp.prec + 6)
+                for _ in range(60):
+                    val = mpmath.mpc(0)
+                    der = mpmath.mpc(0)
+                    for qi in reversed(qs):
+                        der = der * u + val
+                        val = val * u + qi
+                    if der == 0:
+                        break
+                    step = val / der
+                    u -= step
+                    if abs(step) <= tol * abs(u):
+                        if mpmath.im(u) < 0:
+                            return ge + u
+                        break
+                break
+        xf = float(x)
+        if t["a"] < xf < t["b"]:
+            # start from the θ-table (linear interpolation, ~1e-5 relative): outside the edge
+            # zones the roots are further apart than that, and Newton doubles the digits
+            th = float(_theta_of_x(t["a"], t["b"], xf))
+            g0 = complex(np.interp(th, t["theta"], t["g"].real), np.interp(th, t["theta"], t["g"].imag))
+            if t["theta"][1] <= th <= t["theta"][-2]:
+                g = self._num.newton_mp(mpmath.mpc(g0), x)
+                if mpmath.im(g) < 0 and abs(g - g0) <= 1e-3 * abs(g0):
+                    return g
+            g0 = complex(self._branch_in_table(t, np.array([xf]))[0])
+            g = self._num.newton_mp(mpmath.mpc(g0), x)
+            if mpmath.im(g) < 0 and abs(g - g0) <= 1e-6 * abs(g0):
+                return g
+        else:
+            g0 = complex(self._breakpoint_value(xf, None))
+        roots = self._num.roots_mp(x)
+        g = self._branch(dps).select_mp(roots, info, mpmath.mpc(g0))
+        return self._num.newton_mp(g, x)
 
     def _branch_real_mp(self, x, dps):
-        """G(x + i0) at the working precision for real x off the breakpoints."""
+        """G(x + i0) at the working precision for real x."""
         bd, info = self._locate_mp(x, dps)
-        guess = complex(self._cauchy_float(np.array([complex(float(x))]))[0])
         if info is None:
-            return mpmath.mpc(guess)
-        roots = self._num.roots_mp(x)
-        g = bd.select_mp(roots, info, mpmath.mpc(guess))
-        g = self._num.newton_mp(g, x)
-        if not info["support"]:
-            g = mpmath.mpc(mpmath.re(g), 0)
-        return g
+            return self._breakpoint_value(x, dps)
+        if info["support"]:
+            return self._support_branch_mp(x, info, dps)
+        guess = complex(self._cauchy_float(np.array([complex(float(x))]))[0])
+        if not np.isfinite(guess):
+            guess = complex(info["g_mid"])
+        g = self._num.newton_mp(mpmath.mpc(guess.real), x)
+        if not abs(g - guess) <= 1e-6 * (1 + abs(guess)):
+            g = bd.select_mp(self._num.roots_mp(x), info, mpmath.mpc(guess))
+            g = self._num.newton_mp(g, x)
+        return mpmath.mpc(mpmath.re(g), 0)
 
     def _pdf_mp(self, x, dps):
         with workdps(dps):
             x = to_mp(x)
-            bd = self._branch(dps)
-            if any(abs(x - b) == 0 for b in bd.breakpoints):
-                val = mpmath.inf if float(x) in self._hard_edges else mpmath.mpf(0)
+            if mpmath.isnan(x):
+                val = mpmath.nan
+            elif mpmath.isinf(x):
+                val = mpmath.mpf(0)
             else:
                 _, info = self._locate_mp(x, dps)
-                if info is None or not info["support"]:
+                if info is None:
+                    bd = self._branch(dps)
+                    e = min(bd.breakpoints, key=lambda b: abs(b - x))
+                    val = mpmath.inf if float(e) in self._hard_edges else mpmath.mpf(0)
+                elif not info["support"]:
                     val = mpmath.mpf(0)
                 else:
-                    val = max(-mpmath.im(self._branch_real_mp(x, dps)) / mpmath.pi, mpmath.mpf(0))
+                    val = max(-mpmath.im(self._support_branch_mp(x, info, dps)) / mpmath.pi,
+                              mpmath.mpf(0))
         with mpmath.workdps(dps):
             return +val
+
+    def _theta_integral_mp(self, info, th_lo, th_hi, dps):
+        """∫ ρ(x(θ)) x′(θ) dθ over [th_lo, th_hi] at the working precision (Gauss–Legendre
+        via mpmath.quad, θ-parametrisation in which square-root edges are analytic)."""
+        t = self._table_of(info)
+        a, b = t["a_mp"], t["b_mp"]
+
+        def f(th):
+            xx = a + (b - a) * mpmath.sin(th / 2) ** 2
+            if xx <= a or xx >= b:
+                return mpmath.mpf(0)
+            g = self._support_branch_mp(xx, info, dps)
+            return max(-mpmath.im(g), 0) / mpmath.pi * (b - a) / 2 * mpmath.sin(th)
+
+        # adaptive Gauss–Legendre: pieces of a coarse grid, bisected (bounded depth) until
+        # mpmath's error estimate meets the precision (singularities of G near the support,
+        # e.g. the pole of 1/x next to MP's left edge, slow the convergence of a long piece)
+        tol = mpmath.mpf(10) ** (-(dps + 3))
+
+        def piece(lo, hi, depth):
+            v, err = mpmath.quad(f, [lo, hi], method="gauss-legendre", error=True, maxdegree=4)
+            if err <= tol or depth >= _MP_QUAD_DEPTH:
+                return v
+            mid = (lo + hi) / 2
+            return piece(lo, mid, depth + 1) + piece(mid, hi, depth + 1)
+
+        grid = [th_lo] + [mpmath.mpf(v) for v in _COARSE if th_lo < v < th_hi] + [th_hi]
+        return mpmath.fsum(piece(lo, hi, 0) for lo, hi in zip(grid[:-1], grid[1:]))
+
+    def _interval_mass_mp(self, info, dps):
+        """Mass of one support interval at ``dps`` digits: 1 − atoms for a law with one
+        interval (total mass 1), else θ-quadrature (cached)."""
+        cache = self.__dict__.setdefault("_mass_mp_cache", {})
+        key = (info["lo"], info["hi"], dps)
+        if key not in cache:
+            if sum(1 for i in self._branch(dps).intervals if i["support"]) == 1:
+                cache[key] = 1 - sum((m for _, m in self._atoms_raw(dps)), mpmath.mpf(0))
+            else:
+                cache[key] = self._theta_integral_mp(info, mpmath.mpf(0), mpmath.pi, dps)
+        return cache[key]
 
     def _cdf_mp(self, x, dps):
         with workdps(dps):
             x = to_mp(x)
+            if mpmath.isnan(x):
+                return mpmath.nan
             total = mpmath.mpf(0)
             for loc, mass in self._atoms_raw(dps):
                 if x >= loc:
                     total += mass
-            for a, b in self._support(dps):
+            bd = self._branch(dps)
+            sup = [info for info in bd.intervals if info["support"]]
+            for info in sup:
+                t = self._table_of(info)
+                a, b = t["a_mp"], t["b_mp"]
                 if x <= a:
                     continue
-                upper = mpmath.pi if x >= b else mpmath.acos(1 - 2 * (x - a) / (b - a))
-
-                def f(th, a=a, b=b):
-                    xx = a + (b - a) * (1 - mpmath.cos(th)) / 2
-                    if xx <= a or xx >= b:
-                        return mpmath.mpf(0)
-                    return self._pdf_mp(xx, dps + 5) * (b - a) / 2 * mpmath.sin(th)
-
-                total += mpmath.quad(f, [0, upper])
+                if x >= b:
+                    total += self._interval_mass_mp(info, dps)
+                    continue
+                th = 2 * mpmath.asin(mpmath.sqrt((x - a) / (b - a)))
+                if th <= mpmath.pi / 2:
+                    total += self._theta_integral_mp(info, mpmath.mpf(0), th, dps)
+                else:
+                    total += (self._interval_mass_mp(info, dps)
+                              - self._theta_integral_mp(info, th, mpmath.pi, dps))
+            if x == mpmath.inf:
+                total = mpmath.mpf(1)
+            total = min(max(total, mpmath.mpf(0)), mpmath.mpf(1))
         with mpmath.workdps(dps):
             return +total
 
+    def _ppf_mp(self, q, dps):
+        """Quantile at ``dps`` digits: the float64 quantile refined by Newton on the mpmath
+        cdf, each step adding only the θ-integral between the previous and the new point."""
+        with workdps(dps):
+            q = to_mp(q)
+            x = mpmath.mpf(float(self._ppf_float(np.array([float(q)]))[0]))
+            for loc, mass in self._atoms_raw(dps):
+                if abs(x - loc) <= 1e-12 * (1 + abs(loc)):
+                    cdf_below = self._cdf_mp(loc, dps) - mass
+                    if cdf_below < q <= cdf_below + mass + mpmath.mpf(10) ** (-dps):
+                        x = +loc
+                        break
+            else:
+                x = self._ppf_newton_mp(q, x, dps)
+        with mpmath.workdps(dps):
+            return +x
+
+    def _ppf_newton_mp(self, q, x, dps):
+        bd = self._branch(dps)
+        _, info = self._locate_mp(x, dps)
+        if info is None or not info["support"]:
+            return x
+        t = self._table_of(info)
+        a, b = t["a_mp"], t["b_mp"]
+        theta = lambda v: 2 * mpmath.asin(mpmath.sqrt((v - a) / (b - a)))  # noqa: E731
+        F = self._cdf_mp(x, dps)
+        tol = mpmath.mpf(10) ** (-(dps + 2))
+        for _ in range(30):
+            if abs(F - q) <= tol * abs(q):  # F is the cdf at the current x, exactly updated
+                break
+            f = self._pdf_mp(x, dps)
+            if f == 0 or not mpmath.isfinite(f):
+                break
+            xn = min(max(x - (F - q) / f, a), b)
+            if xn == x:
+                break
+            th0, th1 = theta(x), theta(xn)
+            piece = self._theta_integral_mp(info, min(th0, th1), max(th0, th1), dps)
+            F = F + piece if xn > x else F - piece
+            x = xn
+        del bd
+        return x
+
     def _cauchy_mp(self, zv, dps):
         with workdps(dps):
-            zv = mpmath.mpc(to_mp(zv))
-            if mpmath.im(zv) == 0:
+            zv = _mpc(zv)
+            if mpmath.isnan(zv.real) or mpmath.isnan(zv.imag):
+                val = mpmath.mpc(mpmath.nan, mpmath.nan)
+            elif not mpmath.isfinite(zv):
+                val = mpmath.mpc(0)
+            elif mpmath.im(zv) == 0:
                 val = self._branch_real_mp(mpmath.re(zv), dps)
             else:
                 conj = mpmath.im(zv) < 0
                 zq = mpmath.conj(zv) if conj else zv
                 guess = complex(self._cauchy_float(np.array([complex(zq)]))[0])
-                roots = self._num.roots_mp(zq)
-                g = min(roots, key=lambda r: abs(r - guess))
-                g = self._num.newton_mp(g, zq)
+                g = self._num.newton_mp(mpmath.mpc(guess), zq)
+                if not (abs(g - guess) <= 1e-8 * abs(guess) and mpmath.im(g) < 0):
+                    roots = self._num.roots_mp(zq)
+                    g = self._num.newton_mp(min(roots, key=lambda r: abs(r - guess)), zq)
                 val = mpmath.conj(g) if conj else g
         with mpmath.workdps(dps):
             return +val
@@ -624,3 +1160,63 @@ class AlgebraicLaw(Law):
         return self.affine(0, t)
 
 
+
+    def pushforward(self, coefficients):
+        """Push-forward φ#μ by the real polynomial map φ(x) = c_0 + c_1 x + … + c_d x^d.
+
+        Parameters
+        ----------
+        coefficients : sequence of float or sympy expression
+            c_0, …, c_d, low to high, finite, c_d ≠ 0 (d ≥ 1).  Floats are taken at their
+            exact binary value; sympy expressions (e.g. ``exp(1) - 1``) stay exact.
+
+        Returns
+        -------
+        AlgebraicLaw
+            The law of φ(X), X ~ μ, with G_{φ#μ}(z) = ∫ dμ(x)/(z − φ(x)) (G ~ 1/z, mass 1).
+
+        Raises
+        ------
+        ParameterError
+            If a coefficient is not finite, or d < 1, or c_d = 0.
+
+        Notes
+        -----
+        Exact by elimination (:func:`freeattn.algebraic.polynomial.pushforward_polynomial`):
+        G_{φ#μ}(z) = Σ_{φ(x_i) = z} G_μ(x_i)/φ′(x_i).  Zero coefficients are structural (the
+        elimination is cached per structure); the others become parameter symbols.  The
+        tied K = V law μ_KV = φ_KV#π_{γ_K/h} (Hayase & Karakida 2026, eq. (C.17)) is
+        ``FreePoisson(γ_K/h).pushforward([0, θ₁ − θ₂, h θ₂/γ_K])``.
+
+        Examples
+        --------
+        >>> from freeattn.laws import Semicircle
+        >>> law = Semicircle(1).pushforward([0, 0, 1])   # X² of a semicircular X
+        >>> [float(m) for m in law.exact_moments(3)]     # Catalan numbers
+        [1.0, 2.0, 5.0]
+        """
+        from .._validation import ParameterError
+        from ..algebraic.polynomial import pushforward_polynomial
+        from ._params import exact, fresh
+
+        coefficients = list(coefficients)
+        if len(coefficients) < 2:
+            raise ParameterError("coefficients", "need c_0, …, c_d with degree d >= 1, got "
+                                 f"{len(coefficients)} coefficient(s)")
+        for v in coefficients:
+            if not isinstance(v, sp.Basic) and not math.isfinite(float(v)):
+                raise ParameterError("coefficients", f"coefficients must be finite, got {v!r}")
+        coefficients = [exact(v) for v in coefficients]
+        if coefficients[-1] == 0:
+            raise ParameterError("coefficients", "the leading coefficient c_d must be non-zero")
+        syms, values = [], {}
+        for j, c in enumerate(coefficients):
+            if c == 0:
+                syms.append(sp.Integer(0))
+            else:
+                s = fresh(f"c{j}")
+                syms.append(s)
+                values[s] = c
+        P = pushforward_polynomial(self.symbolic_polynomial, syms)
+        terms = " + ".join(f"{c}·x^{j}" for j, c in enumerate(coefficients) if c != 0)
+        return AlgebraicLaw(P, {**self.values, **values}, name=f"({terms})#({self.name})")

@@ -1,17 +1,92 @@
-"""Marchenko–Pastur and free Poisson laws (closed forms beside the polynomial method)."""
+"""Marchenko–Pastur and free Poisson laws: closed forms beside the polynomial method.
+
+Both are :class:`~freeattn.laws.algebraic.AlgebraicLaw` s (their polynomial drives ⊠, compound
+free Poisson, transforms and the tails of cdf/ppf), with float64 and mpmath fast paths from the
+closed forms (Marchenko & Pastur 1967; Nica & Speicher 2006, Lecture 12):
+
+    ρ(x) = sqrt((b − x)(x − a)) / (2π y x),  a, b = (1 ∓ √y)²,
+    G(z) = 2 / (z + y − 1 + sqrt(z − a) sqrt(z − b)),
+
+the product of principal square roots being the branch with G ~ 1/z off [a, b].
+"""
 from __future__ import annotations
 
 import math
 
 import mpmath
+import numpy as np
 
-from .._context import workdps, to_mp
-from .._validation import positive
+from .._context import to_mp, workdps
 from ..algebraic.polynomial import G, z
-from ._params import exact, fresh
-from .algebraic import AlgebraicLaw
+from ._params import exact_positive, fresh
+from .algebraic import AlgebraicLaw, _mpc
+
+def _complex(re, im):
+    """re + i·im without the 0·∞ = NaN of a complex product."""
+    out = np.empty(np.shape(re), dtype=complex)
+    out.real = re
+    out.imag = im
+    return out
+
 
 __all__ = ["MarchenkoPastur", "FreePoisson"]
+
+#: the closed-form cdf is used where F and 1 − F are ≥ this (cancellation-free there); the
+#: θ-quadrature of the algebraic route serves the tails to full relative accuracy
+_CDF_BULK = 1e-3
+
+
+def _mp_edges_float(y):
+    """(a, b) for ratio y as doubles, a = (y − 1)²/(1 + √y)² without cancellation at y ≈ 1."""
+    r = math.sqrt(y)
+    return (y - 1) ** 2 / (1 + r) ** 2, (1 + r) ** 2
+
+
+def _mp_edge_corrections(y_mp):
+    """(a, b, a − float(a), b − float(b)) from 30-digit arithmetic: x − a and b − x then keep
+    their relative accuracy next to the edges, (b − x) = (float(b) − x) + (b − float(b))."""
+    with mpmath.workdps(40):
+        r = mpmath.sqrt(y_mp)
+        a, b = (y_mp - 1) ** 2 / (1 + r) ** 2, (1 + r) ** 2
+        af, bf = float(a), float(b)
+        return af, bf, float(a - af), float(b - bf)
+
+
+def _mp_pdf(x, y, a, b, ca=0.0, cb=0.0):
+    out = np.zeros(x.shape)
+    m = (x > a) & (x < b)
+    xm = x[m]
+    out[m] = np.sqrt(((b - xm) + cb) * ((xm - a) - ca)) / (2 * math.pi * y * xm)
+    if y == 1:
+        out[x == 0] = np.inf
+    return out
+
+
+def _mp_cauchy(zz, y, a, b):
+    """G of MP_y on complex points (real points: the limit from above)."""
+    lower = (zz.imag < 0) | ((zz.imag == 0) & np.signbit(zz.imag))
+    zq = np.where(lower, zz.conj(), zz)
+    zq = _complex(zq.real, np.abs(zq.imag))
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        r = np.sqrt(zq - a) * np.sqrt(zq - b)
+        s = zq + y - 1
+        big = np.abs(s + r) >= np.abs(s - r)
+        g = np.where(big, 2 / (s + r), (s - r) / (2 * y * zq))
+    g = np.where(np.isinf(zq), 0j, g)
+    g = np.where(zq == 0, np.inf + 0j, g) if y >= 1 else g
+    return np.where(lower, g.conj(), g)
+
+
+def _mp_cdf_bulk(x, y, a, b):
+    """Absolutely continuous part of the cdf from the antiderivative of sqrt((b−x)(x−a))/x."""
+    sab = abs(1 - y)
+    root = np.sqrt((b - x) * (x - a))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        u = np.clip((2 * x - a - b) / (b - a), -1, 1)
+        v = np.clip(((a + b) * x - 2 * a * b) / (x * (b - a)), -1, 1)
+    A = root + 0.5 * (a + b) * np.arcsin(u) - sab * np.arcsin(v)
+    A_a = -0.25 * (a + b) * math.pi + 0.5 * sab * math.pi
+    return (A - A_a) / (2 * math.pi * y)
 
 
 class MarchenkoPastur(AlgebraicLaw):
@@ -22,64 +97,181 @@ class MarchenkoPastur(AlgebraicLaw):
 
     Parameters
     ----------
-    ratio : float > 0
-        y = rows/columns.
+    ratio : float > 0, or an exact number
+        y = rows/columns.  Exact input (int, Fraction, Decimal, decimal string, sympy
+        Rational, mpf) stays exact; a float means its binary value.
 
     Notes
     -----
     Density sqrt((b − x)(x − a))/(2π y x) on [a, b] = [(1 − √y)², (1 + √y)²]; an atom of mass
     1 − 1/y at 0 when y > 1.  Polynomial: y z G² + (1 − y − z) G + 1 = 0.  Free cumulants
-    κ_q = y^{q−1}; moments are Narayana polynomials.
+    κ_q = y^{q−1}; moments are Narayana polynomials.  pdf, G and the bulk of the cdf use
+    these closed forms (vectorised float64; mpmath at ``dps``).
 
     Raises
     ------
     ValueError
-        If ``ratio`` is not a finite number > 0.
+        If ``ratio`` is not a finite number > 0 (a ``ParameterError`` naming ``ratio``).
     """
 
     def __init__(self, ratio):
-        self.ratio = float(positive("ratio", ratio))
+        y_exact = exact_positive("ratio", ratio)
+        self.ratio = float(y_exact)
         y = fresh("y")
-        super().__init__(y * z * G**2 + (1 - y - z) * G + 1, {y: exact(ratio)},
+        self._y_symbol = y
+        super().__init__(y * z * G**2 + (1 - y - z) * G + 1, {y: y_exact},
                          name=f"MarchenkoPastur(ratio={self.ratio:g})")
 
+    # closed forms (π_t = D_t MP_{1/t} shares them through the dilation s) ------------
+    _dil = 1.0
+
+    def _y_mp(self):
+        return to_mp(self.values[self._y_symbol])
+
+    def _dil_mp(self):
+        return mpmath.mpf(1)
+
     def _edges(self):
-        r = math.sqrt(self.ratio)
-        return (1 - r) ** 2, (1 + r) ** 2
+        a, b = _mp_edges_float(self.ratio)
+        return a * self._dil, b * self._dil
 
     def _support(self, dps):
         if dps is None:
             return [self._edges()]
         with workdps(dps):
-            r = mpmath.sqrt(to_mp(self.values[next(iter(self.values))]))
-            a, b = (1 - r) ** 2, (1 + r) ** 2
+            y, s = self._y_mp(), self._dil_mp()
+            r = mpmath.sqrt(y)
+            a, b = s * (y - 1) ** 2 / (1 + r) ** 2, s * (1 + r) ** 2
         with mpmath.workdps(dps):
             return [(+a, +b)]
 
     def _atoms_raw(self, dps):
         with workdps(dps or 30):
-            y = to_mp(next(iter(self.values.values())))
+            y = self._y_mp()
             return [(mpmath.mpf(0), 1 - 1 / y)] if y > 1 else []
 
+    @property
+    def _edge_data(self):
+        d = self.__dict__.get("_edge_data_")
+        if d is None:
+            with mpmath.workdps(40):
+                d = self.__dict__["_edge_data_"] = _mp_edge_corrections(self._y_mp())
+        return d
 
-class FreePoisson(AlgebraicLaw):
+    def _pdf_float(self, x):
+        s = self._dil
+        a, b, ca, cb = self._edge_data
+        out = _mp_pdf(x / s, self.ratio, a, b, ca, cb) / s
+        out[np.isnan(x)] = np.nan
+        return out
+
+    def _cauchy_float(self, zz):
+        s = self._dil
+        a, b = _mp_edges_float(self.ratio)
+        zs = zz if s == 1 else _complex(zz.real / s, zz.imag / s)
+        out = _mp_cauchy(zs, self.ratio, a, b)
+        if s != 1:
+            out = _complex(out.real / s, out.imag / s)
+        out[np.isnan(zz.real) | np.isnan(zz.imag)] = np.nan
+        return out
+
+    def _cdf_float(self, x):
+        s = self._dil
+        a, b = _mp_edges_float(self.ratio)
+        y = self.ratio
+        atom = max(0.0, 1 - 1 / y)
+        mass = 1 - atom
+        xs = x / s
+        out = np.where(xs >= 0, atom, 0.0) + np.where(xs >= b, mass, 0.0)
+        inside = (xs > a) & (xs < b)
+        if not 1e-2 <= y <= 1e2:
+            # the closed form subtracts O(1) arcsines whose difference is O(min(y, 1/y)):
+            # outside this range the θ-quadrature route is the accurate one
+            out[inside] = AlgebraicLaw._cdf_float(self, x[inside])
+            inside[:] = False
+        if np.any(inside):
+            bulk = _mp_cdf_bulk(xs[inside], y, a, b)
+            tail = (bulk < _CDF_BULK) | (bulk > mass - _CDF_BULK)
+            val = bulk + atom
+            if np.any(tail):  # cancellation in the closed form: the θ-quadrature route
+                val[tail] = AlgebraicLaw._cdf_float(self, x[inside][tail])
+            out[inside] = val
+        out[np.isnan(x)] = np.nan
+        return np.clip(out, 0.0, 1.0)
+
+    def _pdf_mp(self, x, dps):
+        with workdps(dps):
+            y, s = self._y_mp(), self._dil_mp()
+            x = to_mp(x) / s
+            r = mpmath.sqrt(y)
+            a, b = (y - 1) ** 2 / (1 + r) ** 2, (1 + r) ** 2
+            if mpmath.isnan(x):
+                val = mpmath.nan
+            elif a < x < b:
+                val = mpmath.sqrt((b - x) * (x - a)) / (2 * mpmath.pi * y * x) / s
+            elif x == 0 and y == 1:
+                val = mpmath.inf
+            else:
+                val = mpmath.mpf(0)
+        with mpmath.workdps(dps):
+            return +val
+
+    def _cauchy_mp(self, zv, dps):
+        with workdps(dps):
+            y, s = self._y_mp(), self._dil_mp()
+            zv = _mpc(zv) / s
+            r = mpmath.sqrt(y)
+            a, b = (y - 1) ** 2 / (1 + r) ** 2, (1 + r) ** 2
+            if mpmath.isnan(zv.real) or mpmath.isnan(zv.imag):
+                val = mpmath.mpc(mpmath.nan, mpmath.nan)
+            elif not mpmath.isfinite(zv):
+                val = mpmath.mpc(0)
+            else:
+                conj = zv.imag < 0
+                zq = mpmath.conj(zv) if conj else zv
+                rt = mpmath.sqrt(zq - a) * mpmath.sqrt(zq - b)
+                sm = zq + y - 1
+                if zq == 0 and y >= 1:
+                    val = mpmath.mpc(mpmath.inf)
+                elif abs(sm + rt) >= abs(sm - rt):
+                    val = 2 / (sm + rt) / s
+                else:
+                    val = (sm - rt) / (2 * y * zq) / s
+                if conj and mpmath.isfinite(val):
+                    val = mpmath.conj(val)
+        with mpmath.workdps(dps):
+            return +val
+
+
+class FreePoisson(MarchenkoPastur):
     """Free Poisson law π_t of rate t (jump size 1): free cumulants κ_q = t for all q.
 
-    π_t = D_{1/y} MP_y with y = 1/t; mean t; atom 1 − t at 0 when t < 1.
-    Polynomial: z G² + (t − 1 − z) G + 1 = 0 (Nica & Speicher 2006, Lecture 12).
+    π_t = D_t MP_{1/t}: mean t; atom 1 − t at 0 when t < 1; support
+    [(1 − √t)², (1 + √t)²].  Polynomial: z G² + (t − 1 − z) G + 1 = 0 (Nica & Speicher
+    2006, Lecture 12).  Closed forms as for :class:`MarchenkoPastur`, dilated by t.
 
     Parameters
     ----------
-    rate : float > 0
+    rate : float > 0, or an exact number (kept exact, as for MarchenkoPastur)
 
     Raises
     ------
     ValueError
-        If ``rate`` is not a finite number > 0.
+        If ``rate`` is not a finite number > 0 (a ``ParameterError`` naming ``rate``).
     """
 
     def __init__(self, rate):
-        self.rate = float(positive("rate", rate))
+        t_exact = exact_positive("rate", rate)
+        self.rate = float(t_exact)
+        self.ratio = 1 / self.rate
+        self._dil = self.rate
         t = fresh("t")
-        super().__init__(z * G**2 + (t - 1 - z) * G + 1, {t: exact(rate)},
-                         name=f"FreePoisson(rate={self.rate:g})")
+        self._t_symbol = t
+        AlgebraicLaw.__init__(self, z * G**2 + (t - 1 - z) * G + 1, {t: t_exact},
+                              name=f"FreePoisson(rate={self.rate:g})")
+
+    def _y_mp(self):
+        return 1 / to_mp(self.values[self._t_symbol])
+
+    def _dil_mp(self):
+        return to_mp(self.values[self._t_symbol])

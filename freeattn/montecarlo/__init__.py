@@ -21,7 +21,7 @@ from .metrics import (
 )
 from .runner import default_workers, run_draws
 from .samplers import (
-    BETA_RANGE,
+    BETA_MODEL_RANGE,
     KINDS,
     AttentionModel,
     Draw,
@@ -41,7 +41,7 @@ from .sweep import (
 )
 
 __all__ = [
-    "AttentionModel", "Draw", "KINDS", "BETA_RANGE", "available_memory", "check_memory",
+    "AttentionModel", "Draw", "KINDS", "BETA_MODEL_RANGE", "available_memory", "check_memory",
     "sample", "softmax_rows", "draw_seed", "theta1", "theta2", "run_draws", "default_workers",
     "check", "compare_draws", "CheckResult", "Comparison", "ks_distance", "ks_two_sample",
     "rel_w1", "rel_w1_two_sample", "law_quantiles", "drop_top", "MomentInterval", "t_interval",

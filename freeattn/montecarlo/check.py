@@ -1,6 +1,7 @@
 """Verdicts: compare the softmax and Gaussian models with a law and with each other."""
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -19,7 +20,7 @@ from .metrics import (
 from .runner import run_draws
 from .samplers import AttentionModel
 
-__all__ = ["Comparison", "CheckResult", "check", "compare_draws"]
+__all__ = ["Comparison", "CheckResult", "check", "compare_draws", "law_fits_model"]
 
 TARGETS = ("softmax", "gaussian", "both")
 
@@ -68,6 +69,41 @@ def _require_law(law):
     if missing:
         raise TypeError(f"law must be a law object with cdf, ppf and mean (e.g. "
                         f"freeattn.attention.attention_law(...)), got {type(law).__name__}")
+
+
+def law_fits_model(law, model):
+    """Refuse a law that is not the limit of ``model``'s matrix.
+
+    Laws built by :mod:`freeattn.attention` record in ``law.params`` which matrix they describe
+    (``'kind'``) and their β and ratios; these must equal the model's kind and its realised
+    β, h, γ_K, γ_V, γ_O and tying (to 1e-9).  Laws without that record (a user's law, an
+    :class:`Empirical` law) are accepted as they are.
+
+    Raises
+    ------
+    TypeError
+        If the law describes another kind of matrix (e.g. ν_{∞,h} for kind 'values').
+    ValueError
+        If a parameter of the law differs from the model's; the message names it.
+    """
+    params = getattr(law, "params", None)
+    if not isinstance(params, dict) or "kind" not in params:
+        return
+    if params["kind"] != model.kind:
+        raise TypeError(
+            f"law {getattr(law, 'name', law)!r} is the limit of kind {params['kind']!r}, but "
+            f"the model is of kind {model.kind!r}; use model.law() (the limit of the model's "
+            f"own matrix) or a model of kind {params['kind']!r}")
+    tied = params.get("sharing") == "tied_kv" or params.get("tied", False)
+    if "sharing" in params or "tied" in params:
+        if tied != model.tied:
+            raise ValueError(f"law has tied K = V {tied}, but the model has tied={model.tied}")
+    mine = {"beta": model.beta, "heads": model.heads, "gamma_k": model.gamma_k,
+            "gamma_v": model.gamma_v, "gamma_o": model.gamma_o}
+    for name, value in mine.items():
+        if name in params and not math.isclose(params[name], value, rel_tol=1e-9):
+            raise ValueError(f"law has {name}={params[name]:g}, but the model has "
+                             f"{name}={value:g}; build the law from the model (model.law())")
 
 
 @dataclass(frozen=True)
@@ -227,9 +263,10 @@ def check(law, model, *, draws=10, seed=0, workers=None, scheduler=None, exclude
 
     Parameters
     ----------
-    law : law object
+    law : law object or None
         The predicted limit of the eigenvalue law of ``M Mᵀ`` for ``model`` (e.g.
-        ``freeattn.attention.attention_law(beta, gamma_k, heads)`` for kind 'attention').
+        ``freeattn.attention.attention_law(beta, gamma_k, heads)`` for kind 'attention');
+        None uses ``model.law()``.
     model : AttentionModel
         The finite model (n, widths, β, sharing) to draw.
     draws : int, default 10
@@ -260,9 +297,11 @@ def check(law, model, *, draws=10, seed=0, workers=None, scheduler=None, exclude
     Raises
     ------
     ValueError
-        For invalid parameters (the message names the parameter and its range).
+        For invalid parameters (the message names the parameter and its range), or a law
+        whose β or ratios differ from the model's.
     TypeError
-        If ``law`` is not a law object or ``model`` not an :class:`AttentionModel`.
+        If ``law`` is not a law object, ``model`` not an :class:`AttentionModel`, or the law
+        is the limit of another kind of matrix (:func:`law_fits_model`).
     MemoryError
         Before drawing, when one draw needs more than the memory available.
 
@@ -272,9 +311,12 @@ def check(law, model, *, draws=10, seed=0, workers=None, scheduler=None, exclude
     the limiting CDF; relative W₁ of ordered eigenvalues against limit quantiles divided by
     the limiting mean; softmax vs Gaussian (Table D.2) with the same normalisation.
     """
-    _require_law(law)
     if not isinstance(model, AttentionModel):
         raise TypeError(f"model must be an AttentionModel, got {type(model).__name__}")
+    if law is None:
+        law = model.law()
+    _require_law(law)
+    law_fits_model(law, model)
     if target not in TARGETS:
         raise ValueError(f"target must be one of {TARGETS}, got {target!r}")
     ks_tol = v.positive("ks_tol", ks_tol)

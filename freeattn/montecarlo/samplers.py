@@ -34,7 +34,7 @@ from ._lapack import eigvalsh
 
 __all__ = [
     "KINDS",
-    "BETA_RANGE",
+    "BETA_MODEL_RANGE",
     "AttentionModel",
     "Draw",
     "theta1",
@@ -44,25 +44,10 @@ __all__ = [
     "draw_seed",
 ]
 
-KINDS = ("attention", "head_average", "values", "mha")
-# β of the finite models: the softmax is overflow-safe for any β, but the Gaussian model and
-# the limit mean need θ₁ = e^{β²} − 1, which leaves float64 above β ≈ 26.6 and underflows to
-# 0 below β ≈ 1e-8.
-BETA_RANGE = (1e-6, 20.0)
-
-
-def _dim_from_ratio(name, ratio, n, per):
-    """Integer width ``ratio * n / per``; ValueError unless it is a positive integer."""
-    ratio = v.positive(name, ratio)
-    raw = ratio * n / per
-    dim = int(round(raw))
-    if dim < 1 or abs(raw - dim) > 1e-6 * max(1.0, raw):
-        raise ValueError(
-            f"{name} * n{' / heads' if per != 1 else ''} must be a positive integer width, "
-            f"got {name}={ratio!r}, n={n}{f', heads={per}' if per != 1 else ''}, "
-            f"giving {raw!r}"
-        )
-    return dim
+# Kinds and the β domain of the finite models are declared once, beside the laws' domain, in
+# freeattn.attention.config (BETA_MODEL_RANGE = [1e-6, 20]: θ₁ = e^{β²} − 1 must stay a finite,
+# non-zero float64; the laws themselves are verified on the narrower BETA_LAW_RANGE).
+from ..attention.config import BETA_MODEL_RANGE, KINDS, MHAConfig, width_from_ratio  # noqa: E402
 
 
 @dataclass(frozen=True, eq=False)
@@ -72,7 +57,8 @@ class AttentionModel:
     Parameters
     ----------
     beta : float
-        Inverse temperature β of the softmax, in ``BETA_RANGE`` = [1e-6, 20].
+        Inverse temperature β of the softmax, in ``BETA_MODEL_RANGE`` = [1e-6, 20]
+        (:mod:`freeattn.attention.config`).
     n : int
         Context length (tokens), n >= 2.
     d_k : int
@@ -118,28 +104,17 @@ class AttentionModel:
     def __post_init__(self):
         set_ = lambda k, val: object.__setattr__(self, k, val)  # noqa: E731
         if self.kind not in KINDS:
-            raise ValueError(f"kind must be one of {KINDS}, got {self.kind!r}")
-        beta = float(v.in_closed_interval("beta", self.beta, *BETA_RANGE))
-        set_("beta", beta)
-        n = v.integer_at_least("n", self.n, 2)
-        set_("n", n)
-        set_("d_k", v.positive_integer("d_k", self.d_k))
-        heads = v.positive_integer("heads", self.heads)
-        set_("heads", heads)
-        d = n if self.d is None else v.integer_at_least("d", self.d, n)
-        set_("d", d)
-        d_v = self.d_k if self.d_v is None else v.positive_integer("d_v", self.d_v)
-        set_("d_v", d_v)
-        set_("d_o", d if self.d_o is None else v.positive_integer("d_o", self.d_o))
-        kv = heads if self.kv_heads is None else v.positive_integer("kv_heads", self.kv_heads)
-        if heads % kv:
-            raise ValueError(f"kv_heads must be a positive divisor of heads={heads}, got {kv}")
-        set_("kv_heads", kv)
+            raise v.ParameterError("kind", f"kind must be one of {KINDS}, got {self.kind!r}")
         if not isinstance(self.tied, (bool, np.bool_)):
             raise TypeError(f"tied must be True or False, got {self.tied!r}")
         set_("tied", bool(self.tied))
-        if self.tied and d_v != self.d_k:
-            raise ValueError(f"tied W^V = W^K requires d_v == d_k={self.d_k}, got d_v={d_v}")
+        cfg = MHAConfig(n=self.n, d=self.d, heads=self.heads, kv_heads=self.kv_heads,
+                        d_k=self.d_k, d_v=self.d_v, d_o=self.d_o, beta=self.beta,
+                        sharing=_sharing(self.tied, self.heads, self.kv_heads))
+        for name in ("beta", "n", "d", "heads", "kv_heads", "d_k", "d_v", "d_o"):
+            set_(name, getattr(cfg, name))
+        set_("_config", cfg)
+        n, d = cfg.n, cfg.d
         if self.x is not None:
             given = np.asarray(self.x)
             if given.dtype.kind not in "biuf":
@@ -161,14 +136,16 @@ class AttentionModel:
                     gamma_v=None, gamma_o=None, kv_heads=None, tied=False, x=None):
         """Build a model from the proportional-limit ratios of MATH.md §0.
 
-        d_K = γ_K n / h, d_V = γ_V n / h (default d_V = d_K), d_O = γ_O n (default d);
-        each must come out a positive integer (to 1e-6), else ValueError.
+        d_K = γ_K n / h, d_V = γ_V n / h (default d_V = d_K), d_O = γ_O n (default d); each is
+        rounded to the nearest positive integer when within 0.5 % of it
+        (:func:`freeattn.attention.config.width_from_ratio`), else ParameterError naming the
+        ratio and the nearest widths.  The model carries the realised widths and ratios.
         """
         n = v.integer_at_least("n", n, 2)
         heads = v.positive_integer("heads", heads)
-        d_k = _dim_from_ratio("gamma_k", gamma_k, n, heads)
-        d_v = None if gamma_v is None else _dim_from_ratio("gamma_v", gamma_v, n, heads)
-        d_o = None if gamma_o is None else _dim_from_ratio("gamma_o", gamma_o, n, 1)
+        d_k = width_from_ratio("gamma_k", gamma_k, n, heads)
+        d_v = None if gamma_v is None else width_from_ratio("gamma_v", gamma_v, n, heads)
+        d_o = None if gamma_o is None else width_from_ratio("gamma_o", gamma_o, n, 1)
         return cls(beta=beta, n=n, d_k=d_k, heads=heads, kind=kind, d=d, d_v=d_v, d_o=d_o,
                    kv_heads=kv_heads, tied=tied, x=x)
 
@@ -196,18 +173,26 @@ class AttentionModel:
     def theta2(self):
         return theta2(self.beta)
 
-    def limit_mean(self):
-        """First moment of the limit law at this model's ratios (MATH.md §2).
+    @property
+    def config(self):
+        """This model's layer as a :class:`freeattn.attention.MHAConfig`."""
+        return self._config
 
-        attention, head_average: θ₁; values: γ_V θ₁ (tied: γ_K θ₁ + h θ₂);
-        mha: γ_O θ₁ (tied: γ_O (θ₁ + h θ₂ / γ_K)). Sharing K/V across heads changes nothing.
+    def law(self):
+        """The limit law of this model's kind at its β and ratios (``config.law(kind)``).
+
+        Raises ParameterError when the model lies outside the laws' domain
+        (``BETA_LAW_RANGE`` = [0.01, 4], γ in [1e-3, 1e3]).
         """
-        t1, t2, h = self.theta1, self.theta2, self.heads
-        if self.kind in ("attention", "head_average"):
-            return t1
-        if self.kind == "values":
-            return self.gamma_k * t1 + h * t2 if self.tied else self.gamma_v * t1
-        return self.gamma_o * (t1 + h * t2 / self.gamma_k) if self.tied else self.gamma_o * t1
+        return self._config.law(self.kind)
+
+    def limit_mean(self):
+        """First moment of the limit law, ``self.law().mean()`` (MATH.md §2).
+
+        attention, head_average: θ₁; values: γ_V θ₁ (tied: γ_K θ₁ + h θ₂, eq. (C.20));
+        mha: γ_O θ₁ (tied: γ_O (θ₁ + h θ₂ / γ_K)).  Sharing K/V across heads changes nothing.
+        """
+        return float(self.law().mean())
 
     @property
     def columns(self):
@@ -391,6 +376,15 @@ def available_memory():
         pass
     candidates = [c for c in candidates if c is not None and c > 0]
     return min(candidates) if candidates else None
+
+
+def _sharing(tied, heads, kv_heads):
+    """MHAConfig's sharing name of a sampler's (tied, kv_heads)."""
+    if tied:
+        return "tied_kv"
+    if kv_heads is None or kv_heads == heads:
+        return "none"
+    return "mqa" if kv_heads == 1 else "gqa"
 
 
 def _widths(model):

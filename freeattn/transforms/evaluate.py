@@ -6,9 +6,16 @@ Conventions (Hayase & Karakida 2026, eqs. (C.1)–(C.6); Mingo & Speicher 2017, 
 * ψ(u) = Σ_{q≥1} m_q u^q = (1/u) G(1/u) − 1;  χ = ψ^{-1};
 * S(w) = (1 + w)/w · χ(w), S(0) = 1/m₁ (laws on [0, ∞) with m₁ > 0).
 
-R and S are algebraic: they solve the polynomial relations ``law.r_relation()`` and
-``law.s_relation()``; the branch is the one through R(0) = m₁ (S(0) = 1/m₁), followed by
-continuation along the segment from 0 to the argument.
+Two routes, chosen by ``method=``:
+
+* ``"relation"`` (default for an :class:`~freeattn.laws.AlgebraicLaw`): R and S solve the
+  polynomial relations ``law.r_relation()`` and ``law.s_relation()``; the branch is the one
+  through R(0) = m₁ (S(0) = 1/m₁), followed by continuation along the segment from 0 to the
+  argument;
+* ``"inverse"`` (default for any other law): invert G numerically.  Real arguments: G is real
+  and monotone off the support, so K(g) = G^{-1}(g) and ψ^{-1}(w) are bracketed and found by
+  ``scipy.optimize.brentq`` (``mpmath.findroot`` at ``dps``); complex arguments: Newton's
+  method with G′ (:meth:`Law.cauchy_transform_derivative`), continued from 0 along the segment.
 """
 from __future__ import annotations
 
@@ -19,7 +26,7 @@ import numpy as np
 import sympy as sp
 
 from .._context import to_mp, workdps
-from .._validation import dps_or_none
+from .._validation import ParameterError, check_method, dps_or_none
 from ..algebraic.polynomial import S, r_relation, s_relation, w
 
 __all__ = ["cauchy_transform", "r_transform", "s_transform", "psi_transform", "chi_transform",
@@ -87,7 +94,7 @@ def _evaluate(law, kind, arg, dps, start):
     arr = np.asarray(arg, dtype=complex if np.iscomplexobj(arg) else float)
     flat = arr.reshape(-1)
     if np.any(~np.isfinite(flat)):
-        raise ValueError("the argument must be finite (no NaN or inf)")
+        raise ParameterError("w" if kind == "S" else "g", "the argument must be finite (no NaN or inf)")
     out = []
     for a in flat:
         if a == 0:
@@ -112,16 +119,33 @@ def _evaluate(law, kind, arg, dps, start):
     return res[()] if res.ndim == 0 else res
 
 
-def r_transform(law, g, dps=None):
+_METHODS = ("relation", "inverse")
+
+
+def _route(law, method):
+    method = check_method(method, _METHODS)
+    if method is None:
+        method = "relation" if hasattr(law, "r_relation") and hasattr(law, "_factor") else "inverse"
+    if method == "relation" and not hasattr(law, "_factor"):
+        raise ParameterError("method", f"method='relation' needs an AlgebraicLaw, got "
+                                       f"{type(law).__name__}; use method='inverse'")
+    return method
+
+
+def r_transform(law, g, dps=None, method=None):
     """R-transform R(g), with G(R(g) + 1/g) = g and R(0) = m₁ (R(g) = Σ κ_{q+1} g^q).
 
     Parameters
     ----------
-    law : AlgebraicLaw
+    law : Law
     g : float, complex or array_like
-        Arguments (near 0: the branch is continued along the segment [0, g]).
+        Arguments (near 0: the branch is continued along the segment [0, g]).  With
+        ``method="inverse"`` a real g must lie in the range of G on the real line off the
+        law's hull: (G(a−), 0) ∪ (0, G(b+)) for the hull [a, b].
     dps : int, optional
         None: float64; an integer: mpmath at that precision.
+    method : {None, "relation", "inverse"}
+        See the module docstring; None picks "relation" for algebraic laws.
 
     Returns
     -------
@@ -129,22 +153,28 @@ def r_transform(law, g, dps=None):
 
     Raises
     ------
+    ParameterError
+        For non-finite arguments, a real g outside the range of G, or an unknown method.
     ValueError
-        For non-finite arguments or if the relation degenerates on the path.
+        If the relation degenerates on the path.
     """
+    if _route(law, method) == "inverse":
+        return _inverse_evaluate(law, "R", g, dps)
     return _evaluate(law, "R", g, dps, float(law.moment(1)))
 
 
-def s_transform(law, w_arg, dps=None):
+def s_transform(law, w_arg, dps=None, method=None):
     """S-transform S(w) = (1 + w)/w · ψ^{-1}(w), S(0) = 1/m₁, for a law on [0, ∞).
 
     Parameters
     ----------
-    law : AlgebraicLaw
+    law : Law
         A law on [0, ∞) with positive mean.
     w_arg : float, complex or array_like
         Real arguments must lie in (−1 + μ({0}), 0], the range of ψ on (−∞, 0).
     dps : int, optional
+    method : {None, "relation", "inverse"}
+        See the module docstring; None picks "relation" for algebraic laws.
 
     Raises
     ------
@@ -163,8 +193,12 @@ def s_transform(law, w_arg, dps=None):
         atom0 = sum(m for a, m in law.atoms() if a == 0)
         lo = -1 + atom0
         if np.any((arr <= lo) | (arr > 0)):
-            raise ValueError(f"w must lie in ({lo:g}, 0] for real arguments (the range of ψ "
-                             f"on (−∞, 0)), got {w_arg!r}")
+            raise ParameterError("w", f"w must lie in ({lo:g}, 0] for real arguments (the range "
+                                      f"of ψ on (−∞, 0)), got {w_arg!r}")
+    if _route(law, method) == "inverse":
+        if law.support() and law.support()[0][0] < 0 or any(a < 0 for a, _ in law.atoms()):
+            raise ValueError(f"the S-transform needs a law on [0, ∞); {law.name} has mass below 0")
+        return _inverse_evaluate(law, "S", w_arg, dps)
     return _evaluate(law, "S", w_arg, dps, 1.0 / m1)
 
 
@@ -183,9 +217,9 @@ def psi_transform(law, u, dps=None):
     return res.reshape(arr.shape)
 
 
-def chi_transform(law, w_arg, dps=None):
+def chi_transform(law, w_arg, dps=None, method=None):
     """χ(w) = ψ^{-1}(w) = w S(w)/(1 + w)."""
-    s = s_transform(law, w_arg, dps)
+    s = s_transform(law, w_arg, dps, method=method)
     if dps is None:
         wa = np.asarray(w_arg)
         return wa * s / (1 + wa)
@@ -193,3 +227,128 @@ def chi_transform(law, w_arg, dps=None):
         return mpmath.mpmathify(w_arg) * s / (1 + mpmath.mpmathify(w_arg))
 
 
+
+
+# ------------------------------------------------------------------ generic route: invert G
+def _hull_ends(law):
+    pts = [e for ab in law.support() for e in ab] + [a for a, _ in law.atoms()]
+    return min(pts), max(pts)
+
+
+def _G_real(law, z):
+    with np.errstate(all="ignore"):
+        return float(law._G(np.array([complex(z)]))[0].real)
+
+
+def _real_root(f, lo, hi, grow):
+    """brentq on a monotone f with f(lo) and f(hi) of opposite signs, ``hi`` grown by ``grow``
+    until they are (raises if never)."""
+    from scipy.optimize import brentq
+
+    flo = f(lo)
+    for _ in range(200):
+        fhi = f(hi)
+        if np.sign(fhi) != np.sign(flo):
+            break
+        hi = grow(hi)
+    else:
+        raise ArithmeticError("no bracket for the inverse of G")
+    a, b = min(lo, hi), max(lo, hi)
+    return brentq(f, a, b, xtol=1e-300, rtol=4 * np.finfo(float).eps, maxiter=500)
+
+
+def _inverse_real(law, kind, v):
+    """Float route, real argument: K(g) − 1/g (R) or (1 + w)/w · 1/z with zG(z) = 1 + w (S)."""
+    lo, hi = _hull_ends(law)
+    width = max(hi - lo, abs(lo), abs(hi), 1e-300)
+    if kind == "R":
+        if v == 0:
+            return float(law.moment(1))
+        side = hi if v > 0 else lo
+        sgn = 1.0 if v > 0 else -1.0
+        near = side + sgn * 1e-14 * width
+        if not (abs(_G_real(law, near)) >= abs(v)):
+            raise ParameterError("g", f"g = {v!r} is outside the range of G on the real line "
+                                      f"beyond the support (|g| < {abs(_G_real(law, near)):.6g})")
+        far = side + sgn * (1.0 / abs(v) + width)
+        z = _real_root(lambda t: _G_real(law, t) - v, near, far, lambda t: side + 2 * (t - side))
+        return z - 1.0 / v
+    if v == 0:
+        return 1.0 / float(law.moment(1))
+    # S: z in (−∞, 0) with z G(z) = 1 + w; w ∈ (−1 + μ({0}), 0)
+    f = lambda t: t * _G_real(law, t) - 1 - v  # noqa: E731
+    z_hi = -1e-12 * width
+    if not f(z_hi) < 0:
+        raise ParameterError("w", f"w = {v!r} is outside the range of ψ on (−∞, 0)")
+    z = _real_root(f, z_hi, -width * (1 + 1 / abs(v)), lambda t: 2 * t)
+    return (1 + v) / v / z
+
+
+def _inverse_complex(law, kind, v):
+    """Float route, complex argument: Newton with G′ continued along t·v, t: 0 → 1."""
+    m1 = float(law.moment(1))
+    if v == 0:
+        return complex(m1 if kind == "R" else 1 / m1)
+
+    def F(z, target):  # residual and its derivative in z
+        g = complex(law._G(np.array([z]))[0])
+        dg = complex(law.cauchy_transform_derivative(z))
+        if kind == "R":
+            return g - target, dg
+        return z * g - 1 - target, g + z * dg
+
+    ts = np.concatenate([np.geomspace(1e-3, 1, 40)])
+    z = (1 / (ts[0] * v) + m1) if kind == "R" else m1 / (ts[0] * v)
+    for t in ts:
+        target = t * v
+        for _ in range(50):
+            r, dr = F(z, target)
+            step = r / dr
+            z -= step
+            if abs(step) <= 4 * np.finfo(float).eps * abs(z):
+                break
+    if kind == "R":
+        return z - 1 / v
+    return (1 + v) / v / z
+
+
+def _inverse_mp(law, kind, v, dps, guess):
+    with workdps(dps):
+        v = mpmath.mpmathify(v)
+        if v == 0:
+            val = law.moment(1, dps=dps + 5) if kind == "R" else 1 / law.moment(1, dps=dps + 5)
+        else:
+            if kind == "R":
+                z0 = mpmath.mpmathify(guess) + 1 / v
+                f = lambda z: law._cauchy_mp(z, dps + 5) - v  # noqa: E731
+            else:
+                z0 = (1 + v) / v / mpmath.mpmathify(guess)
+                f = lambda z: z * law._cauchy_mp(z, dps + 5) - 1 - v  # noqa: E731
+            z = mpmath.findroot(f, z0, tol=mpmath.mpf(10) ** (-2 * dps - 10))
+            if mpmath.im(v) == 0:
+                z = mpmath.re(z)
+            val = z - 1 / v if kind == "R" else (1 + v) / v / z
+    with mpmath.workdps(dps):
+        return +val
+
+
+def _inverse_evaluate(law, kind, arg, dps):
+    dps = dps_or_none(dps)
+    cplx = np.iscomplexobj(arg)
+    arr = np.asarray(arg, dtype=complex if cplx else float)
+    flat = arr.reshape(-1)
+    if np.any(~np.isfinite(flat)):
+        raise ParameterError("w" if kind == "S" else "g", "the argument must be finite (no NaN or inf)")
+    out = []
+    for a in flat:
+        val = _inverse_complex(law, kind, complex(a)) if cplx else _inverse_real(law, kind, float(a))
+        if dps is not None:
+            val = _inverse_mp(law, kind, complex(a) if cplx else float(a), dps, val)
+        out.append(val)
+    if dps is not None:
+        res = np.empty(len(out), dtype=object)
+        res[:] = out
+    else:
+        res = np.array(out)
+    res = res.reshape(arr.shape)
+    return res[()] if res.ndim == 0 else res

@@ -151,3 +151,41 @@ def test_free_cumulants_of_laws_are_exact():
     assert MarchenkoPastur(0.5).free_cumulants(5) == [sp.Rational(1, 2) ** (q - 1) for q in range(1, 6)]
     assert FreePoisson(3.0).free_cumulants(4) == [3, 3, 3, 3]
     assert Semicircle(2.0).free_cumulants(4) == [0, 2, 0, 0]
+
+
+@pytest.mark.parametrize("ratio", [0.3, 1.0, 2.5, 1e-4, 1e4])
+def test_closed_form_fast_paths_match_the_algebraic_route(ratio):
+    """MarchenkoPastur / FreePoisson pdf, cdf and G by closed forms against the bare
+    polynomial (general algebraic route), vectorised, incl. points next to the edges."""
+    y = sp.Rational(ratio)
+    generic = AlgebraicLaw(y * z * G**2 + (1 - y - z) * G + 1)
+    closed = MarchenkoPastur(ratio)
+    a, b = closed.support()[0]
+    x = np.concatenate([np.linspace(a, b, 301)[1:-1], [a + 1e-9 * b, b - 1e-9 * b, b * 1.5, -1.0]])
+    # the general route's own accuracy degrades like the spread of P's coefficients
+    rtol = 1e-11 if 1e-2 <= ratio <= 1e2 else 1e-9
+    np.testing.assert_allclose(closed.pdf(x), generic.pdf(x), rtol=rtol, atol=0)
+    np.testing.assert_allclose(closed.cdf(x), generic.cdf(x), rtol=rtol, atol=1e-15)
+    zz = np.concatenate([x + 0.3j * b, x[:50] + 1e-9j, x[:50] + 0j, (x - 3j)[:20]])
+    np.testing.assert_allclose(closed.cauchy_transform(zz), generic.cauchy_transform(zz), rtol=10 * rtol)
+    t = 1 / y
+    fp, fp_generic = FreePoisson(t), AlgebraicLaw(z * G**2 + (t - 1 - z) * G + 1)
+    xf = x[:-4] / ratio
+    np.testing.assert_allclose(fp.pdf(xf), fp_generic.pdf(xf), rtol=rtol)
+    np.testing.assert_allclose(fp.cdf(xf), fp_generic.cdf(xf), rtol=rtol, atol=1e-15)
+
+
+@pytest.mark.parametrize("v", [1.0, 0.37])
+def test_semicircle_closed_forms_match_the_algebraic_route(v):
+    generic = AlgebraicLaw(sp.Rational(v) * G**2 - z * G + 1)
+    closed = Semicircle(v)
+    r = 2 * math.sqrt(v)
+    x = np.concatenate([np.linspace(-r, r, 301)[1:-1], [-r * (1 - 1e-10), r * (1 - 1e-10), 3 * r]])
+    np.testing.assert_allclose(closed.pdf(x), generic.pdf(x), rtol=1e-11, atol=0)
+    np.testing.assert_allclose(closed.cdf(x), generic.cdf(x), rtol=1e-12, atol=1e-15)
+    zz = np.concatenate([x + 0.5j, x + 0j, x - 1e-8j])
+    np.testing.assert_allclose(closed.cauchy_transform(zz), generic.cauchy_transform(zz), rtol=1e-10)
+    with mpmath.workdps(30):
+        assert abs(closed.pdf(0.5, dps=30) - generic.pdf(0.5, dps=30)) < mpmath.mpf(10) ** -29
+        assert abs(closed.cauchy_transform(0.5 + 0.1j, dps=30)
+                   - generic.cauchy_transform(0.5 + 0.1j, dps=30)) < mpmath.mpf(10) ** -29

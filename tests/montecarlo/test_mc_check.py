@@ -95,7 +95,7 @@ def test_check_validation(law11):
     with pytest.raises(TypeError, match="model must be an AttentionModel"):
         check(law11, "m")
     with pytest.raises(TypeError, match="law must be a law object"):
-        check(None, m)
+        check("nu_inf", m)
 
 
 def test_seed_sequence_and_one_draw(law11):
@@ -115,9 +115,9 @@ def test_seed_sequence_and_one_draw(law11):
 def test_bert_base_mha_softmax_vs_gaussian():
     """Table D.2, BERT-base dims: rel W1 1.66% ± 0.23, KS 0.0109 ± 0.0010 (10 draws)."""
     m = AttentionModel(beta=1.0, n=512, d=768, heads=12, d_k=64, d_v=64, kind="mha")
-    assert m.limit_mean() == pytest.approx(768 / 512 * (math.e - 1))
+    mean = 768 / 512 * (math.e - 1)  # Table D.2's normaliser (d_O/n)(e − 1)
     draws = run_draws(m, 2, seed=0, workers=1)
-    _, _, pair = compare_draws(None, draws, limit_mean=m.limit_mean())
+    _, _, pair = compare_draws(None, draws, limit_mean=mean)
     assert 0.005 < pair.rel_w1 < 0.03
     assert 0.004 < pair.ks < 0.02
     assert all(np.count_nonzero(d.softmax == 0) == 0 for d in draws)  # d_O > n: full rank
@@ -203,3 +203,19 @@ def test_sweep_accepts_a_seed_sequence_and_reports_its_settings(law11):
     json.dumps(data, allow_nan=False)
     assert data["settings"]["draws"] == 1 and data["settings"]["seed"] == 2
     assert data["settings"]["beta"] == 1.0 and data["settings"]["exclude_top"] == 0
+
+
+def test_check_refuses_a_law_of_another_kind_or_other_parameters():
+    from freeattn import attention_law
+
+    law = attention_law(1.0, 1.0, 4)
+    with pytest.raises(TypeError, match="kind 'attention'.*kind 'values'"):
+        check(law, AttentionModel(beta=1.0, n=40, d_k=10, heads=4, kind="values"), draws=1)
+    with pytest.raises(ValueError, match="beta=1, but the model has beta=0.5"):
+        check(law, AttentionModel(beta=0.5, n=40, d_k=10, heads=4), draws=1)
+    with pytest.raises(ValueError, match="gamma_k"):
+        check(law, AttentionModel(beta=1.0, n=40, d_k=20, heads=4), draws=1)
+    # law=None checks the model against its own limit law
+    res = check(None, AttentionModel(beta=1.0, n=40, d_k=10, heads=4), draws=1, workers=1,
+                ks_tol=1, rel_w1_tol=10)
+    assert res.softmax.law_moments[1] == pytest.approx(math.e - 1, rel=1e-14)

@@ -63,10 +63,14 @@ def test_gaussian_normalisation_each_kind(kw):
     m = AttentionModel(beta=0.8, n=n, d_k=n // 4, **kw)
     draws = run_draws(m, 6, seed=5, workers=1)
     iv = moment_intervals([d.gaussian for d in draws], orders=(1,))[1]
+    # limit means in closed form (MATH.md §2, (C.20)), independent of the law objects
+    t1, t2, h = theta1(0.8), 0.64, m.heads
+    mean = {"attention": t1, "head_average": t1, "values": m.gamma_v * t1,
+            "mha": m.gamma_o * (t1 + h * t2 / m.gamma_k) if m.tied else m.gamma_o * t1}[m.kind]
     # E trace/n is exact for the Gaussian model of attention/head_average; for values and
     # mha the finite-n mean equals the limit mean only up to O(1/n)
-    tol = 0.0 if m.kind in ("attention", "head_average") else 0.03 * m.limit_mean()
-    assert iv.low - tol <= m.limit_mean() <= iv.high + tol, (iv, m.limit_mean())
+    tol = 0.0 if m.kind in ("attention", "head_average") else 0.03 * mean
+    assert iv.low - tol <= mean <= iv.high + tol, (iv, mean)
     assert all(d.gaussian.shape == (n,) for d in draws)
 
 
@@ -119,7 +123,7 @@ def test_custom_orthogonal_input():
     (dict(beta=27.0), r"beta must lie in the closed interval \[1e-06, 20\]"),  # θ₁ overflows
     (dict(beta=1e-300), "beta must lie in"),  # θ₁ = 0: no limit mean
     (dict(n=1), "n must be an integer >= 2"),
-    (dict(d=10), "d must be an integer >= 20"),
+    (dict(d=10), r"d must be an integer >= n=20"),
     (dict(heads=4, kv_heads=3), "kv_heads"),
     (dict(tied=True, d_v=5), "tied"),
     (dict(kind="cross"), "kind"),

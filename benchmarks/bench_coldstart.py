@@ -1,0 +1,210 @@
+"""Cold start of the papers' laws, each in a fresh process, FLINT route beside sympy's.
+
+    python benchmarks/bench_coldstart.py [--laws single,concat,values,full,tied]
+                                         [--no-sympy] [--points 20]
+
+For each law of Hayase, Collins & Karakida (single head) and Hayase & Karakida 2026
+(multi-head) a fresh interpreter imports freeattn and *builds* the law: constructs the law
+object (the exact eliminations: ⊠, compound free Poisson, push-forward, Stieltjes factor)
+and computes its support and atoms (discriminant, edges at float64 reference precision).
+The time is split into
+
+    exact     the polynomial algebra of freeattn.algebraic.polynomial (FLINT or sympy),
+    numeric   breakpoints, branch classification, atoms (freeattn.algebraic.numeric),
+    other     everything else (sympy glue: expand/xreplace/lambdify, validation),
+
+each timed exclusively (an exact discriminant inside the numeric edge search counts as exact).  Each law runs with FREEATTN_FLINT=1
+(FLINT) and FREEATTN_FLINT=0 (today's sympy-only route), and the ratio is printed.
+
+Laws (BERT-base ratios n = 512, d = 768, d_K = d_V = 64, h = 12: γ_K = γ_V = 1.5,
+γ_O = 1.5; β = 1):
+
+    single  attention_law(1, 1)                                  (h = 1)
+    concat  attention_law(1, 0.5, 12)                            (head concatenation)
+    values  ν_{∞,h} ⊠ MP_{1/γ_V}                                 (Prop. C.5)
+    full    ν_{∞,h} ⊠ MP_{1/γ_V} ⊠ π_{γ_O}                       (eq. (C.15))
+    tied    D_{1/γ_K}(π(μ_KV, h) ⊠ π_{γ_O}), μ_KV = φ_KV#π_{γ_K/h} (eqs. (C.17)–(C.21))
+
+Then, in one process, a new (β, γ_K) of an already-built structure: attention_law(β, γ_K)
+for random β, γ_K (log-uniform), law + edges + first pdf value; median against the 50 ms
+target, with the same exact/numeric/other split.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+LAWS = ("single", "concat", "values", "full", "tied")
+
+
+# ---------------------------------------------------------------- child process
+def _install_timers():
+    """Wrap the exact and numeric entry points with timers (exclusive: time inside a nested
+    timed call counts for the nested call's category)."""
+    from freeattn.algebraic import numeric, polynomial
+
+    totals = {"exact": 0.0, "numeric": 0.0}
+    stack = []  # [category, start, time spent in nested timed calls]
+
+    def wrap(owner, name, cat):
+        fn = getattr(owner, name)
+
+        def timed(*args, **kwargs):
+            stack.append([cat, time.perf_counter(), 0.0])
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                cat_, start, inner = stack.pop()
+                elapsed = time.perf_counter() - start
+                totals[cat_] += elapsed - inner
+                if stack:
+                    stack[-1][2] += elapsed
+
+        setattr(owner, name, timed)
+
+    for name in ("_boxtimes_cached", "_cfp_cached", "_stieltjes_factor_cached",
+                 "_series_moments_cached", "_disc_cached", "_pushforward_cached",
+                 "_disc_tables_cached"):
+        if hasattr(polynomial, name):
+            wrap(polynomial, name, "exact")
+    wrap(numeric.BranchData, "__init__", "numeric")
+    wrap(numeric.NumericPolynomial, "__init__", "numeric")
+    from freeattn.laws import algebraic
+
+    wrap(algebraic.AlgebraicLaw, "_atoms_raw", "numeric")
+    return totals
+
+
+def build(which, beta=1.0, gamma_k=None):
+    """The law ``which`` (see module docstring), constructed and with support and atoms."""
+    import sympy as sp
+
+    from freeattn import attention_law
+    from freeattn.convolution.multiplicative import compound_free_poisson
+    from freeattn.convolution.multiplicative import free_multiplicative_convolution as boxtimes
+    from freeattn.laws import FreePoisson, MarchenkoPastur
+
+    h, g_v, g_o = 12, 1.5, 1.5
+    g_k = 1.5 if gamma_k is None else gamma_k
+    if which == "single":
+        law = attention_law(beta, 1.0 if gamma_k is None else gamma_k)
+    elif which == "concat":
+        law = attention_law(beta, 0.5 if gamma_k is None else gamma_k, h)
+    elif which == "values":
+        law = boxtimes(attention_law(beta, g_k, h), MarchenkoPastur(1 / g_v))
+    elif which == "full":
+        law = boxtimes(boxtimes(attention_law(beta, g_k, h), MarchenkoPastur(1 / g_v)),
+                       FreePoisson(g_o))
+    elif which == "tied":
+        b2 = sp.Rational(beta) ** 2
+        th1, th2 = sp.exp(b2) - 1, b2
+        gk = sp.Rational(g_k)
+        mu_kv = FreePoisson(g_k / h).pushforward([0, th1 - th2, h * th2 / gk])
+        law = boxtimes(compound_free_poisson(mu_kv, h), FreePoisson(g_o)).dilate(1 / g_k)
+    else:
+        raise ValueError(f"unknown law {which!r}")
+    law.support()
+    law.atoms()
+    return law
+
+
+def child(which):
+    t0 = time.perf_counter()
+    import freeattn  # noqa: F401
+
+    t_import = time.perf_counter() - t0
+    totals = _install_timers()
+    t0 = time.perf_counter()
+    law = build(which)
+    t_build = time.perf_counter() - t0
+    print(json.dumps({"import": t_import, "build": t_build, **totals,
+                      "support": law.support()}))
+
+
+def child_new_point(points, seed=0):
+    import numpy as np
+
+    totals = _install_timers()
+    from freeattn import attention_law
+
+    law = attention_law(1.0, 1.0)
+    law.support()
+    law.pdf(np.array([1.0]))
+    rng = np.random.default_rng(seed)
+    times, splits = [], []
+    for _ in range(points):
+        beta = float(np.exp(rng.uniform(np.log(0.1), np.log(2.0))))
+        gamma_k = float(np.exp(rng.uniform(np.log(0.1), np.log(10.0))))
+        before = dict(totals)
+        t0 = time.perf_counter()
+        law = attention_law(beta, gamma_k)
+        (a, b), *_ = law.support()
+        law.pdf(np.array([0.5 * (a + b)]))
+        dt = time.perf_counter() - t0
+        times.append(dt)
+        splits.append({k: totals[k] - before[k] for k in totals})
+    med = statistics.median(times)
+    print(json.dumps({"median": med, "min": min(times), "max": max(times),
+                      "exact": statistics.median(s["exact"] for s in splits),
+                      "numeric": statistics.median(s["numeric"] for s in splits)}))
+
+
+# ---------------------------------------------------------------- parent
+def _run(args, flint, timeout):
+    env = dict(os.environ, FREEATTN_FLINT="1" if flint else "0")
+    cmd = [sys.executable, os.path.abspath(__file__)] + args
+    try:
+        out = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=timeout,
+                             check=True)
+    except subprocess.TimeoutExpired:
+        return None
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def _fmt(r):
+    if r is None:
+        return "   (timed out)"
+    other = r["build"] - r["exact"] - r["numeric"]
+    return (f"{r['build']:7.2f} s  [exact {r['exact']:6.2f}, numeric {r['numeric']:5.2f}, "
+            f"other {other:5.2f}]  import {r['import']:4.2f} s")
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--laws", default=",".join(LAWS))
+    ap.add_argument("--no-sympy", action="store_true", help="skip the sympy-only route")
+    ap.add_argument("--points", type=int, default=20, help="new (β, γ_K) points")
+    ap.add_argument("--timeout", type=float, default=600.0, help="seconds per child")
+    ap.add_argument("--child", help=argparse.SUPPRESS)
+    ap.add_argument("--child-new-point", type=int, help=argparse.SUPPRESS)
+    args = ap.parse_args(argv)
+    if args.child:
+        return child(args.child)
+    if args.child_new_point:
+        return child_new_point(args.child_new_point)
+    print("cold build (fresh process): construct law + support + atoms; target < 1 s")
+    for which in args.laws.split(","):
+        fl = _run(["--child", which], True, args.timeout)
+        print(f"  {which:7s} FLINT: {_fmt(fl)}")
+        if not args.no_sympy:
+            sy = _run(["--child", which], False, args.timeout)
+            ratio = (f"{sy['build'] / fl['build']:6.1f} x faster" if sy and fl else "")
+            print(f"  {'':7s} sympy: {_fmt(sy)}  {ratio}")
+        if fl:
+            print(f"  {'':7s} support {fl['support']}")
+    r = _run(["--child-new-point", str(args.points)], True, args.timeout)
+    print(f"new (β, γ_K) of a built structure, attention_law: law + edges + first pdf, "
+          f"{args.points} points:")
+    print(f"  median {r['median'] * 1e3:7.1f} ms (target < 50 ms), min {r['min'] * 1e3:.1f}, "
+          f"max {r['max'] * 1e3:.1f}; median exact {r['exact'] * 1e3:.1f} ms, "
+          f"numeric {r['numeric'] * 1e3:.1f} ms")
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    main()

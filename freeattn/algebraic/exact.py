@@ -1,0 +1,534 @@
+"""Exact multivariate polynomial algebra in FLINT (python-flint) behind sympy expressions.
+
+The polynomial method's eliminations (Rao & Edelman 2008) need exact multivariate
+factorisation, resultants and discriminants over Q[G, z, parameters].  sympy does them in pure
+Python (Wang's factorisation of the full-layer polynomial of Hayase & Karakida 2026,
+eq. (C.15), takes seconds); FLINT does the same in milliseconds.  sympy stays the interface
+of :mod:`freeattn.algebraic.polynomial`: expressions are converted into a FLINT context over
+their symbols, the algebra runs there, and results come back as sympy expressions in the
+original symbols.
+
+Everything here is exact: coefficients are integers (denominators are cleared, which changes a
+polynomial by a non-zero constant only, immaterial for its zero set, factors, resultants and
+discriminants).  A polynomial whose coefficients are not rational (an ``exp(1)`` or ``pi``
+inside the expression) cannot be converted: :class:`NotConvertible` is raised and callers fall
+back to sympy.  Law parameters never put such numbers into the polynomial itself (a
+transcendental value stays a symbol beside it).
+
+``FREEATTN_FLINT=0`` in the environment disables this module (sympy-only route, for
+benchmarks and cross-checks); it is read at each call.
+"""
+from __future__ import annotations
+
+import os
+
+import sympy as sp
+
+try:  # python-flint is a dependency; the sympy route remains for FREEATTN_FLINT=0
+    import flint
+except ImportError:  # pragma: no cover - exercised only without python-flint
+    flint = None
+
+__all__ = ["NotConvertible", "flint_enabled", "context", "to_flint", "to_sympy",
+           "factor", "factor_list", "resultant", "discriminant", "subs_rational", "drop_monomial_content",
+           "split_by", "eval_params_q", "series_moments_q", "stieltjes_candidates", "is_stieltjes_candidate",
+           "CoefficientTable"]
+
+#: variables of the polynomial method, placed first (in this order) in every context
+_FIRST = ("G", "z", "w", "S", "S_1", "u", "M")
+
+
+class NotConvertible(ValueError):
+    """The expression is not a polynomial with rational coefficients in its symbols."""
+
+
+def flint_enabled():
+    """True when python-flint is importable and ``FREEATTN_FLINT`` is not ``"0"``."""
+    return flint is not None and os.environ.get("FREEATTN_FLINT", "1") != "0"
+
+
+def _ordered_names(names):
+    names = set(names)
+    first = [n for n in _FIRST if n in names]
+    return tuple(first + sorted(names - set(first)))
+
+
+def context(names):
+    """The FLINT context (integer coefficients, lex order) over ``names``: the polynomial
+    method's variables G, z, w, S, … first, then the other names sorted."""
+    return flint.fmpz_mpoly_ctx.get(_ordered_names(names), "lex")
+
+
+def to_flint(expr, ctx):
+    """``expr`` (sympy, polynomial with rational coefficients) as an ``fmpz_mpoly`` in ``ctx``.
+
+    Denominators are cleared (the result is ``expr`` times a positive integer).  Every free
+    symbol of ``expr`` must be named in ``ctx``.  An expanded expression is read term by
+    term; anything else goes through ``sympy.Poly``.
+
+    Raises
+    ------
+    NotConvertible
+        If ``expr`` is not a polynomial over Q in the context's variables.
+    """
+    names = ctx.names()
+    index = {n: i for i, n in enumerate(names)}
+    terms = _expanded_terms(expr, index)
+    if terms is None:
+        syms = {s.name: s for s in expr.free_symbols}
+        if set(syms) - set(names):
+            raise NotConvertible(f"symbols {sorted(set(syms) - set(names))} not in the context")
+        gens = [syms.get(n, sp.Symbol(n)) for n in names]
+        try:
+            poly = sp.Poly(expr, *gens, domain=sp.QQ)
+        except (sp.PolynomialError, sp.polys.polyerrors.CoercionFailed) as exc:
+            raise NotConvertible(str(exc)) from exc
+        terms = {}
+        for m, c in poly.terms():
+            terms[m] = (int(c.numerator), int(c.denominator))
+    den = 1
+    for _, d in terms.values():
+        if d != 1:
+            den = den * d // _gcd(den, d)
+    return ctx.from_dict({m: n * (den // d) for m, (n, d) in terms.items() if n})
+
+
+def _expanded_terms(expr, index):
+    """{monomial: (num, den)} of an expanded sympy polynomial, or None if ``expr`` is not
+    a sum of (rational × product of symbol powers) terms over the names in ``index``."""
+    nv = len(index)
+    out = {}
+    for term in sp.Add.make_args(expr):
+        coeff, rest = term.as_coeff_Mul()
+        if not coeff.is_Rational:
+            return None
+        mono = [0] * nv
+        for f in sp.Mul.make_args(rest):
+            if f.is_Symbol:
+                base, e = f, 1
+            elif f.is_Pow and f.base.is_Symbol and f.exp.is_Integer and f.exp > 0:
+                base, e = f.base, int(f.exp)
+            elif f == 1:
+                continue
+            else:
+                return None
+            i = index.get(base.name)
+            if i is None:
+                raise NotConvertible(f"symbol {base} not in the context")
+            mono[i] += e
+        key = tuple(mono)
+        p, q = int(coeff.p), int(coeff.q)
+        if key in out:
+            p0, q0 = out[key]
+            p, q = p0 * q + p * q0, q0 * q
+            g = _gcd(abs(p), q) or 1
+            p, q = p // g, q // g
+        out[key] = (p, q)
+    return out
+
+
+def _gcd(a, b):
+    while b:
+        a, b = b, a % b
+    return a
+
+
+def to_sympy(p, symbols=()):
+    """An ``fmpz_mpoly`` as an expanded sympy expression.
+
+    ``symbols`` (optional) gives the sympy symbols to use for the context's names (so that
+    symbols carrying assumptions come back as themselves); others are plain ``Symbol``.
+    Terms are assembled in sympy's canonical argument order directly (``Mul._from_args``
+    after sympy's own ``_mulsort``), several times faster than ``Mul(*…)`` per term and
+    equal (same args, same hash) to what sympy would build.
+    """
+    from sympy.core.mul import _mulsort
+
+    by_name = {s.name: s for s in symbols}
+    gens = [by_name.get(n, sp.Symbol(n)) for n in p.context().names()]
+    pw = {}
+    terms = []
+    for monom, c in p.to_dict().items():
+        args = []
+        for i, e in enumerate(monom):
+            if e:
+                key = (i, e)
+                if key not in pw:
+                    pw[key] = gens[i] ** e
+                args.append(pw[key])
+        ci = sp.Integer(int(c))
+        if not args:
+            terms.append(ci)
+            continue
+        _mulsort(args)
+        if ci != 1:
+            args.insert(0, ci)
+        terms.append(args[0] if len(args) == 1 else sp.Mul._from_args(args))
+    return sp.Add(*terms)
+
+
+def factor(p):
+    """Irreducible factors of an ``fmpz_mpoly``: ``[(primitive factor, multiplicity), …]``
+    (constants dropped; each factor with positive leading coefficient in the context's order).
+
+    python-flint 0.9's ``fmpz_mpoly.factor`` sorts its factors through C longs and raises
+    ``OverflowError`` on large coefficients; the same factorisation is then taken over Q
+    (``fmpq_mpoly.factor``) and the monic factors made primitive integer polynomials.
+    """
+    try:
+        return [(f, int(m)) for f, m in p.factor()[1]]
+    except OverflowError:
+        pass
+    ctx = p.context()
+    qctx = flint.fmpq_mpoly_ctx.get(ctx.names(), "lex")
+    q = qctx.from_dict({m: flint.fmpq(c) for m, c in p.to_dict().items()})
+    out = []
+    for f, m in q.factor()[1]:
+        d = f.to_dict()
+        den = 1
+        for c in d.values():
+            cd = int(c.q)
+            den = den * cd // _gcd(den, cd)
+        g = ctx.from_dict({k: int(c.p) * (den // int(c.q)) for k, c in d.items()})
+        content = g.content()
+        if content != 1:
+            g = g / content
+        if g.leading_coefficient() < 0:
+            g = -g
+        out.append((g, int(m)))
+    return out
+
+
+def _from_expr(expr, extra=()):
+    names = {s.name for s in expr.free_symbols} | set(extra)
+    ctx = context(names)
+    return to_flint(expr, ctx), ctx
+
+
+def factor_list(expr):
+    """Irreducible factors over Q of a sympy polynomial, in all its symbols.
+
+    Returns ``[(factor, multiplicity), …]`` with primitive integer factors as sympy
+    expressions (constants dropped), or raises :class:`NotConvertible`.
+    """
+    p, _ = _from_expr(expr)
+    syms = tuple(expr.free_symbols)
+    return [(to_sympy(f, syms), m) for f, m in factor(p)]
+
+
+def resultant(a, b, var):
+    """res_var(a, b) of two sympy polynomials, up to a non-zero rational factor."""
+    pa, ctx = _from_expr(a, {var.name} | {s.name for s in b.free_symbols})
+    pb = to_flint(b, ctx)
+    syms = tuple(a.free_symbols | b.free_symbols)
+    return to_sympy(pa.resultant(pb, var.name), syms)
+
+
+def discriminant(expr, var):
+    """Discriminant of a sympy polynomial in ``var``, up to a non-zero rational factor."""
+    p, _ = _from_expr(expr, {var.name})
+    return to_sympy(p.discriminant(var.name), tuple(expr.free_symbols))
+
+
+# ------------------------------------------------------------------ FLINT-level helpers
+def split_by(p, names):
+    """``p`` as ``{exponents of names: coefficient polynomial}`` (coefficients free of names)."""
+    ctx = p.context()
+    idx = [ctx.variable_to_index(n) for n in names]
+    groups = {}
+    for monom, c in p.to_dict().items():
+        key = tuple(monom[i] for i in idx)
+        rest = list(monom)
+        for i in idx:
+            rest[i] = 0
+        groups.setdefault(key, {})[tuple(rest)] = c
+    return {k: ctx.from_dict(v) for k, v in groups.items()}
+
+
+def drop_monomial_content(p):
+    """``p`` divided by the largest monomial dividing all its terms, made primitive."""
+    ctx = p.context()
+    d = p.to_dict()
+    low = [min(m[i] for m in d) for i in range(ctx.nvars())]
+    if any(low):
+        d = {tuple(e - l for e, l in zip(m, low)): c for m, c in d.items()}
+    q = ctx.from_dict(d)
+    content = q.content()
+    if content != 1 and content != 0:
+        q = q / content
+    return q
+
+
+def subs_rational(p, mapping):
+    """Numerator of p after substituting variable ``v`` by ``num_v/den_v`` for each
+    ``v: (num_v, den_v)`` in ``mapping`` (all polynomials in p's context).
+
+    Computed as Σ c_e(rest) Π_v num_v^{e_v} den_v^{d_v − e_v} with d_v the degree of p in v,
+    then stripped of monomial content (the form sympy's ``numer(together(·))`` gives up to
+    monomial factors and a constant).
+    """
+    names = list(mapping)
+    groups = split_by(p, names)
+    degs = [max(k[i] for k in groups) for i in range(len(names))]
+    ctx = p.context()
+    pw = {}
+
+    def power(i, which, e):
+        key = (i, which, e)
+        if key not in pw:
+            base = mapping[names[i]][which]
+            pw[key] = base ** e if e else ctx.constant(1)
+        return pw[key]
+
+    out = ctx.constant(0)
+    for key, coeff in groups.items():
+        term = coeff
+        for i, e in enumerate(key):
+            term = term * power(i, 0, e) * power(i, 1, degs[i] - e)
+        out += term
+    return drop_monomial_content(out)
+
+
+def eval_params_q(p, values, keep=("G", "z")):
+    """``p`` at exact rational parameter values: ``{(e_G, e_z): fmpq}``.
+
+    ``values`` maps every context name not in ``keep`` to a ``flint.fmpq``.
+    """
+    ctx = p.context()
+    names = ctx.names()
+    ki = [names.index(k) for k in keep]
+    others = [(i, values[n]) for i, n in enumerate(names) if n not in keep]
+    out = {}
+    for monom, c in p.to_dict().items():
+        v = flint.fmpq(int(c))
+        for i, x in others:
+            if monom[i]:
+                v *= x ** monom[i]
+        key = tuple(monom[i] for i in ki)
+        out[key] = out.get(key, 0) + v
+    return {k: v for k, v in out.items() if v != 0}
+
+
+def series_moments_q(coeffs, order):
+    """Moments m_1..m_order of the branch G ~ 1/z of Σ c_kj G^k z^j = 0 (exact rationals).
+
+    With u = 1/z, G = u M: Q(M, u) = Σ c_kj M^k u^{k − j − m0}, m0 = min(k − j), solved for
+    M = 1 + Σ m_k u^k order by order (the same recursion as
+    :func:`freeattn.algebraic.polynomial.series_moments`).  Returns None when G ~ 1/z is not a
+    simple root at infinity.
+    """
+    m0 = min(k - j for k, j in coeffs)
+    byu = {}
+    for (k, j), c in coeffs.items():
+        byu.setdefault(k - j - m0, []).append((k, c))
+    dq = sum((k * c for k, c in byu.get(0, [])), flint.fmpq(0))
+    lead1 = sum((c for _, c in byu.get(0, [])), flint.fmpq(0))
+    if lead1 != 0 or dq == 0:
+        return None
+    maxk = max(k for k, _ in coeffs)
+    m = [flint.fmpq(1)]
+    for n in range(1, order + 1):
+        ser = m + [flint.fmpq(0)]
+        # powers[i] = M^i truncated at u^n
+        powers = [[flint.fmpq(1)] + [flint.fmpq(0)] * n]
+        for _ in range(maxk):
+            prev = powers[-1]
+            powers.append([sum((prev[a] * ser[t - a] for a in range(t + 1)), flint.fmpq(0))
+                           for t in range(n + 1)])
+        total = flint.fmpq(0)
+        for s, terms in byu.items():
+            if s > n:
+                continue
+            for k, c in terms:
+                total += c * powers[k][n - s]
+        m.append(-total / dq)
+    return m[1:]
+
+
+def is_stieltjes_candidate(f):
+    """True if ``f`` (FLINT, over G, z, parameters) depends on G and has G ~ 1/z as a simple
+    root at infinity identically in the parameters: with z = 1/u, G = u M, the lowest power
+    of u in f(uM, 1/u) has a coefficient L(M) with L(1) ≡ 0 and L′(1) ≢ 0."""
+    ctx = f.context()
+    names = ctx.names()
+    iG, iz = names.index("G"), names.index("z")
+    d = f.to_dict()
+    if all(m[iG] == 0 for m in d):
+        return False
+    m0 = min(m[iG] - m[iz] for m in d)
+    lead1, dlead1 = {}, {}
+    for m, c in d.items():
+        if m[iG] - m[iz] != m0:
+            continue
+        rest = tuple(0 if i in (iG, iz) else e for i, e in enumerate(m))
+        lead1[rest] = lead1.get(rest, 0) + c
+        dlead1[rest] = dlead1.get(rest, 0) + m[iG] * c
+    return all(v == 0 for v in lead1.values()) and any(v != 0 for v in dlead1.values())
+
+
+def stieltjes_candidates(p):
+    """Irreducible factors of ``p`` (FLINT) that pass :func:`is_stieltjes_candidate`."""
+    return [f for f, _ in factor(p) if is_stieltjes_candidate(f)]
+
+
+class CoefficientTable:
+    """A polynomial in z whose coefficients are integer polynomials in parameters, evaluable
+    numerically at any parameter point (no exact algebra per point).
+
+    Parameters
+    ----------
+    p : fmpz_mpoly
+        The polynomial; the context's names other than ``var`` that occur in p are the
+        parameters.
+    var : str
+        The variable (default ``"z"``).
+    symbols : sequence of sympy.Symbol, optional
+        The parameter symbols, in the order of the context's names (default: plain symbols
+        of those names).
+
+    Attributes
+    ----------
+    symbols : tuple of sympy.Symbol
+        Parameters, in the order :meth:`evaluate` expects their values.
+    terms : list
+        ``terms[j]`` = list of ``(exponent tuple over symbols, int coefficient)`` for z^j.
+    degree : int
+        Degree in z.
+    """
+
+    def __init__(self, p, var="z", symbols=None):
+        ctx = p.context()
+        names = ctx.names()
+        iv = names.index(var)
+        degs = p.degrees()
+        pidx = [i for i, n in enumerate(names) if n != var and degs[i] > 0]
+        if symbols is None:
+            symbols = [sp.Symbol(names[i]) for i in pidx]
+        self.symbols = tuple(symbols)
+        d = p.to_dict()
+        self.degree = max((m[iv] for m in d), default=0)
+        self.terms = [[] for _ in range(self.degree + 1)]
+        for m, c in d.items():
+            self.terms[m[iv]].append((tuple(m[i] for i in pidx), int(c)))
+        self._maxe = [max((e[i] for row in self.terms for e, _ in row), default=0)
+                      for i in range(len(self.symbols))]
+
+    def with_symbols(self, symbols):
+        """The same table with its parameters renamed to ``symbols`` (same order)."""
+        new = object.__new__(CoefficientTable)
+        new.__dict__.update(self.__dict__)
+        new.symbols = tuple(symbols)
+        return new
+
+    def evaluate(self, values, one=1):
+        """Coefficients of z^0 … z^degree at parameter ``values``.
+
+        ``values`` is a sequence in the order of :attr:`symbols`; mpmath numbers evaluate at
+        the current mpmath precision (``one=mpmath.mpf(1)``), floats in float64
+        (``one=1.0``).  Sums of many terms can cancel: evaluate with guard digits.
+        """
+        pw = []
+        for v, k in zip(values, self._maxe):
+            acc = [one]
+            for _ in range(k):
+                acc.append(acc[-1] * v)
+            pw.append(acc)
+        out = []
+        for row in self.terms:
+            s = 0 * one
+            for e, c in row:
+                t = c * one
+                for i, k in enumerate(e):
+                    if k:
+                        t = t * pw[i][k]
+                s += t
+            out.append(s)
+        return out
+
+    def as_expr(self, var):
+        """The polynomial as a sympy expression in ``var`` and :attr:`symbols`."""
+        return sp.Add(*[c * var**j * sp.Mul(*[s**k for s, k in zip(self.symbols, e)])
+                        for j, row in enumerate(self.terms) for e, c in row])
+
+
+def series_moments_poly(p, order):
+    """Moments m_1..m_order of the branch G ~ 1/z of p(G, z, parameters) = 0, exact as
+    rational functions of the parameters: a list of ``(numerator, denominator)``
+    ``fmpz_mpoly`` pairs in lowest terms (denominator with positive leading coefficient).
+
+    The recursion of :func:`series_moments_q` run over Z[parameters]: with
+    dq = ∂Q/∂M(1, 0), m_k has denominator dividing dq^{2k−1}; quantities are carried as
+    numerator/dq^e.
+
+    Raises
+    ------
+    ValueError
+        If G ~ 1/z is not a simple root of p at infinity.
+    """
+    ctx = p.context()
+    names = ctx.names()
+    iG, iz = names.index("G"), names.index("z")
+    d = p.to_dict()
+    m0 = min(m[iG] - m[iz] for m in d)
+    byu = {}
+    for m, c in d.items():
+        rest = tuple(0 if i in (iG, iz) else e for i, e in enumerate(m))
+        key = (m[iG] - m[iz] - m0, m[iG])
+        byu.setdefault(key, {})
+        byu[key][rest] = byu[key].get(rest, 0) + c
+    coef = {}
+    for (s, k), dd in byu.items():
+        coef.setdefault(s, []).append((k, ctx.from_dict(dd)))
+    zero = ctx.constant(0)
+    dq = sum((k * c for k, c in coef.get(0, [])), zero)
+    lead1 = sum((c for _, c in coef.get(0, [])), zero)
+    if not lead1.is_zero() or dq.is_zero():
+        raise ValueError("G ~ 1/z is not a simple root of P at infinity")
+    dq_pow = [ctx.constant(1)]
+
+    def dpow(e):
+        while len(dq_pow) <= e:
+            dq_pow.append(dq_pow[-1] * dq)
+        return dq_pow[e]
+
+    def add(a, b):
+        (na, ea), (nb, eb) = a, b
+        e = max(ea, eb)
+        return (na * dpow(e - ea) + nb * dpow(e - eb), e)
+
+    def mul(a, b):
+        return (a[0] * b[0], a[1] + b[1])
+
+    maxk = max(k for k, _ in sum(coef.values(), []))
+    ZERO = (zero, 0)
+    m = [(ctx.constant(1), 0)]
+    for n in range(1, order + 1):
+        ser = m + [ZERO]
+        powers = [[(ctx.constant(1), 0)] + [ZERO] * n]
+        for _ in range(maxk):
+            prev = powers[-1]
+            row = []
+            for t in range(n + 1):
+                acc = ZERO
+                for a in range(t + 1):
+                    if prev[a][0].is_zero() or ser[t - a][0].is_zero():
+                        continue
+                    acc = add(acc, mul(prev[a], ser[t - a]))
+                row.append(acc)
+            powers.append(row)
+        total = ZERO
+        for s, terms in coef.items():
+            if s > n:
+                continue
+            for k, c in terms:
+                total = add(total, mul((c, 0), powers[k][n - s]))
+        m.append((-total[0], total[1] + 1))
+    out = []
+    for num, e in m[1:]:
+        den = dpow(e)
+        g = num.gcd(den) if not num.is_zero() else den
+        num, den = num / g, den / g
+        if den.leading_coefficient() < 0:
+            num, den = -num, -den
+        out.append((num, den))
+    return out

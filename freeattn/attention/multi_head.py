@@ -1,0 +1,244 @@
+"""Multi-head laws: head average, values, full layer (C.15), sharing and within-head tying.
+
+Every law here is assembled from the core's law objects and operations (ρ_t, MP_y, π_t,
+⊠, compound free Poisson, dilation); nothing is re-derived by hand.  Notation of
+Hayase & Karakida 2026 (arXiv 2610.10033), App. C (MATH.md §2): θ₁ = e^{β²} − 1, θ₂ = β²,
+γ_K = h d_K / n, γ_V = h d_V / n, γ_O = d_O / n, ρ_t = (x ↦ θ₁ − θ₂ + θ₂ x)_# MP_{1/t},
+ν_{∞,h} = ρ_{γ_K} ⊠ MP_{1/h}.
+
+=====================================  =====================================  ===========
+matrix (n rows)                         limit law                              source
+=====================================  =====================================  ===========
+sqrt(n h)(Ā − P), independent keys     ρ_{γ_K} ⊠ π₁                           Prop. C.6
+sqrt(n h)(Ā − P), one shared key       ρ_{γ_K/h} ⊠ π₁                         App. C.1.5
+Z_V = [A_1^⊥ V_1, …, A_h^⊥ V_h]         ν_{∞,h} ⊠ π_{γ_V}                      Prop. C.5
+MHA^⊥(X), independent/MQA/GQA K,V      ν_{∞,h} ⊠ MP_{1/γ_V} ⊠ π_{γ_O}         (C.15)
+Z_KV = [A_1^⊥ K_1, …, A_h^⊥ K_h]        π(μ_KV, h)                             (C.19)
+MHA^⊥(X), W^V_r = W^K_r                 D_{1/γ_K}(π(μ_KV, h) ⊠ π_{γ_O})         (C.21)
+MHA^⊥(X), any weights                   π(μ_VO, γ_O)                           Thm 3.1
+=====================================  =====================================  ===========
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import sympy as sp
+
+from .._validation import ParameterError, in_closed_interval, integer_at_least
+from ..convolution import free_multiplicative_convolution
+from ..laws import MarchenkoPastur
+from ..laws._params import exact
+from . import config as _cfg
+from .config import SHARINGS, check_sharing
+from .single_head import attention_law, rho_law
+
+__all__ = ["SHARINGS", "head_average_law", "values_law", "mha_output_law",
+           "output_outlier", "check_sharing"]
+
+def _free_poisson(rate):
+    from ..laws.marchenko_pastur import FreePoisson
+
+    return FreePoisson(rate)
+
+
+def _ratio(name, value):
+    return float(in_closed_interval(name, value, *_cfg.GAMMA_RANGE))
+
+
+def _beta(beta):
+    return float(in_closed_interval("beta", beta, *_cfg.BETA_LAW_RANGE))
+
+
+def _heads(heads):
+    heads = integer_at_least("heads", heads, 1)
+    if heads > _cfg.MAX_HEADS:
+        raise ParameterError("heads", f"heads must be an integer in [1, {_cfg.MAX_HEADS}], "
+                                      f"got {heads}")
+    return heads
+
+
+def _named(law, name, kind, **params):
+    """Name the law and record what it describes (``params['kind']`` is the matrix kind of
+    :class:`freeattn.montecarlo.AttentionModel`; :func:`freeattn.montecarlo.check` uses it to
+    refuse a law of another kind or other parameters)."""
+    law.name = name
+    law.params = {"kind": kind, **params}
+    return law
+
+
+def head_average_law(beta, gamma_k, heads, shared_key=False, kv_heads=None):
+    """Limit law of the squared singular values of sqrt(n h)(Ā − P), Ā = (1/h) Σ_r A_r.
+
+    Parameters
+    ----------
+    beta : float in [0.01, 4]
+        Inverse temperature.
+    gamma_k : float in [1e-3, 1e3]
+        γ_K = h d_K / n.
+    heads : int in [1, 10000]
+        Number of query heads h.
+    shared_key : bool, default False
+        All heads use one key matrix (h_KV = 1).
+    kv_heads : int, optional
+        Number h_KV of distinct key matrices (dividing h), each shared by h/h_KV heads; the
+        general case of which ``shared_key`` is h_KV = 1 (default h, or 1 if ``shared_key``).
+
+    Returns
+    -------
+    AlgebraicLaw
+        ρ_{γ_K h_KV / h} ⊠ π₁: ρ_{γ_K} ⊠ π₁ for independent keys (Prop. C.6), ρ_{γ_K/h} ⊠ π₁ for
+        one shared key (Hayase & Karakida 2026, App. C.1.5); mean θ₁.
+
+    Raises
+    ------
+    ParameterError
+        For a parameter outside its domain (named in ``.param``).
+
+    Notes
+    -----
+    Theorem 3.1 with Σ_VO = h^{-1} Σ_r Σ_{G,r}: the key average (1/h) Σ_r K_r K_rᵀ/d_K is a
+    Gaussian Gram of aspect ratio h_KV d_K / n = γ_K h_KV / h, and π(ρ, 1) = ρ ⊠ π₁.
+    """
+    beta, gamma_k, heads = _beta(beta), _ratio("gamma_k", gamma_k), _heads(heads)
+    if not isinstance(shared_key, (bool, np.bool_)):
+        raise TypeError(f"shared_key must be True or False, got {shared_key!r}")
+    if kv_heads is None:
+        kv_heads = 1 if shared_key else heads
+    else:
+        kv_heads = integer_at_least("kv_heads", kv_heads, 1)
+        if heads % kv_heads or (shared_key and kv_heads != 1):
+            raise ParameterError("kv_heads", f"kv_heads must divide heads={heads} (and be 1 "
+                                             f"with shared_key=True), got {kv_heads}")
+    t = exact(gamma_k) * sp.Rational(kv_heads, heads)
+    law = free_multiplicative_convolution(rho_law(beta, t), _free_poisson(1))
+    return _named(law, f"head_average_law(beta={beta:g}, gamma_k={gamma_k:g}, heads={heads}, "
+                       f"kv_heads={kv_heads})", "head_average",
+                  beta=beta, gamma_k=gamma_k, heads=heads, kv_heads=kv_heads)
+
+
+def values_law(beta, heads, gamma_k, gamma_v):
+    """Limit law of the squared singular values of Z_V = [A_1^⊥ V_1, …, A_h^⊥ V_h].
+
+    Parameters
+    ----------
+    beta : float in [0.01, 4]
+    heads : int in [1, 10000]
+    gamma_k, gamma_v : float in [1e-3, 1e3]
+        γ_K = h d_K / n and γ_V = h d_V / n.
+
+    Returns
+    -------
+    AlgebraicLaw
+        ν_{∞,h} ⊠ π_{γ_V}, mean γ_V θ₁ (Hayase & Karakida 2026, Prop. C.5).  Independent
+        Gaussian values; sharing values or keys across heads (MQA/GQA) leaves it unchanged.
+
+    Raises
+    ------
+    ParameterError
+        For a parameter outside its domain.
+    """
+    beta, heads = _beta(beta), _heads(heads)
+    gamma_k, gamma_v = _ratio("gamma_k", gamma_k), _ratio("gamma_v", gamma_v)
+    law = free_multiplicative_convolution(attention_law(beta, gamma_k, heads),
+                                          _free_poisson(gamma_v))
+    return _named(law, f"values_law(beta={beta:g}, heads={heads}, gamma_k={gamma_k:g}, "
+                       f"gamma_v={gamma_v:g})", "values",
+                  beta=beta, heads=heads, gamma_k=gamma_k, gamma_v=gamma_v, tied=False)
+
+
+def mha_output_law(beta, heads, gamma_k, gamma_v, gamma_o, sharing="none", kv_heads=None):
+    """Limit law of the squared singular values of the centred layer output MHA^⊥(X).
+
+    Parameters
+    ----------
+    beta : float in [0.01, 4]
+        Inverse temperature.
+    heads : int in [1, 10000]
+        Number of query heads h.
+    gamma_k, gamma_v, gamma_o : float in [1e-3, 1e3]
+        γ_K = h d_K / n, γ_V = h d_V / n, γ_O = d_O / n.  ``sharing='tied_kv'`` needs
+        γ_V = γ_K (d_V = d_K).
+    sharing : {'none', 'gqa', 'mqa', 'tied_kv'}, default 'none'
+        See :func:`check_sharing`.
+    kv_heads : int, optional
+        Number of K/V heads (required for 'gqa').
+
+    Returns
+    -------
+    Law
+        'none', 'gqa', 'mqa': ν_{∞,h} ⊠ MP_{1/γ_V} ⊠ π_{γ_O} (Hayase & Karakida 2026, eq. (C.15)),
+        mean γ_O θ₁; across-head sharing leaves the limit unchanged at fixed h and widths.
+        Atom at 0 of mass 1 − min{1, γ_V, γ_O} (ν_{∞,h} has none; (μ ⊠ η)({0}) =
+        max{μ({0}), η({0})}, Belinschi 2003).
+        'tied_kv': D_{1/γ_K}(π(μ_KV, h) ⊠ π_{γ_O}) (eq. (C.21)), mean γ_O(θ₁ + hθ₂/γ_K), atom
+        1 − min{1, γ_K, γ_O} at 0.
+
+    Raises
+    ------
+    ParameterError
+        For a parameter outside its domain, an unknown ``sharing``, a ``kv_heads`` that does
+        not fit it, or γ_V ≠ γ_K with 'tied_kv'.
+
+    Notes
+    -----
+    Gaussian value weights W^V_r (N(0, 1/d)) and output weights W^O = G_O/sqrt(h d_V).  The
+    normalised variance of the result is m₂/m₁² − 1 = 1/h + 1/γ_V + 1/γ_O + θ₂²/(γ_K θ₁²)
+    (eq. (C.16)) for 'none'/'gqa'/'mqa'.
+    """
+    beta, heads = _beta(beta), _heads(heads)
+    gamma_k, gamma_o = _ratio("gamma_k", gamma_k), _ratio("gamma_o", gamma_o)
+    gamma_v = _ratio("gamma_v", gamma_v)
+    kv = check_sharing(sharing, heads, kv_heads)
+    params = dict(beta=beta, heads=heads, gamma_k=gamma_k, gamma_v=gamma_v, gamma_o=gamma_o,
+                  sharing=sharing, kv_heads=kv)
+    name = (f"mha_output_law(beta={beta:g}, heads={heads}, gamma_k={gamma_k:g}, "
+            f"gamma_v={gamma_v:g}, gamma_o={gamma_o:g}, sharing={sharing!r})")
+    if sharing == "tied_kv":
+        if not math.isclose(gamma_v, gamma_k, rel_tol=1e-12):
+            raise ParameterError("gamma_v", f"sharing='tied_kv' (W^V = W^K) needs gamma_v == "
+                                            f"gamma_k = {gamma_k:g}, got {gamma_v:g}")
+        from .tied import tied_output_law
+
+        return _named(tied_output_law(beta, heads, gamma_k, gamma_o), name, "mha", **params)
+    law = free_multiplicative_convolution(attention_law(beta, gamma_k, heads),
+                                          MarchenkoPastur(1 / exact(gamma_v)))
+    law = free_multiplicative_convolution(law, _free_poisson(gamma_o))
+    return _named(law, name, "mha", **params)
+
+
+def output_outlier(values=None, w_o=None):
+    """Leading singular value of the uncentred output, divided by sqrt(d_O) (eq. (3.7)).
+
+    s₁(MHA(X))/sqrt(d_O) = ‖1ᵀ[V_1, …, V_h] W^O‖₂ / sqrt(n d_O) + o(1)
+    (Hayase & Karakida 2026, Theorem 3.1, proved in their App. B.10).
+
+    Parameters
+    ----------
+    values : ndarray of shape (n, h d_V), optional
+        The concatenated values [V_1, …, V_h] (repeated blocks for shared K/V heads).
+    w_o : ndarray of shape (h d_V, d_O), optional
+        Output weight W^O.
+
+    Returns
+    -------
+    float
+        With both arrays: ‖1ᵀ[V] W^O‖/sqrt(n d_O).  Without them: 1.0, the almost-sure limit
+        for Gaussian weights (V_r with N(0, 1) entries, W^O = G_O/sqrt(h d_V); with sharing or
+        tying too), since 1ᵀV_r/sqrt(n) has N(0, 1) entries and ‖u G_O‖²/(d_O ‖u‖²) → 1.
+
+    Raises
+    ------
+    ValueError
+        If only one array is given, or their shapes do not chain.
+    """
+    if values is None and w_o is None:
+        return 1.0
+    if values is None or w_o is None:
+        raise ValueError("give both values and w_o, or neither (the Gaussian-weight limit)")
+    values, w_o = np.asarray(values, dtype=float), np.asarray(w_o, dtype=float)
+    if values.ndim != 2 or w_o.ndim != 2 or values.shape[1] != w_o.shape[0]:
+        raise ValueError(f"values (n, h d_V) and w_o (h d_V, d_O) must chain, got shapes "
+                         f"{values.shape} and {w_o.shape}")
+    n, d_o = values.shape[0], w_o.shape[1]
+    return float(np.linalg.norm(values.sum(axis=0) @ w_o) / math.sqrt(n * d_o))

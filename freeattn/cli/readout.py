@@ -1,0 +1,172 @@
+"""``freeattn readout ridge|loss|dof``: readout predictions from the multi-head laws (§5)."""
+from __future__ import annotations
+
+import json
+
+import click
+import numpy as np
+
+from ._errors import usage_error
+
+__all__ = ["readout"]
+
+_FLAGS = {"lam": "--lam", "sigma2": "--sigma2", "gamma_o": "--gamma-o", "gamma_v": "--gamma-v",
+          "gamma_k": "--gamma-k", "heads": "--heads", "beta": "--beta", "t": "--t",
+          "level": "--level", "method": "--method", "preset": "--preset"}
+
+
+@click.group()
+def readout():
+    """Readout learning predictions (Hayase & Karakida 2026, §5): w_ν(λ), ridge error, loss.
+
+    The layer is given by --preset NAME (a published model's widths; needs MHAConfig) or by
+    explicit ratios --beta --gamma-k --heads --gamma-v --gamma-o [--tied].  The features are
+    F = MHA(X)/sqrt(m), so the law of F Fᵀ has mean one.
+    """
+
+
+def _layer_options(f):
+    opts = [
+        click.option("--preset", default=None, help="Published layer (MHAConfig.preset)."),
+        click.option("--beta", type=float, default=None, help="Inverse temperature β > 0 "
+                     "(default 1, or the preset's)."),
+        click.option("--gamma-k", "gamma_k", type=float, default=None, help="γ_K = h d_K/n."),
+        click.option("--heads", type=float, default=None, help="Number of heads h >= 1."),
+        click.option("--gamma-v", "gamma_v", type=float, default=None,
+                     help="γ_V = h d_V/n (default γ_K)."),
+        click.option("--gamma-o", "gamma_o", type=float, default=None, help="γ_O = d_O/n."),
+        click.option("--tied", is_flag=True, default=False,
+                     help="Within-head tying W^V_r = W^K_r (eq. (5.5)); γ_V = γ_K."),
+        click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text."),
+    ]
+    for o in reversed(opts):
+        f = o(f)
+    return f
+
+
+def _layer(preset, beta, gamma_k, heads, gamma_v, gamma_o, tied):
+    """(scalar readout law, γ_O, description) from a preset or explicit ratios."""
+    from ..readout import IndependentKV, TiedKV
+
+    try:
+        if preset is not None:
+            try:
+                from ..attention.config import MHAConfig
+            except ImportError:
+                raise click.UsageError("--preset needs freeattn.attention.config.MHAConfig, "
+                                       "which this build lacks; give explicit ratios") from None
+            cfg = MHAConfig.preset(preset)
+            beta = cfg.beta if beta is None else beta
+            gamma_k, heads, gamma_v, gamma_o = cfg.gamma_k, cfg.heads, cfg.gamma_v, cfg.gamma_o
+            tied = tied or cfg.sharing == "tied_kv"
+        else:
+            missing = [f for f, v in (("--gamma-k", gamma_k), ("--heads", heads),
+                                      ("--gamma-o", gamma_o)) if v is None]
+            if missing:
+                raise click.UsageError("give --preset NAME or " + ", ".join(missing))
+            beta = 1.0 if beta is None else beta
+        if tied:
+            if gamma_v is not None and gamma_v != gamma_k:
+                raise click.UsageError("--tied needs --gamma-v equal to --gamma-k (d_V = d_K)")
+            law = TiedKV(beta, gamma_k, heads, gamma_o)
+        else:
+            law = IndependentKV(beta, gamma_k, heads, gamma_k if gamma_v is None else gamma_v,
+                                gamma_o)
+    except (TypeError, ValueError) as exc:
+        raise usage_error(exc, **_FLAGS) from None
+    return law, gamma_o
+
+
+def _grid(values, lo_hi_n, name):
+    if values and lo_hi_n:
+        raise click.UsageError(f"give either --{name} or --{name}-range, not both")
+    if lo_hi_n:
+        lo, hi, n = lo_hi_n
+        if not (0 < lo < hi) or n < 2:
+            raise click.BadParameter("needs 0 < LO < HI and POINTS >= 2",
+                                     param_hint=f"--{name}-range")
+        return np.geomspace(lo, hi, int(n))
+    if not values:
+        raise click.UsageError(f"give --{name} (repeatable) or --{name}-range LO HI POINTS")
+    return np.array(values, dtype=float)
+
+
+def _emit(as_json, header, cols, rows, extra=None):
+    if as_json:
+        data = {"law": header, **(extra or {}), "columns": cols,
+                "rows": [[float(v) for v in r] for r in rows]}
+        click.echo(json.dumps(data, indent=1))
+        return
+    click.echo(f"law: {header}")
+    for k, v in (extra or {}).items():
+        click.echo(f"{k}: {v}")
+    click.echo("  ".join(f"{c:>22s}" for c in cols))
+    for r in rows:
+        click.echo("  ".join(f"{float(v):22.15g}" for v in r))
+
+
+@readout.command("dof")
+@_layer_options
+@click.option("--lam", type=float, multiple=True, help="Penalty λ > 0 (repeatable).")
+@click.option("--lam-range", type=(float, float, int), default=None,
+              help="LO HI POINTS: a log-spaced grid of λ.")
+def dof_cmd(preset, beta, gamma_k, heads, gamma_v, gamma_o, tied, as_json, lam, lam_range):
+    """Effective degrees of freedom w_ν(λ) = 1 + λ G_ν(−λ) and w′_ν(λ) (§C.4, (C.30))."""
+    from ..readout import dof, dof_derivative
+
+    law, _ = _layer(preset, beta, gamma_k, heads, gamma_v, gamma_o, tied)
+    lams = _grid(lam, lam_range, "lam")
+    try:
+        w, dw = dof(law, lams), dof_derivative(law, lams)
+    except (TypeError, ValueError) as exc:
+        raise usage_error(exc, **_FLAGS) from None
+    _emit(as_json, law.name, ["lambda", "w", "w_prime"], zip(lams, w, dw),
+          {"zero_mass": law.zero_mass})
+
+
+@readout.command("ridge")
+@_layer_options
+@click.option("--lam", type=float, multiple=True, help="Penalty λ > 0 (repeatable).")
+@click.option("--lam-range", type=(float, float, int), default=None,
+              help="LO HI POINTS: a log-spaced grid of λ.")
+@click.option("--sigma2", type=float, default=0.1, show_default=True, help="Noise variance σ².")
+def ridge_cmd(preset, beta, gamma_k, heads, gamma_v, gamma_o, tied, as_json, lam, lam_range,
+              sigma2):
+    """Ridge coefficient error E_λ = 1 − w/γ_O + (λ/γ_O − σ²) w′ (eqs. (5.1), (5.2))."""
+    from ..readout import ridge_error
+
+    law, go = _layer(preset, beta, gamma_k, heads, gamma_v, gamma_o, tied)
+    lams = _grid(lam, lam_range, "lam")
+    try:
+        e = np.atleast_1d(ridge_error(law, lams, sigma2, go))
+    except (TypeError, ValueError) as exc:
+        raise usage_error(exc, **_FLAGS) from None
+    _emit(as_json, law.name, ["lambda", "ridge_error"], zip(lams, e),
+          {"sigma2": sigma2, "gamma_o": go})
+
+
+@readout.command("loss")
+@_layer_options
+@click.option("--t", "times", type=float, multiple=True, help="Time t >= 0 (repeatable).")
+@click.option("--t-range", type=(float, float, int), default=None,
+              help="LO HI POINTS: a log-spaced grid of t.")
+@click.option("--method", type=click.Choice(["stehfest", "talbot", "dehoog"]),
+              default="stehfest", show_default=True, help="Laplace inversion of (C.31).")
+@click.option("--level", type=float, default=None,
+              help="Also print the arrival time at this loss level (e.g. 0.1).")
+def loss_cmd(preset, beta, gamma_k, heads, gamma_v, gamma_o, tied, as_json, times, t_range,
+             method, level):
+    """Gradient-flow training loss ∫ e^{−2tx} dν (5.3) and arrival times."""
+    from ..readout import arrival_time, training_loss
+
+    law, _ = _layer(preset, beta, gamma_k, heads, gamma_v, gamma_o, tied)
+    ts = _grid(times, t_range, "t") if (times or t_range or level is None) else np.array([])
+    try:
+        loss = np.atleast_1d(training_loss(law, ts, method=method)) if ts.size else []
+        extra = {"method": method, "zero_mass": law.zero_mass}
+        if level is not None:
+            extra["arrival_time"] = arrival_time(law, level, method=method)
+            extra["level"] = level
+    except (TypeError, ValueError) as exc:
+        raise usage_error(exc, **_FLAGS) from None
+    _emit(as_json, law.name, ["t", "loss"], zip(ts, loss), extra)

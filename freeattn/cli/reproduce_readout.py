@@ -1,0 +1,57 @@
+"""``freeattn reproduce fig2a|fig2c|fig2d|fig3a|fig3b``: the paper's readout experiments."""
+from __future__ import annotations
+
+import importlib
+import json
+
+import click
+
+from ._paths import check_output_path, write_or_fail
+from .reproduce import reproduce
+
+__all__ = ["FIGURES"]
+
+FIGURES = {
+    "fig2a": "Training loss for h ∈ {32, 64, 128} (Fig. 2(a), §D.2).",
+    "fig2c": "Ridge error along the fixed-output and fixed-budget paths (Fig. 2(c), §D.3).",
+    "fig2d": "Error ratio (64,192)/(128,128) against β and the crossover β_c (Fig. 2(d), §D.4).",
+    "fig3a": "Arrival times under across-head K/V sharing (Fig. 3(a), §D.5).",
+    "fig3b": "GQA versus within-head K = V tying against h (Fig. 3(b), §D.6).",
+}
+
+
+def _make(name, doc):
+    @reproduce.command(name, short_help=doc.split(" (")[0], help=doc + " Theory at the paper's ratios; Monte Carlo markers "
+                       "at reduced sizes by default (--mc paper: the paper's sizes, hours).")
+    @click.option("--mc", type=click.Choice(["none", "reduced", "paper"]), default="reduced",
+                  show_default=True, help="Monte Carlo markers: none, reduced or paper sizes.")
+    @click.option("--draws", type=click.IntRange(min=2), default=10, show_default=True,
+                  help="Independent softmax draws per marker.")
+    @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
+    @click.option("--plot", type=click.Path(dir_okay=False), default=f"{name}.png",
+                  show_default=True, help="Figure file (format from the extension).")
+    @click.option("--no-plot", is_flag=True, help="Do not write the figure.")
+    @click.option("--out", type=click.Path(dir_okay=False), default=None,
+                  help="Write all numbers as JSON to this file.")
+    def cmd(mc, draws, seed, plot, no_plot, out):
+        mod = importlib.import_module(f"freeattn.reproduce.{name}")
+        if not no_plot:
+            check_output_path(plot, "--plot", plot=True)
+        check_output_path(out, "--out")
+        res = mod.compute(mc=mc, draws=draws, seed=seed)
+        click.echo("\n".join(mod.summary(res)))
+        if out:
+            def write():
+                with open(out, "w") as fh:
+                    json.dump(res, fh, indent=1, default=float)
+            write_or_fail(write, out, "--out")
+            click.echo(f"wrote {out}")
+        if not no_plot:
+            write_or_fail(lambda: mod.plot(res, plot), plot, "--plot")
+            click.echo(f"wrote {plot}")
+
+    return cmd
+
+
+for _name, _doc in FIGURES.items():
+    _make(_name, _doc)

@@ -1,0 +1,83 @@
+"""The one dispatch point for ``method=`` of the convolution engine, and shared checks."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .._validation import ParameterError
+from ..laws.algebraic import AlgebraicLaw
+from ..laws.base import Law
+
+METHODS = ("algebraic", "subordination")
+
+
+def check_law(name, law):
+    if not isinstance(law, Law):
+        raise TypeError(f"{name} must be a freeattn Law, got {type(law).__name__}")
+
+
+def choose_method(method, laws, algebraic_possible=True, why=""):
+    """``None`` → "algebraic" when every input is an :class:`AlgebraicLaw` (and the
+    operation has an exact elimination), else "subordination"; a named method is checked."""
+    if method is None:
+        alg = all(isinstance(m, AlgebraicLaw) for m in laws) and algebraic_possible
+        return "algebraic" if alg else "subordination"
+    if method not in METHODS:
+        raise ParameterError("method", f"method must be one of {', '.join(map(repr, METHODS))}"
+                                       f" or None, got {method!r}")
+    if method == "algebraic":
+        bad = [type(m).__name__ for m in laws if not isinstance(m, AlgebraicLaw)]
+        if bad:
+            raise ParameterError("method", "method='algebraic' needs AlgebraicLaw inputs, got "
+                                           f"{', '.join(bad)}; use method='subordination'")
+        if not algebraic_possible:
+            raise ParameterError("method", f"method='algebraic' is not available here: {why}; "
+                                           "use method='subordination'")
+    return method
+
+
+def fmt(value):
+    """Short display of a parameter (exact values too: sympy Rational, Fraction, mpf)."""
+    try:
+        return f"{float(value):g}"
+    except (TypeError, ValueError):
+        return str(value)
+
+
+def hull(law):
+    """(min, max) over the support and atoms of a law."""
+    pts = [float(v) for ab in law.support() for v in ab] + [float(a) for a, _ in law.atoms()]
+    if not pts:
+        raise ValueError(f"{law.name} has neither support nor atoms")
+    return min(pts), max(pts)
+
+
+def mean_of(law):
+    """m₁ (exact where the law knows it, else read off G far from the support)."""
+    try:
+        return float(law.mean())
+    except (NotImplementedError, AttributeError):
+        lo, hi = hull(law)
+        zz = np.array([1e7j * (1 + max(abs(lo), abs(hi)))])
+        return float((zz * (zz * law.cauchy_transform(zz) - 1)).real[0])
+
+
+def check_positive_law(name, law):
+    """A law on [0, ∞) with positive mean (the domain of ⊠ and the S-transform)."""
+    lo, _ = hull(law)
+    if lo < -1e-12 * (1 + abs(lo)):
+        raise ParameterError(name, f"{name} must be supported on [0, ∞); its support starts at {lo}")
+    m1 = mean_of(law)
+    if not m1 > 0:
+        raise ParameterError(name, f"{name} must have a positive mean, got {m1}")
+
+
+def power_exponent(t):
+    """The exponent t ≥ 1 of a free power (finite real)."""
+    from .._validation import _real
+
+    t = _real("t", t)
+    if not (1 <= float(t) < math.inf):
+        raise ParameterError("t", f"t must be a finite number >= 1, got {t!r}")
+    return t

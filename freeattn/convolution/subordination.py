@@ -1,0 +1,1039 @@
+"""Analytic subordination: free convolutions of arbitrary laws as laws.
+
+Every operation here reduces to a small analytic system f(u, z) = 0 for n ≤ 2 subordination
+functions u = (ω₁[, ω₂]) in the closed upper half-plane, whose solution gives G(z):
+
+* ⊞ (Biane 1998; Belinschi & Bercovici 2007): G_μ(ω₁) = G_ν(ω₂) = G(z), ω₁ + ω₂ = z + 1/G(z),
+  i.e. F_μ(ω₁) = F_ν(ω₂) = ω₁ + ω₂ − z with F = 1/G.  ω₁ is the Denjoy–Wolff fixed point of
+  w ↦ z + h_ν(z + h_μ(w)), h = F − id.
+* ⊠ for laws on [0, ∞) (Biane 1998; Belinschi & Bercovici 2007), written in the spectral
+  variable: with η̃(Ω) = 1 − 1/(Ω G(Ω)) (= η_μ(1/Ω)), Ω₁ G_μ(Ω₁) = Ω₂ G_ν(Ω₂) = ζ G(ζ) and
+  Ω₁Ω₂ = ζ/η̃(ζ); equivalently Ω₂ (Ω₁ − F_μ(Ω₁)) = Ω₁ (Ω₂ − F_ν(Ω₂)) = ζ.
+* compound free Poisson π(μ, t) (Nica & Speicher 2006, Prop. 12.11): R(g) = t ∫ x/(1 − xg) dμ;
+  with ω = 1/G this is ω(1 − t) + t ω² G_μ(ω) = z.
+* free powers (Nica & Speicher 1996; Belinschi & Bercovici 2004, 2005): μ^{⊞t}: t ω − (t − 1)
+  F_μ(ω) = z, G = G_μ(ω); μ^{⊠t}: Ω (Ω − F_μ(Ω))^{t−1} = ζ, G = Ω G_μ(Ω)/ζ.
+
+Solution (float64, vectorised over points): fixed-point iteration far above the axis (where
+the maps are strict contractions), then Newton's method continued down a geometric ladder of
+heights Im z, and finally at the target itself — for real x that is the on-axis limit
+G(x + i0): the system is solved at real z directly (u stays in the upper half-plane inside the
+support), never at a fixed ε.  Newton's residual is checked at the end.  Edges are the real
+critical points of the system, f(u, x) = 0 and det ∂_u f(u, x) = 0 with u real (Im ω → 0),
+solved by Newton from a bracketing scan.  Atoms come from the Bercovici–Voiculescu and
+Belinschi rules.  The mpmath route polishes the float64 solution by Newton at ``dps`` digits.
+"""
+from __future__ import annotations
+
+import math
+
+import mpmath
+import numpy as np
+
+from .._context import to_mp, workdps
+from ..laws.algebraic import AlgebraicLaw
+from ..laws.base import Law
+from ._dispatch import hull, mean_of
+
+__all__ = ["SubordinationLaw", "AdditiveConvolution", "MultiplicativeConvolution",
+           "CompoundFreePoisson", "AdditivePower", "MultiplicativePower"]
+
+#: number of points of the support scan (the edges are then refined by Newton)
+_SCAN_POINTS = 2001
+#: θ-nodes per support interval of the on-axis warm-start table
+_TABLE_NODES = 257
+#: ratio between successive heights of the continuation ladder
+_LADDER_RATIO = 0.25
+#: Gauss–Legendre nodes per θ-panel for the cdf
+_GL_X, _GL_W = np.polynomial.legendre.leggauss(16)
+#: tolerance on the total mass (atoms + density) below which the cdf table is accepted
+_MASS_TOL = 1e-10
+
+
+# --------------------------------------------------------------------------- inputs
+class _Input:
+    """G and G′ of one input law in float64 (vectorised, warm-started) and in mpmath.
+
+    For an :class:`AlgebraicLaw` the float64 route polishes a guess (the value at the
+    previous continuation step) by Newton's method on P(g, w) = 0 and takes
+    G′ = −∂_zP/∂_GP; guesses that do not confirm fall back to the law's own
+    ``_cauchy_float``.  Any other law is evaluated through its hooks ``_cauchy_float`` and
+    ``_cauchy_derivative_float`` (a central difference of G where the law has no G′ hook).
+    """
+
+    def __init__(self, law):
+        if not isinstance(law, Law):
+            raise TypeError(f"expected a Law, got {type(law).__name__}")
+        self.law = law
+        self.poly = None
+        if isinstance(law, AlgebraicLaw):
+            cf = law._num.cf  # (deg + 1, deg_z + 1): rows G^deg..G^0, columns z^deg_z..z^0
+            dcf = np.array([np.polyder(r) if r.size > 1 else np.zeros(1) for r in cf])
+            self.poly = (cf, dcf.reshape(cf.shape[0], -1))
+
+    # -------------------------------------------------------------- float64
+    def _poly_eval(self, g, w):
+        """P(g, w), ∂_G P and ∂_z P by Horner's scheme (vectorised over points)."""
+        cf, dcf = self.poly
+        C = cf[:, :1] * np.ones_like(w)
+        for j in range(1, cf.shape[1]):
+            C = C * w + cf[:, j:j + 1]
+        dC = dcf[:, :1] * np.ones_like(w)
+        for j in range(1, dcf.shape[1]):
+            dC = dC * w + dcf[:, j:j + 1]
+        p = C[0] * np.ones_like(g)
+        pg = np.zeros_like(p)
+        pz = dC[0] * np.ones_like(g)
+        for k in range(1, C.shape[0]):
+            pg = pg * g + p
+            p = p * g + C[k]
+            pz = pz * g + dC[k]
+        return p, pg, pz
+
+    def _polish(self, g, w):
+        """Newton on P(g, w) = 0 from g; accepted where it converged near the start on the
+        sheet Im g ≤ 0 (Im w ≥ 0)."""
+        start = g.copy()
+        with np.errstate(all="ignore"):
+            step = np.full(w.shape, np.inf)
+            for _ in range(8):
+                p, pg, _ = self._poly_eval(g, w)
+                d = p / pg
+                g = g - d
+                step = np.abs(d)
+                if np.all(step <= 1e-15 * np.abs(g)):
+                    break
+            ok = (np.isfinite(g) & (step <= 1e-12 * np.abs(g)) & (np.abs(w) > 0)
+                  & (np.abs(g - start) <= 0.3 * np.abs(start))
+                  & (g.imag <= 1e-12 * np.abs(g)))
+        return g, ok
+
+    def value(self, w, guess=None):
+        """(G(w), G′(w)) for complex w with Im w ≥ 0 (real w: the limit from above).
+
+        ``guess``: None or (w₀, G(w₀), G′(w₀)) at nearby points; the first-order prediction
+        G(w₀) + G′(w₀)(w − w₀) starts the polynomial Newton polish."""
+        w = np.asarray(w, dtype=complex)
+        if self.poly is not None:
+            if guess is None or guess[0].shape != w.shape:
+                g, ok = self._polish(1.0 / w, w)
+                w0 = g0 = d0 = None
+            else:
+                w0, g0, d0 = guess
+                with np.errstate(all="ignore"):
+                    g, ok = self._polish(g0 + d0 * (w - w0), w)
+            if not np.all(ok) and w0 is not None:
+                # local continuation along the segment from the previous point to w
+                idx = np.flatnonzero(~ok)
+                ww0, gg, dd = w0[idx], g0[idx], d0[idx]
+                good = np.isfinite(gg) & np.isfinite(dd)
+                steps = 16
+                for k in range(1, steps + 1):
+                    wk = ww0 + (w[idx] - ww0) * (k / steps)
+                    with np.errstate(all="ignore"):
+                        wprev = ww0 + (w[idx] - ww0) * ((k - 1) / steps)
+                        gg, okk = self._polish(gg + dd * (wk - wprev), wk)
+                        _, pg, pz = self._poly_eval(gg, wk)
+                        dd = -pz / pg
+                    good &= okk
+                g[idx] = np.where(good, gg, g[idx])
+                ok[idx] = good
+            if not np.all(ok):
+                g[~ok] = self.law._cauchy_float(w[~ok])
+            with np.errstate(all="ignore"):
+                _, pg, pz = self._poly_eval(g, w)
+                dg = -pz / pg
+            return g, dg
+        g = self.law._cauchy_float(w)
+        hook = getattr(self.law, "_cauchy_derivative_float", None)
+        if hook is not None:
+            try:
+                return g, hook(w)
+            except NotImplementedError:
+                pass
+        h = 1e-5 * np.maximum(np.abs(w.imag), 1e-6 * (1 + np.abs(w)))
+        dg = (self.law._cauchy_float(w + h) - self.law._cauchy_float(w - h)) / (2 * h)
+        return g, dg
+
+    # -------------------------------------------------------------- mpmath
+    def value_mp(self, w, dps):
+        """(G(w), G′(w)) at the current mpmath precision (caller holds ``workdps``)."""
+        w = mpmath.mpc(w)
+        if isinstance(self.law, AlgebraicLaw):
+            # float64 branch value (warm path above), polished on P(g, w) = 0 at full precision
+            g0, _ = self.value(np.array([complex(w)]))
+            num = self.law._num
+            g = num.newton_mp(mpmath.mpc(complex(g0[0])), w)
+            c = num.coefficients_mp()
+            pg = pz = mpmath.mpc(0)
+            for k, row in enumerate(c):
+                for j, ckj in enumerate(row):
+                    if ckj == 0:
+                        continue
+                    if k:
+                        pg += k * ckj * g ** (k - 1) * w**j
+                    if j:
+                        pz += j * ckj * g**k * w ** (j - 1)
+            return g, -pz / pg
+        g = mpmath.mpc(self.law.cauchy_transform(w, dps=dps))
+        deriv = getattr(self.law, "cauchy_transform_derivative", None)
+        if deriv is not None:
+            try:
+                return g, mpmath.mpc(deriv(w, dps=dps))
+            except NotImplementedError:
+                pass
+        return g, mpmath.diff(lambda s: mpmath.mpc(self.law.cauchy_transform(s, dps=dps)), w)
+
+    def mean(self):
+        """m₁ (for starting guesses), computed once."""
+        if not hasattr(self, "_mean"):
+            self._mean = mean_of(self.law)
+        return self._mean
+
+    def hull(self):
+        """Smallest interval containing the support and atoms, computed once."""
+        if not hasattr(self, "_hull"):
+            self._hull = hull(self.law)
+        return self._hull
+
+
+def _solve2(J, f):
+    """Solve J δ = f for stacks of n × n systems (n = 1, 2) given as nested lists."""
+    if len(f) == 1:
+        return [f[0] / J[0][0]]
+    det = J[0][0] * J[1][1] - J[0][1] * J[1][0]
+    return [(J[1][1] * f[0] - J[0][1] * f[1]) / det, (J[0][0] * f[1] - J[1][0] * f[0]) / det]
+
+
+def _det(J):
+    return J[0][0] if len(J) == 1 else J[0][0] * J[1][1] - J[0][1] * J[1][0]
+
+
+# --------------------------------------------------------------------------- base law
+class SubordinationLaw(Law):
+    """A law defined by a subordination system (see the module docstring).
+
+    Subclasses define ``_n`` (number of subordination functions), ``_eqs`` (residual and
+    Jacobian), ``_fixed`` (one fixed-point sweep), ``_start``, ``_G`` (G from the solution),
+    ``_fz`` (∂f/∂z), ``_hull`` (an interval containing the support), ``_atoms_exact`` and
+    ``exact_moments``.  Everything else — the on-axis limit, edges, atoms, cdf, quantiles,
+    the mpmath route — lives here.
+    """
+
+    _n = 2
+    #: True for laws on [0, ∞) (⊠, ⊠-powers, π(μ, t) with μ on [0, ∞))
+    _half_line = False
+
+    def __init__(self, inputs, name):
+        self._inputs = [_Input(law) for law in inputs]
+        self.name = name
+
+    # ------------------------------------------------------------- system
+    def _ev(self, i, w, st, mp_dps=None):
+        if mp_dps is not None:
+            return self._inputs[i].value_mp(w, mp_dps)
+        g, dg = self._inputs[i].value(w, st.get(i))
+        st[i] = (w, g, dg)
+        return g, dg
+
+    @property
+    def _scale(self):
+        if "_scale_v" not in self.__dict__:
+            lo, hi = self._hull()
+            self._scale_v = max(abs(lo), abs(hi), hi - lo, 1e-300)
+        return self._scale_v
+
+    def _newton(self, u, z, st, maxit, tol=4e-16):
+        """Vectorised Newton on the system; returns (u, converged mask, residual).
+
+        Each point keeps its best iterate (smallest residual).  A point is done when its
+        step is at rounding level, or when its residual stops decreasing at rounding level
+        (near an edge the Jacobian is almost singular and the step is rounding noise
+        amplified; near a hard edge F → 0 and the residual keeps shrinking, so Newton goes
+        on there until the relative accuracy of F is reached)."""
+        with np.errstate(all="ignore"):
+            done = np.zeros(z.shape, bool)
+            best = [ui.copy() for ui in u]
+            best_res = np.full(z.shape, np.inf)
+            for _ in range(maxit):
+                f, J = self._eqs(u, z, st)
+                size = self._res_scale(u, z)
+                res = sum(np.abs(fi) for fi in f)
+                better = res < best_res
+                best = [np.where(better, ui, bi) for ui, bi in zip(u, best)]
+                stalled = ~better & (best_res <= 32 * tol * size)
+                best_res = np.where(better, res, best_res)
+                done |= stalled
+                d = _solve2(J, f)
+                dn = sum(np.abs(di) for di in d)
+                bad = ~np.isfinite(dn)
+                done |= (dn <= tol * (sum(np.abs(ui) for ui in u) + 1e-300)) & ~bad & better
+                if np.all(done):
+                    break
+                move = ~done & ~bad
+                u = [np.where(move, self._project(ui - di, ui), ui) for ui, di in zip(u, d)]
+            else:
+                f, _ = self._eqs(u, z, st)
+                res = sum(np.abs(fi) for fi in f)
+                better = res < best_res
+                best = [np.where(better, ui, bi) for ui, bi in zip(u, best)]
+                best_res = np.where(better, res, best_res)
+            size = self._res_scale(best, z)
+            conv = best_res <= 1e-12 * size
+            return best, conv, best_res
+
+    def _ladder_floor(self, z):
+        """Lowest rung of the continuation ladder per point (then the target itself)."""
+        return np.full(z.shape, 1e-9 * self._scale)
+
+    def _res_scale(self, u, z):
+        """Size of the terms of the equations (residuals are judged relative to it)."""
+        return sum(np.abs(ui) for ui in u) + np.abs(z) + 1e-300
+
+    @staticmethod
+    def _project(u, old=None):
+        """Keep a subordination function in the closed upper half-plane: a step that lands
+        clearly below the axis goes half-way down from the previous iterate instead (so an
+        iterate inside the support never gets stuck on the real line); rounding-level
+        negative imaginary parts (a real solution, outside the support) are set to 0."""
+        below = u.imag < 0
+        if old is None:
+            return np.where(below, u.real + 0j, u)
+        far = below & (u.imag < -1e-12 * np.abs(u))
+        return np.where(far, u.real + 0.5j * old.imag, np.where(below, u.real + 0j, u))
+
+    def _fixed_point(self, u, z, st, iters):
+        with np.errstate(all="ignore"):
+            for _ in range(iters):
+                u = [self._project(v) for v in self._fixed(u, z, st)]
+        return u
+
+    def _solve_float(self, z, ratio=_LADDER_RATIO, fixed_iters=60, states=None):
+        """Subordination functions at complex z (Im z ≥ 0), on-axis limits for real z.
+
+        Returns (u, G, converged); ``states`` (a dict) receives the inputs' last values."""
+        z = np.asarray(z, dtype=complex)
+        Y = 4.0 * self._scale + 1.0
+        top = z.real + 1j * np.maximum(z.imag, Y)
+        st = {} if states is None else states
+        u = self._start(top)
+        u = self._fixed_point(u, top, st, fixed_iters)
+        u, conv, _ = self._newton(u, top, st, 12)
+        h = Y
+        floor = self._ladder_floor(z)
+        while True:
+            h *= ratio
+            if h < floor.min():
+                break
+            zk = z.real + 1j * np.maximum(z.imag, np.where(h >= floor, h, 0.0))
+            u, conv, _ = self._newton(u, zk, st, 10)
+        u, conv, res = self._newton(u, z, st, 30)
+        with np.errstate(all="ignore"):
+            G = self._G(u, z, st)
+        ok = conv & np.isfinite(G)
+        if not np.all(ok):
+            if ratio < 0.7:  # retry the stragglers on a finer ladder
+                idx = np.flatnonzero(~ok)
+                u2, G2, ok2 = self._solve_float(z[idx], ratio=0.7, fixed_iters=400)
+                for a, b in zip(u, u2):
+                    a[idx] = b
+                G[idx] = G2
+                ok[idx] = ok2
+                self._ev(0, u[0], st)  # inputs' states at the final solution
+                if self._n == 2 or len(self._inputs) == 2:
+                    self._ev(1, u[-1], st)
+        return u, G, ok
+
+    def _cauchy_float(self, zz):
+        zz = np.asarray(zz, dtype=complex)
+        out = np.empty(zz.shape, dtype=complex)
+        if zz.size == 0:
+            return out
+        fin = np.isfinite(zz)
+        out[~fin] = 0.0
+        lower = zz.imag < 0
+        zq = np.where(lower, zz.conj(), zz)
+        if np.any(fin):
+            _, G, ok = self._solve_float(zq[fin])
+            if not np.all(ok):
+                raise ArithmeticError(
+                    f"{self.name}: subordination did not converge at z = {zq[fin][~ok][:3]}")
+            out[fin] = G
+        out[lower] = out[lower].conj()
+        return out
+
+    # ------------------------------------------------------------- density
+    @property
+    def _axis_tables(self):
+        """Per support interval [a, b]: the solution on a θ-grid, x = a + (b − a) sin²(θ/2)
+        (smooth in θ at square-root edges), to warm-start on-axis Newton solves."""
+        if "_axis_v" not in self.__dict__:
+            tables = []
+            theta = np.linspace(0.0, math.pi, _TABLE_NODES)[1:-1]  # edges excluded
+            for a, b in self._support_float:
+                x = a + (b - a) * np.sin(0.5 * theta) ** 2
+                st = {}
+                u, _, ok = self._solve_float(x + 0j, states=st)
+                tables.append({"a": a, "b": b, "theta": theta, "u": u, "ok": ok, "st": st})
+            self._axis_v = tables
+        return self._axis_v
+
+    def _on_axis(self, x, t):
+        """G(x + i0) for real x inside the support interval of table ``t``: Newton at real x
+        from the interpolated table; points that do not confirm go down the full ladder."""
+        a, b = t["a"], t["b"]
+        th = 2 * np.arcsin(np.sqrt(np.clip((x - a) / (b - a), 0.0, 1.0)))
+
+        def interp(arr):
+            return np.interp(th, t["theta"], arr.real) + 1j * np.interp(th, t["theta"], arr.imag)
+
+        u0 = [interp(ui) for ui in t["u"]]
+        st = {i: tuple(interp(c) for c in v) for i, v in t["st"].items()}
+        z = x + 0j
+        u, conv, _ = self._newton([v.copy() for v in u0], z, st, 12)
+        G = self._G(u, z, st)
+        with np.errstate(all="ignore"):
+            near = sum(np.abs(ui - vi) for ui, vi in zip(u, u0)) <= 0.1 * (
+                sum(np.abs(vi) for vi in u0) + 1e-3 * self._scale)
+        ok = conv & near & np.isfinite(G) & self._inside(G, u)
+        if not np.all(ok):
+            _, G2, ok2 = self._solve_float(z[~ok])
+            if not np.all(ok2):
+                raise ArithmeticError(f"{self.name}: subordination did not converge at "
+                                      f"x = {x[~ok][~ok2][:3]}")
+            G[~ok] = G2
+        return G
+
+    def _pdf_float(self, x):
+        out = np.zeros(x.shape)
+        for t in self._axis_tables:
+            m = (x > t["a"]) & (x < t["b"])
+            if np.any(m):
+                G = self._on_axis(x[m], t)
+                out[m] = np.maximum(-G.imag / math.pi, 0.0)
+        return out
+
+    def _pdf_mp(self, x, dps):
+        with workdps(dps):
+            x = to_mp(x)
+            inside = any(a < x < b for a, b in self._support(dps))
+            val = mpmath.mpf(0)
+            if inside:
+                val = max(-mpmath.im(self._cauchy_mp(x, dps)) / mpmath.pi, mpmath.mpf(0))
+        with mpmath.workdps(dps):
+            return +val
+
+    # ------------------------------------------------------------- atoms
+    def _atoms(self, dps):
+        if dps is None:
+            return list(self._atom_list)
+        with workdps(dps):
+            atoms = self._atoms_exact(dps)
+        with mpmath.workdps(dps):
+            return [(+mpmath.mpf(a), +mpmath.mpf(m)) for a, m in atoms]
+
+    @property
+    def _atom_list(self):
+        if "_atom_v" not in self.__dict__:
+            self._atom_v = [(float(a), float(m)) for a, m in self._atoms_exact(None)]
+        return self._atom_v
+
+    # ------------------------------------------------------------- edges
+    @property
+    def _support_float(self):
+        if "_support_v" not in self.__dict__:
+            self._support_v = self._find_support()
+        return self._support_v
+
+    def _support(self, dps):
+        sup = self._support_float
+        if dps is None:
+            return list(sup)
+        with workdps(dps):
+            out = [(self._edge_mp(a, dps), self._edge_mp(b, dps)) for a, b in sup]
+        with mpmath.workdps(dps):
+            return [(+a, +b) for a, b in out]
+
+    def _inside(self, G, u):
+        """On the real axis: inside the support ⟺ a subordination function is off the axis
+        (Im u ~ sqrt(distance to the edge); G alone is ill-conditioned next to a hard edge,
+        where it diverges) and Im G < 0."""
+        size = sum(np.abs(ui) for ui in u) + 1e-300
+        off = np.zeros(G.shape, bool)
+        for ui in u:
+            off |= ui.imag > 1e-11 * size
+        return off & (G.imag < 0)
+
+    def _find_support(self):
+        """Scan the hull for sign changes of Im u, then refine each edge as a real critical
+        point of the subordination system (f = 0, det ∂_u f = 0)."""
+        lo, hi = self._hull()
+        pad = 1e-3 * (hi - lo) + 1e-12 * self._scale
+        x = np.linspace(lo - pad, hi + pad, _SCAN_POINTS)
+        atoms = [a for a, _ in self._atom_list]
+        keep = np.ones(x.shape, bool)
+        for a in atoms + ([0.0] if self._half_line else []):
+            keep &= np.abs(x - a) > 1e-9 * self._scale
+        x = x[keep]
+        u, G, ok = self._solve_float(x + 0j)
+        inside = self._inside(G, u) & ok
+        intervals = []
+        i = 0
+        n = x.size
+        while i < n:
+            if not inside[i]:
+                i += 1
+                continue
+            j = i
+            while j + 1 < n and inside[j + 1]:
+                j += 1
+            if i == 0 or j == n - 1:
+                raise ArithmeticError(f"{self.name}: density does not vanish at the end of "
+                                      f"the scanned hull [{lo}, {hi}]")
+            a = self._refine_edge(x[i - 1], x[i], [ui[i - 1] for ui in u])
+            b = self._refine_edge(x[j + 1], x[j], [ui[j + 1] for ui in u])
+            intervals.append((float(a), float(b)))
+            i = j + 1
+        return intervals
+
+    def _crit(self, v, st):
+        """Real critical system F(v) = (Re f(u, x), det ∂_u f(u, x)) for v = (u, x)."""
+        u = [np.array([c]) for c in v[:-1]]
+        zz = np.array([v[-1]])
+        f, J = self._eqs(u, zz, st)
+        return [fi[0] for fi in f] + [_det(J)[0]]
+
+    def _bracket(self, a, b, rounds):
+        """Shrink the bracket (a outside, b inside the support) by sub-grids of 63 points,
+        each solved in one vectorised call; returns (a, b, u at a)."""
+        u_a = None
+        for _ in range(rounds):
+            if abs(b - a) <= 4e-16 * max(abs(a), abs(b), 1e-300):
+                break
+            xs = np.linspace(a, b, 65)[1:-1]
+            u, G, ok = self._solve_float(xs + 0j)
+            inside = ok & self._inside(G, u)
+            idx = np.flatnonzero(inside)
+            k = idx[0] if idx.size else xs.size
+            if k > 0:
+                a = xs[k - 1]
+                u_a = [ui[k - 1] for ui in u]
+            if k < xs.size:
+                b = xs[k]
+        return a, b, u_a
+
+    def _refine_edge(self, x_out, x_in, u_out):
+        """Edge between a point x_out off the support and a point x_in inside it: the bracket
+        is shrunk by vectorised sub-grids, then the edge is polished as the real critical
+        point of the system (f(u, x) = 0, det ∂_u f = 0, u real) by Newton's method with
+        complex-step derivatives; if Newton leaves the bracket the bracket itself is shrunk
+        to rounding level."""
+        if self._half_line and x_out <= 0 < x_in:
+            # the law lives on [0, ∞): 0 is a breakpoint of the system (z = 0) and the
+            # edge lies in [0, x_in]; a density still positive at 1e-12·x_in has its edge at 0
+            # (a hard edge, e.g. x^{-2/3} for MP₁ ⊠ MP₁)
+            probe = np.array([1e-12 * x_in + 0j])
+            u_p, G_p, ok_p = self._solve_float(probe)
+            if ok_p[0] and self._inside(G_p, u_p)[0]:
+                return 0.0
+            x_out = 0.0
+        a, b, u_a = self._bracket(x_out, x_in, 3)
+        if u_a is None:
+            u_a = u_out
+        n = self._n
+        v = np.array([complex(c).real for c in u_a] + [a], dtype=complex)
+        st = {}
+        h = 1e-30 * self._scale
+        good = False
+        with np.errstate(all="ignore"):
+            for _ in range(40):
+                F = np.array(self._crit(v.real.astype(complex), st))
+                M = np.zeros((n + 1, n + 1))
+                for k in range(n + 1):
+                    e = np.zeros(n + 1, dtype=complex)
+                    e[k] = 1j * h
+                    M[:, k] = (np.array(self._crit(v.real + e, dict(st))) / h).imag
+                try:
+                    d = np.linalg.solve(M, F.real)
+                except np.linalg.LinAlgError:
+                    break
+                if not np.all(np.isfinite(d)):
+                    break
+                v = v.real - d
+                if abs(d[-1]) <= 1e-15 * (abs(v[-1].real) + self._scale * 1e-3):
+                    good = True
+                    break
+        xe = float(v[-1].real)
+        slack = 1e-12 * self._scale
+        if good and min(a, b) - slack <= xe <= max(a, b) + slack:
+            return xe
+        a, b, _ = self._bracket(a, b, 12)
+        return float(0.5 * (a + b))
+
+    def _edge_mp(self, e, dps):
+        """Edge at ``dps`` digits: mpmath Newton on the critical system from the float edge."""
+        u, _, _ = self._solve_float(np.array([e + 0j]))
+        start = [mpmath.mpf(float(ui[0].real)) for ui in u] + [mpmath.mpf(e)]
+
+        def F(*v):
+            uu = [mpmath.mpc(c) for c in v[:-1]]
+            f, J = self._eqs_mp(uu, mpmath.mpc(v[-1]), dps)
+            return [mpmath.re(fi) for fi in f] + [mpmath.re(_det(J))]
+
+        try:
+            sol = mpmath.findroot(F, start)
+        except (ValueError, ZeroDivisionError):
+            return mpmath.mpf(e)
+        return sol[self._n]
+
+    # ------------------------------------------------------------- mpmath
+    def _eqs_mp(self, u, z, dps):
+        return self._eqs(u, z, {}, mp_dps=dps)
+
+    def _cauchy_mp(self, zv, dps):
+        with workdps(dps):
+            zv = zv if isinstance(zv, (mpmath.mpc, mpmath.mpf, complex)) else to_mp(zv)
+            zv = mpmath.mpc(zv)
+            conj = mpmath.im(zv) < 0
+            zq = mpmath.conj(zv) if conj else zv
+            u, _, ok = self._solve_float(np.array([complex(zq)]))
+            uu = [mpmath.mpc(complex(ui[0])) for ui in u]
+            tol = mpmath.mpf(10) ** (-(dps + 3))
+            for _ in range(80):
+                f, J = self._eqs_mp(uu, zq, dps)
+                d = _solve2(J, f)
+                uu = [a - b for a, b in zip(uu, d)]
+                if sum(abs(x) for x in d) <= tol * (sum(abs(x) for x in uu) + 1):
+                    break
+            val = self._G_mp(uu, zq, dps)
+            val = mpmath.conj(val) if conj else val
+        with mpmath.workdps(dps):
+            return +val
+
+    # ------------------------------------------------------------- cdf / ppf
+    @property
+    def _cdf_table(self):
+        """Per support interval: θ-panels (x = a + (b − a)(1 − cos θ)/2) and cumulative mass,
+        refined until the total mass with atoms is 1 (else ArithmeticError)."""
+        if "_cdf_v" in self.__dict__:
+            return self._cdf_v
+        atoms_mass = sum(m for _, m in self._atom_list)
+        panels = 16
+        prev = None
+        while True:
+            tables = []
+            total = atoms_mass
+            for a, b in self._support_float:
+                # grade toward an edge at 0 of a half-line law (a power singularity there,
+                # e.g. x^{-2/3}); critical-point edges (square root, or inverse square root
+                # at a hard edge) are smooth in θ and their neighbourhood is ill-conditioned
+                edges = _graded_panels(panels, left=self._half_line and a == 0)
+                mass = self._gl(a, b, edges[:-1], edges[1:])
+                tables.append({"a": a, "b": b, "edges": edges,
+                               "cum": np.concatenate([[0.0], np.cumsum(mass)])})
+                total += mass.sum()
+            if prev is not None and abs(total - prev) <= 1e-11 and abs(total - 1) <= _MASS_TOL:
+                break
+            if panels >= 512:
+                raise ArithmeticError(f"{self.name}: total mass {total!r} ≠ 1 (atoms "
+                                      f"{atoms_mass!r}); the support scan missed a component")
+            prev = total
+            panels *= 2
+        self._cdf_v = (tables, total)
+        return self._cdf_v
+
+    def _theta_density(self, a, b, th):
+        x = a + (b - a) * np.sin(0.5 * th) ** 2
+        f = np.zeros(th.shape)
+        m = (x > a) & (x < b)
+        if np.any(m):
+            f[m] = self._pdf_float(x[m]) * 0.5 * (b - a) * np.sin(th[m])
+        return f
+
+    def _gl(self, a, b, lo, hi):
+        lo, hi = np.asarray(lo, float), np.asarray(hi, float)
+        half = 0.5 * (hi - lo)
+        nodes = (0.5 * (hi + lo))[:, None] + half[:, None] * _GL_X[None, :]
+        vals = self._theta_density(a, b, nodes.reshape(-1)).reshape(nodes.shape)
+        return half * (vals @ _GL_W)
+
+    def _cdf_float(self, x):
+        tables, _ = self._cdf_table
+        out = np.zeros(x.shape)
+        for loc, mass in self._atom_list:
+            out += np.where(x >= loc, mass, 0.0)
+        for t in tables:
+            a, b = t["a"], t["b"]
+            out += np.where(x >= b, t["cum"][-1], 0.0)
+            m = (x > a) & (x < b)
+            if np.any(m):
+                th = 2 * np.arcsin(np.sqrt(np.clip((x[m] - a) / (b - a), 0, 1)))
+                k = np.clip(np.searchsorted(t["edges"], th, side="right") - 1, 0,
+                            len(t["edges"]) - 2)
+                out[m] += t["cum"][k] + self._gl(a, b, t["edges"][k], th)
+        return np.clip(out, 0.0, 1.0)
+
+    def _cdf_mp(self, x, dps):
+        with workdps(dps):
+            x = to_mp(x)
+            total = mpmath.mpf(0)
+            for loc, mass in self._atoms(dps):
+                if x >= loc:
+                    total += mass
+            for a, b in self._support(dps):
+                if x <= a:
+                    continue
+                upper = mpmath.pi if x >= b else mpmath.acos(1 - 2 * (x - a) / (b - a))
+
+                def f(th, a=a, b=b):
+                    xx = a + (b - a) * (1 - mpmath.cos(th)) / 2
+                    if xx <= a or xx >= b:
+                        return mpmath.mpf(0)
+                    return self._pdf_mp(xx, dps) * (b - a) / 2 * mpmath.sin(th)
+
+                total += mpmath.quad(f, [0, upper])
+        with mpmath.workdps(dps):
+            return +total
+
+    def _ppf_float(self, q):
+        """Quantiles by bisection on the cdf (bracketed by the hull)."""
+        lo_h, hi_h = self._hull()
+        pts = [lo_h, hi_h] + [v for ab in self._support_float for v in ab]
+        lo = np.full(q.shape, min(pts))
+        hi = np.full(q.shape, max(pts))
+        for _ in range(64):
+            mid = 0.5 * (lo + hi)
+            c = self._cdf_float(mid)
+            up = c >= q
+            hi = np.where(up, mid, hi)
+            lo = np.where(up, lo, mid)
+        for loc, _ in self._atom_list:  # a quantile inside an atom's jump is its location
+            snap = (np.abs(hi - loc) <= 1e-12 * self._scale) & (self._cdf_float(np.full(q.shape, loc)) >= q)
+            hi = np.where(snap, loc, hi)
+        return hi
+
+    # ------------------------------------------------------------- moments
+    def exact_moments(self, order):
+        """First ``order`` moments, exact in the arithmetic of the inputs' exact moments."""
+        raise NotImplementedError
+
+
+# --------------------------------------------------------------------------- operations
+def _graded_panels(k, left=False, levels=24, ratio=0.25):
+    """θ-panel boundaries on [0, π]: k uniform panels, the first one graded geometrically
+    when ``left`` (an integrable power singularity of the density at that edge, e.g. the
+    x^{-2/3} of MP ⊠ MP at 0, still gets exponential convergence)."""
+    h = math.pi / k
+    start = [0.0] + ([h * ratio**j for j in range(levels, 0, -1)] if left else [])
+    return np.array(start + [h * i for i in range(1, k + 1)])
+
+
+#: masses below this are rounding, not atoms (the rules above subtract numbers near 1)
+_ATOM_TOL = 1e-14
+
+
+def _mass_at_zero(atoms):
+    return sum((m for a, m in atoms if a == 0), 0 * sum((m for _, m in atoms), 0))
+
+
+def _f_of(g, dg):
+    """F = 1/G and F′ = −G′/G²."""
+    F = 1 / g
+    return F, -dg * F * F
+
+
+class AdditiveConvolution(SubordinationLaw):
+    """μ ⊞ ν by subordination (see :func:`freeattn.free_additive_convolution`)."""
+
+    def __init__(self, mu, nu, name=None):
+        super().__init__([mu, nu], name or f"({mu.name}) ⊞ ({nu.name})")
+        self.mu, self.nu = mu, nu
+
+    def _hull(self):
+        (a1, b1), (a2, b2) = self._inputs[0].hull(), self._inputs[1].hull()
+        return a1 + a2, b1 + b2
+
+    def _start(self, z):
+        m1, m2 = self._inputs[0].mean(), self._inputs[1].mean()
+        return [z - m2, z - m1]
+
+    def _fixed(self, u, z, st):
+        F1, _ = _f_of(*self._ev(0, u[0], st))
+        w2 = z + F1 - u[0]
+        F2, _ = _f_of(*self._ev(1, w2, st))
+        return [z + F2 - w2, w2]
+
+    def _eqs(self, u, z, st, mp_dps=None):
+        F1, d1 = _f_of(*self._ev(0, u[0], st, mp_dps))
+        F2, d2 = _f_of(*self._ev(1, u[1], st, mp_dps))
+        s = u[0] + u[1] - z
+        return [F1 - s, F2 - s], [[d1 - 1, -1], [-1, d2 - 1]]
+
+    def _G(self, u, z, st):
+        return self._ev(0, u[0], st)[0]
+
+    def _G_mp(self, u, z, dps):
+        return self._inputs[0].value_mp(u[0], dps)[0]
+
+    def _atoms_exact(self, dps):
+        # Bercovici & Voiculescu 1998: (μ ⊞ ν)({a}) = max(0, μ({b}) + ν({a − b}) − 1)
+        out = []
+        for b, mb in self.mu.atoms(dps):
+            for c, mc in self.nu.atoms(dps):
+                if mb + mc - 1 > _ATOM_TOL:
+                    out.append((b + c, mb + mc - 1))
+        return sorted(out)
+
+    def exact_moments(self, order):
+        from ..transforms.cumulants import (boxplus_free_cumulants, free_cumulants_from_moments,
+                                            moments_from_free_cumulants)
+
+        k1 = free_cumulants_from_moments(self.mu.exact_moments(order))
+        k2 = free_cumulants_from_moments(self.nu.exact_moments(order))
+        return moments_from_free_cumulants(boxplus_free_cumulants(k1, k2))
+
+
+class MultiplicativeConvolution(SubordinationLaw):
+    """μ ⊠ ν for laws on [0, ∞) by subordination (see
+    :func:`freeattn.free_multiplicative_convolution`)."""
+
+    _half_line = True
+
+    def __init__(self, mu, nu, name=None):
+        super().__init__([mu, nu], name or f"({mu.name}) ⊠ ({nu.name})")
+        self.mu, self.nu = mu, nu
+
+    def _hull(self):
+        (_, b1), (_, b2) = self._inputs[0].hull(), self._inputs[1].hull()
+        return 0.0, b1 * b2
+
+    def _start(self, z):
+        m1, m2 = self._inputs[0].mean(), self._inputs[1].mean()
+        return [z / m2, z / m1]
+
+    def _fixed(self, u, z, st):
+        F1, _ = _f_of(*self._ev(0, u[0], st))
+        w2 = z / (u[0] - F1)
+        F2, _ = _f_of(*self._ev(1, w2, st))
+        return [z / (w2 - F2), w2]
+
+    def _eqs(self, u, z, st, mp_dps=None):
+        F1, d1 = _f_of(*self._ev(0, u[0], st, mp_dps))
+        F2, d2 = _f_of(*self._ev(1, u[1], st, mp_dps))
+        # divided by z: the terms are O(|z|), and z → 0 at a hard edge or an atom at 0
+        f = [u[1] * (u[0] - F1) / z - 1, u[0] * (u[1] - F2) / z - 1]
+        J = [[u[1] * (1 - d1) / z, (u[0] - F1) / z], [(u[1] - F2) / z, u[0] * (1 - d2) / z]]
+        return f, J
+
+    def _res_scale(self, u, z):
+        return np.ones(np.shape(z))
+
+    def _ladder_floor(self, z):
+        # near 0 the natural scale is |z| itself (a hard edge or an atom at 0)
+        az = np.abs(z)
+        return 1e-9 * np.where(az > 0, np.minimum(az, self._scale), self._scale)
+
+    def _G(self, u, z, st):
+        return u[0] * self._ev(0, u[0], st)[0] / z
+
+    def _G_mp(self, u, z, dps):
+        return u[0] * self._inputs[0].value_mp(u[0], dps)[0] / z
+
+    def _atoms_exact(self, dps):
+        # Belinschi 2003: (μ ⊠ ν)({0}) = max(μ({0}), ν({0})); away from 0
+        # (μ ⊠ ν)({ab}) = max(0, μ({a}) + ν({b}) − 1)
+        a0 = _mass_at_zero(self.mu.atoms(dps))
+        b0 = _mass_at_zero(self.nu.atoms(dps))
+        out = []
+        if max(a0, b0) > 0:
+            out.append((0 * a0, max(a0, b0)))
+        for a, ma in self.mu.atoms(dps):
+            for b, mb in self.nu.atoms(dps):
+                if a != 0 and b != 0 and ma + mb - 1 > _ATOM_TOL:
+                    out.append((a * b, ma + mb - 1))
+        return sorted(out)
+
+    def exact_moments(self, order):
+        from ..transforms.cumulants import (boxtimes_free_cumulants, free_cumulants_from_moments,
+                                            moments_from_free_cumulants)
+
+        k1 = free_cumulants_from_moments(self.mu.exact_moments(order))
+        k2 = free_cumulants_from_moments(self.nu.exact_moments(order))
+        return moments_from_free_cumulants(boxtimes_free_cumulants(k1, k2))
+
+
+class CompoundFreePoisson(SubordinationLaw):
+    """π(μ, t) for any jump law μ (see :func:`freeattn.compound_free_poisson`)."""
+
+    _n = 1
+
+    def __init__(self, mu, rate, name=None):
+        super().__init__([mu], name or f"π({mu.name}, {float(rate):g})")
+        self.mu, self.rate = mu, float(rate)
+        self._half_line = self._inputs[0].hull()[0] >= 0
+
+    def _hull(self):
+        a, b = self._inputs[0].hull()
+        r = max(abs(a), abs(b)) * (1 + math.sqrt(self.rate)) ** 2
+        return (-r if a < 0 else 0.0), (r if b > 0 else 0.0)
+
+    def _start(self, z):
+        return [z - self.rate * self._inputs[0].mean()]
+
+    def _fixed(self, u, z, st):
+        g, _ = self._ev(0, u[0], st)
+        return [z - self.rate * u[0] * (u[0] * g - 1)]
+
+    def _eqs(self, u, z, st, mp_dps=None):
+        t = self.rate if mp_dps is None else mpmath.mpf(self.rate)
+        g, dg = self._ev(0, u[0], st, mp_dps)
+        w = u[0]
+        # divided by z (terms O(|z|), z → 0 at the atom or hard edge at 0)
+        return ([(w * (1 - t) + t * w * w * g) / z - 1],
+                [[((1 - t) + 2 * t * w * g + t * w * w * dg) / z]])
+
+    def _res_scale(self, u, z):
+        return np.ones(np.shape(z))
+
+    def _ladder_floor(self, z):
+        # near 0 the natural scale is |z| itself (a hard edge or an atom at 0)
+        az = np.abs(z)
+        return 1e-9 * np.where(az > 0, np.minimum(az, self._scale), self._scale)
+
+    def _G(self, u, z, st):
+        return 1 / u[0]
+
+    def _G_mp(self, u, z, dps):
+        return 1 / u[0]
+
+    def _atoms_exact(self, dps):
+        # π(μ, t) = lim ((1 − t/N) δ₀ + (t/N) μ)^{⊞N}: atom 1 − t(1 − μ({0})) at 0 if positive
+        m0 = _mass_at_zero(self.mu.atoms(dps))
+        t = self.rate if dps is None else mpmath.mpf(self.rate)
+        mass = 1 - t * (1 - m0)
+        return [(0 * mass, mass)] if mass > _ATOM_TOL else []
+
+    def exact_moments(self, order):
+        from ..transforms.cumulants import (compound_free_poisson_cumulants,
+                                            moments_from_free_cumulants)
+        from ..laws._params import exact
+
+        kappa = compound_free_poisson_cumulants(self.mu.exact_moments(order), exact(self.rate))
+        return moments_from_free_cumulants(kappa)
+
+
+class AdditivePower(SubordinationLaw):
+    """μ^{⊞t}, t ≥ 1 (see :func:`freeattn.free_additive_power`)."""
+
+    _n = 1
+
+    def __init__(self, mu, t, name=None):
+        super().__init__([mu], name or f"({mu.name})^⊞{float(t):g}")
+        self.mu, self.t = mu, float(t)
+
+    def _hull(self):
+        a, b = self._inputs[0].hull()
+        m = self._inputs[0].mean()
+        r = math.ceil(self.t) * max(abs(a - m), abs(b - m))
+        return self.t * m - r, self.t * m + r
+
+    def _start(self, z):
+        return [z - (self.t - 1) * self._inputs[0].mean()]
+
+    def _fixed(self, u, z, st):
+        F, _ = _f_of(*self._ev(0, u[0], st))
+        return [z + (self.t - 1) * (F - u[0])]
+
+    def _eqs(self, u, z, st, mp_dps=None):
+        t = self.t if mp_dps is None else mpmath.mpf(self.t)
+        F, dF = _f_of(*self._ev(0, u[0], st, mp_dps))
+        return [t * u[0] - (t - 1) * F - z], [[t - (t - 1) * dF]]
+
+    def _G(self, u, z, st):
+        return self._ev(0, u[0], st)[0]
+
+    def _G_mp(self, u, z, dps):
+        return self._inputs[0].value_mp(u[0], dps)[0]
+
+    def _atoms_exact(self, dps):
+        # Belinschi & Bercovici 2004: μ^{⊞t}({t a}) = max(0, t μ({a}) − (t − 1))
+        t = self.t if dps is None else mpmath.mpf(self.t)
+        return [(t * a, t * m - (t - 1)) for a, m in self.mu.atoms(dps)
+                if t * m - (t - 1) > _ATOM_TOL]
+
+    def exact_moments(self, order):
+        from ..transforms.cumulants import free_cumulants_from_moments, moments_from_free_cumulants
+        from ..laws._params import exact
+
+        t = exact(self.t)
+        return moments_from_free_cumulants(
+            [t * k for k in free_cumulants_from_moments(self.mu.exact_moments(order))])
+
+
+class MultiplicativePower(SubordinationLaw):
+    """μ^{⊠t}, t ≥ 1, μ on [0, ∞) (see :func:`freeattn.free_multiplicative_power`)."""
+
+    _n = 1
+    _half_line = True
+
+    def __init__(self, mu, t, name=None):
+        super().__init__([mu], name or f"({mu.name})^⊠{float(t):g}")
+        self.mu, self.t = mu, float(t)
+
+    def _hull(self):
+        _, b = self._inputs[0].hull()
+        return 0.0, max(b ** math.ceil(self.t), b ** math.floor(self.t))
+
+    def _start(self, z):
+        return [z / self._inputs[0].mean() ** (self.t - 1)]
+
+    def _fixed(self, u, z, st):
+        F, _ = _f_of(*self._ev(0, u[0], st))
+        return [z * (u[0] - F) ** (1 - self.t)]
+
+    def _eqs(self, u, z, st, mp_dps=None):
+        t = self.t if mp_dps is None else mpmath.mpf(self.t)
+        F, dF = _f_of(*self._ev(0, u[0], st, mp_dps))
+        w = u[0]
+        q = w - F
+        qp = q ** (t - 2) if mp_dps is None else mpmath.power(q, t - 2)
+        return [w * q * qp / z - 1], [[(q * qp + (t - 1) * w * qp * (1 - dF)) / z]]
+
+    def _res_scale(self, u, z):
+        return np.ones(np.shape(z))
+
+    def _ladder_floor(self, z):
+        # near 0 the natural scale is |z| itself (a hard edge or an atom at 0)
+        az = np.abs(z)
+        return 1e-9 * np.where(az > 0, np.minimum(az, self._scale), self._scale)
+
+    def _G(self, u, z, st):
+        return u[0] * self._ev(0, u[0], st)[0] / z
+
+    def _G_mp(self, u, z, dps):
+        return u[0] * self._inputs[0].value_mp(u[0], dps)[0] / z
+
+    def _atoms_exact(self, dps):
+        # as for ⊠ (Belinschi 2003; Belinschi & Bercovici 2005): the atom at 0 is kept,
+        # μ^{⊠t}({a^t}) = max(0, t μ({a}) − (t − 1)) for a > 0
+        t = self.t if dps is None else mpmath.mpf(self.t)
+        out = []
+        for a, m in self.mu.atoms(dps):
+            if a == 0:
+                out.append((a, m))
+            elif t * m - (t - 1) > _ATOM_TOL:
+                out.append((a**t, t * m - (t - 1)))
+        return sorted(out)
+
+    def exact_moments(self, order):
+        from ..transforms.cumulants import moments_from_s_transform_series, s_transform_series
+        import sympy as sp
+
+        s = s_transform_series(self.mu.exact_moments(order), order)
+        t = sp.nsimplify(self.t) if float(self.t).is_integer() else sp.Rational(self.t)
+        # b = s^t by J. C. P. Miller's recursion: b_n = Σ_{k=1}^n ((t + 1)k − n) s_k b_{n−k}/(n s_0)
+        b = [s[0] ** t]
+        for n in range(1, len(s)):
+            b.append(sp.expand(sum(((t + 1) * k - n) * s[k] * b[n - k] for k in range(1, n + 1))
+                               / (n * s[0])))
+        return moments_from_s_transform_series(b, order)

@@ -1,0 +1,170 @@
+"""Effective degrees of freedom per token w_ν(λ) = ∫ x/(x + λ) dν = 1 + λ G_ν(−λ).
+
+Two routes, chosen by the type of ``law``:
+
+* any :class:`freeattn.Law` (general route): w = 1 + λ G(−λ) from the law's Cauchy transform and
+  w′ = G(−λ) − λ G′(−λ) from ``law.cauchy_transform_derivative`` (exact for algebraic laws);
+* a :class:`~freeattn.readout.scalar.ScalarReadoutLaw` (fast route): the paper's scalar
+  equation (5.4) or (5.5) and its implicit derivative (C.30).
+
+Source: Hayase & Karakida 2026, §5.1 and §C.4 (w_ν = −ψ_ν(−1/λ) = 1 + λ G_ν(−λ)).
+"""
+from __future__ import annotations
+
+import mpmath
+import numpy as np
+
+from .._context import workdps
+from .._validation import ParameterError, dps_or_none
+from .scalar import ScalarReadoutLaw
+
+__all__ = ["dof", "dof_derivative", "check_lam"]
+
+
+def check_lam(lam, name="lam", allow_complex=False):
+    """Validate λ: real and > 0 (or, with ``allow_complex``, complex off (−∞, 0])."""
+    arr = np.asarray(lam)
+    if arr.dtype == object and all(isinstance(v, (mpmath.mpf, mpmath.mpc))
+                                   for v in arr.reshape(-1)):
+        # mpmath numbers (high-precision callers): same domain, checked exactly
+        for v in arr.reshape(-1):
+            bad = (mpmath.isnan(v) or mpmath.isinf(v) or (isinstance(v, mpmath.mpc) and (
+                not allow_complex or (v.imag == 0 and v.real <= 0)))
+                or (isinstance(v, mpmath.mpf) and v <= 0))
+            if bad:
+                raise ParameterError(name, f"{name} must be > 0 and finite, got {v!r}")
+        return arr
+    if arr.dtype.kind not in "biufc" or (arr.dtype.kind == "c" and not allow_complex):
+        raise ParameterError(name, f"{name} must be a real number > 0 (or an array of them)")
+    if np.any(np.isnan(arr)):
+        raise ParameterError(name, f"{name} must not be NaN")
+    if arr.dtype.kind == "c":
+        bad = (arr.imag == 0) & (arr.real <= 0)
+    else:
+        bad = ~((arr > 0) & np.isfinite(arr))
+    if np.any(bad):
+        raise ParameterError(name, f"{name} must be > 0 and finite"
+                             + (" (complex values off (-inf, 0])" if allow_complex else "")
+                             + f", got {arr[bad].reshape(-1)[0]!r}")
+    return arr
+
+
+def _map(fn, lam, dps):
+    """Evaluate ``fn`` pointwise; float64 ndarray (or scalar) out, or mpf objects with dps."""
+    arr = np.asarray(lam)
+    flat = arr.reshape(-1)
+    vals = [fn(x.item() if hasattr(x, "item") else x) for x in flat]
+    if dps is None:
+        kind = complex if any(isinstance(v, complex) and v.imag != 0 for v in vals) else float
+        out = np.array([kind(v) if kind is complex else float(np.real(v)) for v in vals],
+                       dtype=kind).reshape(arr.shape)
+        return out[()] if out.ndim == 0 else out
+    if arr.ndim == 0:
+        return vals[0]
+    out = np.empty(len(vals), dtype=object)
+    out[:] = vals
+    return out.reshape(arr.shape)
+
+
+def _mp_arg(z):
+    """An mpmath argument a Law's mpmath route accepts without losing digits.
+
+    ``freeattn._context.to_mp`` (used by the laws' mpmath hooks) takes mpf, Python numbers and
+    sympy numbers but not mpc; a complex argument is handed over as an exact sympy number.
+    """
+    if isinstance(z, mpmath.mpc):
+        if z.imag == 0:
+            return z.real
+        import sympy as sp
+
+        re, im = (sp.Float(mpmath.nstr(v, mpmath.mp.dps + 5, strip_zeros=False),
+                           mpmath.mp.dps + 5) for v in (z.real, z.imag))
+        return re + sp.I * im
+    return z
+
+
+def _general_w(law, lam, dps):
+    if dps is None:
+        z = -complex(lam)
+        g = complex(law.cauchy_transform(z))
+        w = 1 + complex(lam) * g
+        return w.real if np.imag(lam) == 0 else w
+    with workdps(dps):
+        lm = mpmath.mpmathify(lam)
+        g = law.cauchy_transform(_mp_arg(-lm), dps=dps + 5)
+        w = 1 + lm * g
+        if not isinstance(lm, mpmath.mpc) or lm.imag == 0:
+            w = mpmath.re(w)
+    with mpmath.workdps(dps):
+        return +w
+
+
+def _general_dw(law, lam, dps):
+    if not hasattr(law, "cauchy_transform_derivative"):
+        raise NotImplementedError(
+            f"{type(law).__name__} has no cauchy_transform_derivative (G'); use a scalar "
+            "readout law (IndependentKV, TiedKV) or method='quadrature'")
+    if dps is None:
+        z = -complex(lam)
+        g = complex(law.cauchy_transform(z))
+        gp = complex(law.cauchy_transform_derivative(z))
+        d = g - complex(lam) * gp
+        return d.real if np.imag(lam) == 0 else d
+    with workdps(dps):
+        lm = mpmath.mpmathify(lam)
+        g = law.cauchy_transform(_mp_arg(-lm), dps=dps + 5)
+        gp = law.cauchy_transform_derivative(_mp_arg(-lm), dps=dps + 5)
+        d = g - lm * gp
+        if not isinstance(lm, mpmath.mpc) or lm.imag == 0:
+            d = mpmath.re(d)
+    with mpmath.workdps(dps):
+        return +d
+
+
+def dof(law, lam, dps=None):
+    """Effective degrees of freedom per token w_ν(λ) = ∫ x/(x + λ) dν(x) = 1 + λ G_ν(−λ).
+
+    Parameters
+    ----------
+    law : Law or ScalarReadoutLaw
+        A law ν on [0, ∞) (general route through its Cauchy transform), or a scalar readout
+        law (:class:`IndependentKV`, :class:`TiedKV`: eq. (5.4)/(5.5), fast).
+    lam : float or array_like of float, any shape
+        Ridge penalty λ > 0.  Complex λ off (−∞, 0] is accepted as well (analytic
+        continuation; used by Laplace inversion).
+    dps : int, optional
+        None: float64.  An integer: mpmath at that many digits (mpf out).
+
+    Returns
+    -------
+    float or ndarray
+        w_ν(λ) ∈ (0, 1 − ν({0})), same shape as ``lam``; decreasing in λ, ~ m₁/λ at ∞.
+
+    Raises
+    ------
+    ParameterError
+        If some λ is not > 0 (or is on (−∞, 0] when complex).
+
+    Notes
+    -----
+    Hayase & Karakida 2026, §C.4: w_ν(λ) = −ψ_ν(−1/λ) = 1 + λ G_ν(−λ); λ w = (1 − w)/S_ν(−w).
+    """
+    dps = dps_or_none(dps)
+    check_lam(lam, allow_complex=True)
+    if isinstance(law, ScalarReadoutLaw):
+        return _map(lambda x: law.w(x, dps), lam, dps)
+    return _map(lambda x: _general_w(law, x, dps), lam, dps)
+
+
+def dof_derivative(law, lam, dps=None):
+    """λ-derivative w′_ν(λ) = −∫ x/(x + λ)² dν(x) (≤ 0).
+
+    General laws: w′ = G(−λ) − λ G′(−λ) with G′ from ``law.cauchy_transform_derivative``.
+    Scalar readout laws: implicit differentiation of (5.4)/(5.5) (eq. (C.30)).  Never a
+    finite difference.  Parameters, shapes and Raises as in :func:`dof`.
+    """
+    dps = dps_or_none(dps)
+    check_lam(lam, allow_complex=True)
+    if isinstance(law, ScalarReadoutLaw):
+        return _map(lambda x: law.w_derivative(x, dps=dps), lam, dps)
+    return _map(lambda x: _general_dw(law, x, dps), lam, dps)

@@ -1,0 +1,76 @@
+"""Ridge coefficient error E_λ: (5.2) through the scalar equation vs (5.1) by quadrature."""
+import numpy as np
+import pytest
+
+from freeattn import MarchenkoPastur
+from freeattn._validation import ParameterError
+from freeattn.readout import IndependentKV, TiedKV, ridge_error
+
+LAMS = np.array([1e-4, 1e-2, 0.3, 5.0])
+
+
+def test_scalar_54_vs_quadrature_51(attention_mean_one):
+    s = IndependentKV(1.0, 0.5, 32)
+    a = ridge_error(s, LAMS, 0.1, 1.5)
+    b = ridge_error(attention_mean_one, LAMS, 0.1, 1.5, method="quadrature")
+    np.testing.assert_allclose(a, b, rtol=0, atol=1e-10)
+
+
+def test_general_transform_route_vs_scalar(attention_mean_one):
+    """General route (G and G′ of the law) vs (5.4); needs Law.cauchy_transform_derivative."""
+    if not hasattr(attention_mean_one, "cauchy_transform_derivative"):
+        pytest.skip("Law.cauchy_transform_derivative not merged yet")
+    s = IndependentKV(1.0, 0.5, 32)
+    np.testing.assert_allclose(ridge_error(attention_mean_one, LAMS, 0.1, 1.5),
+                               ridge_error(s, LAMS, 0.1, 1.5), rtol=0, atol=1e-10)
+
+
+def test_mp_closed_form_marchenko_pastur():
+    """MP_y, y = 1/γ (isotropic features, p = n/y): E_λ from (5.1) by quadrature against the
+    closed-form w of MP through the general route's w and the analytic w′ = −∫x/(x+λ)²."""
+    law = MarchenkoPastur(0.5)
+    e = ridge_error(law, LAMS, 0.2, 2.0, method="quadrature")
+    assert np.all(e > 0) and np.all(np.isfinite(e))
+    # λ → ∞: ϑ_* → 0, error → E‖ϑ‖² = 1
+    assert ridge_error(law, 1e8, 0.2, 2.0, method="quadrature") == pytest.approx(1, abs=1e-7)
+
+
+def test_tied_vs_independent_orders_paper_fig3b():
+    """At h = 8 tying beats GQA; at h = 4 GQA wins (Hayase & Karakida 2026, Fig. 3(b))."""
+    def pair(h):
+        gqa = ridge_error(IndependentKV(1.0, 0.5, h, 0.5, 0.5), 1e-4, 0.1, 0.5)
+        tied = ridge_error(TiedKV(1.0, 0.5, h, 0.5), 1e-4, 0.1, 0.5)
+        return float(gqa), float(tied)
+    g4, t4 = pair(4)
+    g8, t8 = pair(8)
+    assert t4 > g4 and t8 < g8
+
+
+def test_bad_input():
+    s = IndependentKV(1.0, 1.0, 2)
+    with pytest.raises(ParameterError) as exc:
+        ridge_error(s, 0.1, -1.0, 1.0)
+    assert exc.value.param == "sigma2"
+    with pytest.raises(ParameterError) as exc:
+        ridge_error(s, 0.1, 0.1, 0.0)
+    assert exc.value.param == "gamma_o"
+    with pytest.raises(ParameterError) as exc:
+        ridge_error(s, 0.1, 0.1, 1.0, method="quadrature")
+    assert exc.value.param == "method"
+
+
+@pytest.mark.slow
+def test_full_layer_C15_general_route_vs_54():
+    """The full layer law (C.15) = ν_{∞,h} ⊠ MP_{1/γ_V} ⊠ π_{γ_O}, normalised by m = γ_O θ₁,
+    through its G and G′ against the scalar equation (5.4) (building the law takes ~20 s)."""
+    import sympy as sp
+
+    from freeattn import FreePoisson, MarchenkoPastur, attention_law
+    from freeattn import free_multiplicative_convolution as boxtimes
+
+    law = boxtimes(boxtimes(attention_law(1.0, 1.0, 8), MarchenkoPastur(1 / 1.5)),
+                   FreePoisson(2.0)).dilate(1 / (2 * (sp.E - 1)))
+    s = IndependentKV(1.0, 1.0, 8, 1.5, 2.0)
+    lams = np.array([1e-3, 1e-2, 0.3, 5.0])
+    np.testing.assert_allclose(ridge_error(law, lams, 0.1, 2.0), ridge_error(s, lams, 0.1, 2.0),
+                               rtol=0, atol=1e-10)
