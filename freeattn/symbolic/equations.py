@@ -51,7 +51,8 @@ def attention_polynomial():
 def family(law):
     """Name of the paper family a law belongs to (from its ``params``), or None."""
     params = getattr(law, "params", None) or {}
-    if set(params) == {"beta", "gamma_k", "heads"}:
+    keys = set(params) - {"kind"}
+    if params.get("kind", "attention") == "attention" and keys == {"beta", "gamma_k", "heads"}:
         return "attention"
     return None
 
