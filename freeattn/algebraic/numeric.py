@@ -607,7 +607,12 @@ class BranchData:
         """Pick the branch among ``roots`` (N, deg) of points inside interval ``info``."""
         if info["support"]:
             if info["rule"] == "unique":
-                return roots[np.arange(len(roots)), np.argmin(roots.imag, axis=1)]
+                # the one root with Im < 0, judged relative to |root|: next to a pole the
+                # other sheets' roots are huge (~ m/δ) and their rounding errors in Im exceed
+                # the branch's own Im
+                with np.errstate(invalid="ignore", divide="ignore"):
+                    rel = np.where(np.isfinite(roots), roots.imag / np.abs(roots), np.inf)
+                return roots[np.arange(len(roots)), np.argmin(rel, axis=1)]
             return self._track(roots, info, x)
         nreal = info["nreal"]
         order = np.argsort(np.abs(roots.imag), axis=1)[:, :nreal]
@@ -633,7 +638,7 @@ class BranchData:
     def select_mp(self, roots, info, guess):
         """Pick the branch among mpmath roots at a point inside interval ``info``."""
         if info["support"] and info["rule"] == "unique":
-            return min(roots, key=lambda r: mpmath.im(r))
+            return min(roots, key=lambda r: mpmath.im(r) / abs(r) if r != 0 else 0)
         if info["support"]:
             return min(roots, key=lambda r: abs(r - guess))
         nreal = info["nreal"]

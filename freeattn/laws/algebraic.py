@@ -36,7 +36,7 @@ _MASS_TOL = 1e-9
 #: break points of the mpmath θ-quadrature (smooth pieces in θ)
 _COARSE = [math.pi * k / 8 for k in range(1, 8)]
 #: most parameter symbols for which the discriminant is taken with parameters symbolic
-#: (sympy; three more with FLINT)
+#: (FLINT: ~1 s once for 5 parameters; the full-layer law's 8 take minutes)
 _SYMBOLIC_DISC_MAX_PARAMS = 5
 #: bisection depth of the mpmath θ-quadrature pieces
 _MP_QUAD_DEPTH = 12
@@ -137,11 +137,8 @@ class AlgebraicLaw(Law):
         at the working precision), so that a new parameter point (a β scan) redoes no exact
         algebra; laws with many parameter symbols keep the rational-substitution route, whose
         symbolic discriminant would be too large for sympy."""
-        from ..algebraic import exact
-
         n = len(self._factor.free_symbols - {G, z})
-        limit = _SYMBOLIC_DISC_MAX_PARAMS + (3 if exact.flint_enabled() else 0)
-        return 0 < n <= limit
+        return 0 < n <= _SYMBOLIC_DISC_MAX_PARAMS
 
     @cached_property
     def _num_full(self):

@@ -104,6 +104,9 @@ QUICK = {
     "MP(2)⊠MP(2)": lambda: free_multiplicative_convolution(MarchenkoPastur(2), MarchenkoPastur(2)),
     "π(two-point, 0.31027…)": lambda: compound_free_poisson(two_point_jump(), 0.31027322637500027),
     "attention(1, 1)": lambda: attention_law(1.0, 1.0),
+    # hard edge at a pole where other sheets have poles too (values law of the MHA check)
+    "attention(1, 1, 2)⊠MP(1)": lambda: free_multiplicative_convolution(attention_law(1.0, 1.0, 2),
+                                                                       MarchenkoPastur(1)),
 }
 
 SLOW = {
