@@ -96,10 +96,9 @@ def build(which, beta=1.0, gamma_k=None):
     import sympy as sp
 
     from freeattn import attention_law
-    from freeattn.algebraic.polynomial import compound_free_poisson_polynomial
+    from freeattn.convolution import compound_free_poisson
     from freeattn.convolution import free_multiplicative_convolution as boxtimes
-    from freeattn.laws import AlgebraicLaw, FreePoisson, MarchenkoPastur
-    from freeattn.laws._params import fresh
+    from freeattn.laws import FreePoisson, MarchenkoPastur
 
     h, g_v, g_o = 12, 1.5, 1.5
     g_k = 1.5 if gamma_k is None else gamma_k
@@ -117,13 +116,7 @@ def build(which, beta=1.0, gamma_k=None):
         th1, th2 = sp.exp(b2) - 1, b2
         gk = sp.Rational(g_k)
         mu_kv = FreePoisson(g_k / h).pushforward([0, th1 - th2, h * th2 / gk])
-        # π(μ_KV, h) from its polynomial: compound_free_poisson(mu_kv, h) first checks that
-        # μ_KV lives on [0, ∞), which needs μ_KV's atom at 0, and the numeric side cannot
-        # reach that pole yet (ArithmeticError; see tests/algebraic/test_polynomial_pushforward)
-        r = fresh("rate")
-        pi_kv = AlgebraicLaw(compound_free_poisson_polynomial(mu_kv.symbolic_polynomial, r),
-                             {**mu_kv.values, r: sp.Integer(h)}, name="π(μ_KV, h)")
-        law = boxtimes(pi_kv, FreePoisson(g_o)).dilate(1 / g_k)
+        law = boxtimes(compound_free_poisson(mu_kv, h), FreePoisson(g_o)).dilate(1 / g_k)
     else:
         raise ValueError(f"unknown law {which!r}")
     law.support()

@@ -532,8 +532,25 @@ def _disc_flint(P):
     return _disc_p(p), tuple(P.free_symbols)
 
 
+#: largest a-priori term bound (exact.discriminant_size_bound) of a discriminant computed
+#: exactly; beyond it a ValueError asks for fewer symbols (substitute fixed values first)
+DISCRIMINANT_SIZE_LIMIT = 10**8
+
+
+def _check_disc_size(bound):
+    if bound > DISCRIMINANT_SIZE_LIMIT:
+        raise ValueError(
+            f"the discriminant of this polynomial in G is too large to compute exactly with its "
+            f"parameters symbolic (a-priori bound {bound:.1e} terms > "
+            f"{DISCRIMINANT_SIZE_LIMIT:.0e}); substitute the fixed parameter values first")
+
+
 def _disc_p(p):
-    """z-dependent factors of disc_G(p) and lc_G(p) (FLINT): ((factor, kind), …)."""
+    """z-dependent factors of disc_G(p) and lc_G(p) (FLINT): ((factor, kind), …).
+
+    Raises ValueError when :func:`exact.discriminant_size_bound` exceeds
+    :data:`DISCRIMINANT_SIZE_LIMIT`."""
+    _check_disc_size(exact.discriminant_size_bound(p, "G"))
     ctx = p.context()
     groups = exact.split_by(p, ["G"])
     lc = groups[max(groups)]
@@ -558,6 +575,12 @@ def _disc_cached(P):
         except exact.NotConvertible:
             pass
     poly = sp.Poly(P, G)
+    n = poly.degree()
+    full = sp.Poly(P, G, *sorted(P.free_symbols - {G}, key=lambda s_: s_.name))
+    bound = 1
+    for d in full.degree_list()[1:]:
+        bound *= (2 * n - 2) * d + 1
+    _check_disc_size(bound)
     lc = poly.LC()
     disc = sp.discriminant(poly.as_expr(), G)
     out = []
@@ -574,6 +597,9 @@ def discriminant_factors(P):
 
     Returns a tuple of ``(factor, kind)`` with kind ``"disc"`` (edges / branch points) or
     ``"lead"`` (poles: candidate atoms).  Only factors that depend on z are kept.
+
+    Raises ValueError when the discriminant is too large to compute exactly with P's
+    symbols (see :data:`DISCRIMINANT_SIZE_LIMIT`): substitute fixed values first.
     """
     if exact.flint_enabled():
         try:
@@ -625,8 +651,10 @@ def discriminant_tables(P):
     Raises
     ------
     ValueError
-        If python-flint is unavailable or disabled (``FREEATTN_FLINT=0``) or P does not
-        have rational coefficients.
+        If python-flint is unavailable or disabled (``FREEATTN_FLINT=0``), P does not have
+        rational coefficients, or the symbolic discriminant is too large
+        (:data:`DISCRIMINANT_SIZE_LIMIT`; e.g. the full layer (C.15) with all six
+        parameters symbolic): then substitute the fixed parameter values first.
 
     Notes
     -----

@@ -223,3 +223,20 @@ def test_flint_cache_is_bounded_lru(monkeypatch):
         pm._flint_cached(k, lambda k=k: calls.append(k) or k)
     assert calls == [1, 2, 3, 4]
     assert list(pm._FLINT_CACHE) == [3, 1, 4]
+
+
+def test_oversized_symbolic_discriminant_is_refused_not_computed():
+    """The full layer (C.15) with all six parameters symbolic: its discriminant in G is far
+    too large to compute (beyond ten minutes); refused at once from the a-priori bound, so
+    callers substitute the fixed values first (the ν ⊠ MP law, 5 parameters, is computed)."""
+    v, t_ = sp.symbols("v t_o")
+    nu = pm.boxtimes_polynomial(RHO, MP.subs(y, h))
+    full = pm.boxtimes_polynomial(pm.boxtimes_polynomial(nu, MP.subs(y, v)),
+                                  z * G**2 + (t_ - 1 - z) * G + 1)
+    with pytest.raises(ValueError, match="too large"):
+        pm.discriminant_tables(full)
+    with pytest.raises(ValueError, match="too large"):
+        pm.discriminant_factors(full)
+    fixed = {h: sp.Rational(1, 12), v: sp.Rational(2, 3), t_: sp.Rational(3, 2)}
+    reduced = pm.substitute_polynomial(full, fixed)
+    assert any(k == "disc" for _, k in pm.discriminant_tables(reduced))

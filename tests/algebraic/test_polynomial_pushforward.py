@@ -125,14 +125,15 @@ def test_tied_kv_law_density_without_atom():
     _check_kv_density(*_mu_kv(1, sp.Rational(3, 2)))
 
 
-@pytest.mark.xfail(raises=ArithmeticError, strict=True,
-                   reason="numeric side (laws/algebraic.py _pole_mass): the branch continuation "
-                          "to the pole at 0 fails next to the pole at −(θ₁−θ₂)²/(4hθ₂/γ_K)")
 def test_tied_kv_law_density_with_atom():
-    """BERT-base h = 12, γ_K = 1.5: μ_KV has the atom 1 − γ_K/h = 0.875 at 0 (φ_KV(0) = 0)."""
+    """BERT-base h = 12, γ_K = 1.5: μ_KV has the atom 1 − γ_K/h = 0.875 at 0 (φ_KV(0) = 0),
+    next to the pole −(θ₁−θ₂)²γ_K/(4hθ₂) of another sheet; mass 1 with the atom."""
     law, c1, c2, t = _mu_kv(12, sp.Rational(3, 2))
-    assert law.atoms() == pytest.approx([(0.0, 1 - float(t))], abs=1e-12)
+    (loc, mass), = law.atoms()
+    assert (loc, mass) == pytest.approx((0.0, 1 - float(t)), abs=1e-12)
     _check_kv_density(law, c1, c2, t)
+    (lo, hi), = law.support()
+    assert float(law.cdf(hi)) == pytest.approx(1.0, abs=1e-10)
 
 
 def test_pushforward_refuses_bad_coefficients():
