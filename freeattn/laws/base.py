@@ -48,7 +48,7 @@ import numbers
 import mpmath
 import numpy as np
 
-from .._context import FLOAT_EPS, GUARD_DPS, round_back, to_mp, workdps
+from .._context import FLOAT_EPS, GUARD_DPS, round_back, to_mp, tolerance, workdps
 from .._validation import ParameterError, check_method, dps_or_none, integer_at_least
 
 __all__ = ["Law"]
@@ -950,7 +950,7 @@ class Law:
             e = mpmath.mpf(e)
             w = mpmath.mpf(1e-12) * (1 + abs(e))
             lo, hi = e - w, e + w
-            floor = mpmath.mpf(10) ** (-dps - 5)
+            floor = tolerance(dps + 5)
 
             def inside(t):
                 return self._pdf_mp(t, dps + 5) > floor
@@ -958,7 +958,7 @@ class Law:
             if inside(lo if left else hi) or not inside(hi if left else lo):
                 raise ArithmeticError(f"{self.name}: the float edge {float(e)!r} does not bracket "
                                       f"the {dps}-digit edge")
-            tol = mpmath.mpf(10) ** (-dps - 3) * (1 + abs(e))
+            tol = tolerance(dps + 3) * (1 + abs(e))
             while hi - lo > tol:
                 mid = (lo + hi) / 2
                 if inside(mid) == left:
@@ -1013,7 +1013,7 @@ class Law:
         # x is rounded to the precision at which ρ is evaluated and kept a few ulps off the
         # edges; dx/dθ = sqrt((x − a)(b − x)) is taken at that x (bounded ρ·dx/dθ at
         # inverse-square-root edges), as in the float route
-        tiny = mpmath.mpf(10) ** (-(dps + GUARD_DPS)) * (b - a)
+        tiny = tolerance(dps + GUARD_DPS) * (b - a)
 
         def f(th):
             xx = a + (b - a) * (1 - mpmath.cos(th)) / 2
@@ -1171,7 +1171,7 @@ class Law:
                 x = mpmath.mpf(float(self._ppf_float(np.array([float(q)]))[0]))
                 a, b = next(((a, b) for a, b in support if a <= x <= b), (min(ends), max(ends)))
                 x = min(max(x, a), b)
-                tol = mpmath.mpf(10) ** (-dps - 3) * (1 + abs(x))
+                tol = tolerance(dps + 3) * (1 + abs(x))
                 for _ in range(12):
                     r = self._cdf_mp(x, dps + 5) - q
                     d = self._pdf_mp(x, dps + 5)

@@ -6,7 +6,7 @@ import math
 import mpmath
 import numpy as np
 
-from .._context import round_back, to_mp, workdps
+from .._context import round_back, to_mp, tolerance, workdps
 from .._validation import ParameterError, finite_real
 from .base import Law
 
@@ -116,7 +116,7 @@ class Transformed(Law):
                 [-coefs[1] / coefs[0]]
             dcoef = [k * c for k, c in enumerate(mpmath.mpf(float(c)) for c in self.coefficients)][1:]
             total = mpmath.mpc(0)
-            tol = mpmath.mpf(10) ** (-dps)
+            tol = tolerance(dps)
             for x in xs:
                 d = mpmath.fsum(c * x**k for k, c in enumerate(dcoef))
                 if mpmath.im(z) == 0 and abs(mpmath.im(x)) <= tol * (1 + abs(x)):
