@@ -93,6 +93,22 @@ def _theta_of_x(a, b, x):
     return np.where(u <= 0.5, 2 * np.arcsin(np.sqrt(u)), math.pi - 2 * np.arcsin(np.sqrt(v)))
 
 
+def _comparable(v):
+    """A hashable stand-in for a parameter value (TypeError for anything else)."""
+    if v is None or isinstance(v, (str, Law)):
+        return v
+    if isinstance(v, numbers.Number):
+        hash(v)
+        return v
+    if isinstance(v, np.ndarray):
+        return (v.dtype.str, v.shape, v.tobytes())
+    if isinstance(v, (list, tuple)):
+        return tuple(_comparable(u) for u in v)
+    if isinstance(v, dict):
+        return tuple(sorted((str(k), _comparable(u)) for k, u in v.items()))
+    raise TypeError(type(v).__name__)
+
+
 class Law:
     """Abstract probability law on the real line (see the module docstring for conventions
     and the hook contract).
@@ -551,7 +567,10 @@ class Law:
 
         order = integer_at_least("order", order, 1)
         if self._overrides("exact_moments"):
-            return list(free_cumulants_from_moments(self.exact_moments(order)))
+            try:
+                return list(free_cumulants_from_moments(self.exact_moments(order)))
+            except NotImplementedError:
+                pass
         return [float(v) for v in free_cumulants_from_moments(
             [self.moment(k) for k in range(1, order + 1)])]
 
@@ -1196,25 +1215,28 @@ class Law:
         return self.expect(lambda x: x**k, dps=dps)
 
     # ------------------------------------------------------------ equality, display
+    #: attributes that restate the parameters (AlgebraicLaw's polynomial with fresh symbols)
+    _KEY_EXCLUDED = frozenset({"name", "values", "symbolic_polynomial"})
+
     def _key(self):
-        """(class, parameter values) for equality and hashing, or None (identity)."""
+        """(class, parameter values) for equality and hashing, or None (identity).
+
+        The parameters are the declared ``parameters`` if any; otherwise every public
+        attribute (less :attr:`_KEY_EXCLUDED`), when all of them are numbers, strings, laws,
+        arrays, or tuples/dicts of those and at least one is a number, a law or a dict.  Any
+        other attribute makes the law compare by identity (never equal by accident)."""
         if self.parameters:
-            names = [p.name for p in self.parameters]
+            items = [(p.name, getattr(self, p.name)) for p in self.parameters]
         else:
-            names = sorted(k for k, v in vars(self).items()
-                           if not k.startswith("_") and isinstance(v, numbers.Number)
-                           and not isinstance(v, bool))
-        if not names:
+            items = sorted((k, v) for k, v in vars(self).items()
+                           if not k.startswith("_") and k not in self._KEY_EXCLUDED)
+            if not any(isinstance(v, (numbers.Number, Law, dict)) and not isinstance(v, bool)
+                       for _, v in items):
+                return None
+        try:
+            return (type(self), tuple((k, _comparable(v)) for k, v in items))
+        except TypeError:
             return None
-        vals = []
-        for n in names:
-            v = getattr(self, n)
-            if isinstance(v, np.ndarray):
-                v = (v.shape, v.tobytes())
-            elif isinstance(v, (list, tuple)):
-                v = tuple(v)
-            vals.append((n, v))
-        return (type(self), tuple(vals))
 
     def __eq__(self, other):
         if self is other:
