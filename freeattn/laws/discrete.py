@@ -6,7 +6,7 @@ import math
 import mpmath
 import numpy as np
 
-from .._context import mp_route, round_back, to_mp, workdps
+from .._context import mp_route, round_back, workdps
 from .._validation import probability_vector, real_vector
 from .base import Law
 

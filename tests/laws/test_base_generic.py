@@ -173,6 +173,11 @@ def test_high_precision_routes_with_an_mp_hook():
     assert abs(law.pdf(x, dps=30) - ref_pdf) < mpmath.mpf(10) ** -28
     assert abs(law.cdf(x, dps=30) - ref_cdf) < mpmath.mpf(10) ** -28
     assert abs(law.ppf(ref_cdf, dps=30) - x) < mpmath.mpf(10) ** -27
+    with mpmath.workdps(40):
+        ref_sf = 1 - ref_cdf
+        ref_log = mpmath.log(ref_pdf)
+    assert abs(law.sf(x, dps=30) - ref_sf) < mpmath.mpf(10) ** -28
+    assert abs(law.logpdf(x, dps=30) - ref_log) < mpmath.mpf(10) ** -28
     a, b = law.support(dps=30)[0]
     assert abs(a + 2) < mpmath.mpf(10) ** -28 and abs(b - 2) < mpmath.mpf(10) ** -28
     # G′ at 30 digits by the Cauchy integral formula: −z G³
