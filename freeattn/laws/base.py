@@ -935,19 +935,24 @@ class Law:
         return atoms
 
     def _bisect_pole(self, lo, hi, glo):
-        """Pole of the real, decreasing-between-poles G in (lo, hi), given G(lo) < G(hi)."""
+        """Pole of the real, decreasing-between-poles G in (lo, hi), given G(lo) < G(hi).
+
+        Bisection to adjacent floats; a pole at 0 (the commonest atom: MP, ⊠ products) is
+        recognised exactly when the final bracket straddles 0."""
         for _ in range(1100):
             mid = 0.5 * (lo + hi)
             if mid == lo or mid == hi:
                 break
             with np.errstate(all="ignore"):
                 gm = self._G(np.array([mid + 0j]))[0].real
-            if not np.isfinite(gm):
-                return mid
+            if not np.isfinite(gm):  # G overflows within ~1e-308 of the pole
+                return 0.0 if lo <= 0.0 <= hi else mid
             if gm > glo:
                 hi = mid
             else:
                 lo, glo = mid, gm
+        if lo <= 0.0 <= hi:
+            return 0.0
         return 0.5 * (lo + hi)
 
     def _atom_mass(self, a, h):
