@@ -48,7 +48,7 @@ import numbers
 import mpmath
 import numpy as np
 
-from .._context import FLOAT_EPS, GUARD_DPS, round_back, to_mp, tolerance, workdps
+from .._context import FLOAT_EPS, GUARD_DPS, mp_route, round_back, to_mp, tolerance, workdps
 from .._validation import ParameterError, check_method, dps_or_none, integer_at_least
 
 __all__ = ["Law"]
@@ -692,21 +692,18 @@ class Law:
         vals = self._G(pts.reshape(-1)).reshape(pts.shape)
         return (vals * e.conj()[None, :]).mean(axis=1) / r
 
+    @mp_route
     def _cauchy_derivative_mp(self, z, dps):
-        with workdps(dps):
-            zz = mpmath.mpc(to_mp(z))
-            if mpmath.im(zz) != 0:
-                val = self._contour_derivative_mp(zz, abs(mpmath.im(zz)) / 2, dps)
-            else:
-                x = float(mpmath.re(zz))
-                dist, inside = self._distance_to_spectrum(np.array([x]))
-                if inside[0]:
-                    h = mpmath.mpf(float(self._limit_step(np.array([x]))[0]))
-                    val = mpmath.limit(lambda t: self._contour_derivative_mp(
-                        zz + 1j * h * t, h * t / 2, dps), 0, direction=1)
-                else:
-                    val = self._contour_derivative_mp(zz, mpmath.mpf(float(dist[0])) / 2, dps)
-        return round_back(val, dps)
+        zz = mpmath.mpc(z)
+        if mpmath.im(zz) != 0:
+            return self._contour_derivative_mp(zz, abs(mpmath.im(zz)) / 2, dps)
+        x = float(mpmath.re(zz))
+        dist, inside = self._distance_to_spectrum(np.array([x]))
+        if inside[0]:
+            h = mpmath.mpf(float(self._limit_step(np.array([x]))[0]))
+            return mpmath.limit(lambda t: self._contour_derivative_mp(
+                zz + 1j * h * t, h * t / 2, dps), 0, direction=1)
+        return self._contour_derivative_mp(zz, mpmath.mpf(float(dist[0])) / 2, dps)
 
     def _contour_derivative_mp(self, z, r, dps):
         n = int(3.33 * (dps + 10)) + 16
@@ -749,11 +746,10 @@ class Law:
         out = np.where(np.isfinite(g), np.maximum(rho, 0.0), np.inf)
         return out
 
+    @mp_route
     def _pdf_mp(self, x, dps):
-        with workdps(dps):
-            g = self._G_mp(mpmath.mpc(to_mp(x)), dps + 5)
-            val = mpmath.inf if mpmath.isinf(g) else max(-mpmath.im(g) / mpmath.pi, mpmath.mpf(0))
-        return round_back(val, dps)
+        g = self._G_mp(mpmath.mpc(x), dps + 5)
+        return mpmath.inf if mpmath.isinf(g) else max(-mpmath.im(g) / mpmath.pi, mpmath.mpf(0))
 
     def _pdf_limit_float(self, x):
         x = np.asarray(x, dtype=float)
@@ -763,14 +759,12 @@ class Law:
         val, _ = _richardson(vals)
         return np.maximum(val, 0.0)
 
+    @mp_route
     def _pdf_limit_mp(self, x, dps):
-        with workdps(dps):
-            xx = to_mp(x)
-            h = mpmath.mpf(1e-2 * self._scale())
-            val = mpmath.limit(lambda t: -mpmath.im(self._G_mp(xx + 1j * h * t, dps + 5)) / mpmath.pi,
-                               0, direction=1)
-            val = max(val, mpmath.mpf(0))
-        return round_back(val, dps)
+        h = mpmath.mpf(1e-2 * self._scale())
+        val = mpmath.limit(lambda t: -mpmath.im(self._G_mp(x + 1j * h * t, dps + 5)) / mpmath.pi,
+                           0, direction=1)
+        return max(val, mpmath.mpf(0))
 
     def density_limit(self, x):
         """The ε → 0 limit of −Im G(x + iε)/π with its error estimate (float64).
