@@ -1,5 +1,6 @@
 """ParameterError: the declared-domain error carries the parameter's name."""
 import click
+import numpy as np
 import pytest
 
 from freeattn._validation import ParameterError, in_closed_interval, positive, positive_integer
@@ -26,3 +27,40 @@ def test_cli_maps_the_parameter_to_its_flag_without_parsing():
     assert err.message == "--gamma-k: value must be > 0, got -1"
     err = usage_error(ParameterError("beta", "beta must lie in [0.01, 4], got 9"))
     assert err.message == "--beta must lie in [0.01, 4], got 9"
+
+
+# ---------------------------------------------------------------- declared parameters
+from freeattn._validation import (Param, check_method, declare, probability_vector,  # noqa: E402
+                                  real_vector)
+
+
+def test_declared_parameters_validate_once_and_name_themselves():
+    params = (Param("rate", "positive", "t"), Param("beta", ("closed", 0.01, 4.0), "β"),
+              Param("heads", "positive_integer", "h"))
+    assert declare(params, rate=2.0, beta=1.0, heads=3) == {"rate": 2.0, "beta": 1.0, "heads": 3}
+    with pytest.raises(ParameterError) as info:
+        declare(params, rate=2.0, beta=9.0, heads=3)
+    assert info.value.param == "beta" and "[0.01, 4]" in str(info.value)
+    with pytest.raises(TypeError):
+        declare(params, rate=2.0, beta=1.0)
+    assert params[1].describe() == "beta β: in [0.01, 4]"
+    with pytest.raises(ValueError):
+        Param("x", "bogus")
+
+
+def test_method_check_lists_the_choices():
+    assert check_method(None, ("a", "b")) is None and check_method("b", ("a", "b")) == "b"
+    with pytest.raises(ParameterError) as info:
+        check_method("c", ("a", "b"))
+    assert info.value.param == "method" and "'a', 'b'" in str(info.value)
+
+
+def test_vectors():
+    np.testing.assert_array_equal(real_vector("points", [1, 2]), [1.0, 2.0])
+    for bad in ([], [[1.0]], [np.inf], "ab"):
+        with pytest.raises(ParameterError) as info:
+            real_vector("points", bad)
+        assert info.value.param == "points"
+    assert probability_vector("weights", [0.25, 0.75], 2).sum() == 1.0
+    with pytest.raises(ParameterError, match="sum to 1"):
+        probability_vector("weights", [1, 3], 2)  # counts are not renormalised silently

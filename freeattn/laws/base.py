@@ -48,7 +48,7 @@ import numbers
 import mpmath
 import numpy as np
 
-from .._context import FLOAT_EPS, GUARD_DPS, round_back, to_mp, workdps
+from .._context import FLOAT_EPS, GUARD_DPS, mp_route, round_back, to_mp, tolerance, workdps
 from .._validation import ParameterError, check_method, dps_or_none, integer_at_least
 
 __all__ = ["Law"]
@@ -91,6 +91,22 @@ def _theta_of_x(a, b, x):
     u = np.clip((np.asarray(x) - a) / (b - a), 0.0, 1.0)
     v = np.clip((b - np.asarray(x)) / (b - a), 0.0, 1.0)
     return np.where(u <= 0.5, 2 * np.arcsin(np.sqrt(u)), math.pi - 2 * np.arcsin(np.sqrt(v)))
+
+
+def _comparable(v):
+    """A hashable stand-in for a parameter value (TypeError for anything else)."""
+    if v is None or isinstance(v, (str, Law)):
+        return v
+    if isinstance(v, numbers.Number):
+        hash(v)
+        return v
+    if isinstance(v, np.ndarray):
+        return (v.dtype.str, v.shape, v.tobytes())
+    if isinstance(v, (list, tuple)):
+        return tuple(_comparable(u) for u in v)
+    if isinstance(v, dict):
+        return tuple(sorted((str(k), _comparable(u)) for k, u in v.items()))
+    raise TypeError(type(v).__name__)
 
 
 class Law:
@@ -551,7 +567,10 @@ class Law:
 
         order = integer_at_least("order", order, 1)
         if self._overrides("exact_moments"):
-            return list(free_cumulants_from_moments(self.exact_moments(order)))
+            try:
+                return list(free_cumulants_from_moments(self.exact_moments(order)))
+            except NotImplementedError:
+                pass
         return [float(v) for v in free_cumulants_from_moments(
             [self.moment(k) for k in range(1, order + 1)])]
 
@@ -673,21 +692,18 @@ class Law:
         vals = self._G(pts.reshape(-1)).reshape(pts.shape)
         return (vals * e.conj()[None, :]).mean(axis=1) / r
 
+    @mp_route
     def _cauchy_derivative_mp(self, z, dps):
-        with workdps(dps):
-            zz = mpmath.mpc(to_mp(z))
-            if mpmath.im(zz) != 0:
-                val = self._contour_derivative_mp(zz, abs(mpmath.im(zz)) / 2, dps)
-            else:
-                x = float(mpmath.re(zz))
-                dist, inside = self._distance_to_spectrum(np.array([x]))
-                if inside[0]:
-                    h = mpmath.mpf(float(self._limit_step(np.array([x]))[0]))
-                    val = mpmath.limit(lambda t: self._contour_derivative_mp(
-                        zz + 1j * h * t, h * t / 2, dps), 0, direction=1)
-                else:
-                    val = self._contour_derivative_mp(zz, mpmath.mpf(float(dist[0])) / 2, dps)
-        return round_back(val, dps)
+        zz = mpmath.mpc(z)
+        if mpmath.im(zz) != 0:
+            return self._contour_derivative_mp(zz, abs(mpmath.im(zz)) / 2, dps)
+        x = float(mpmath.re(zz))
+        dist, inside = self._distance_to_spectrum(np.array([x]))
+        if inside[0]:
+            h = mpmath.mpf(float(self._limit_step(np.array([x]))[0]))
+            return mpmath.limit(lambda t: self._contour_derivative_mp(
+                zz + 1j * h * t, h * t / 2, dps), 0, direction=1)
+        return self._contour_derivative_mp(zz, mpmath.mpf(float(dist[0])) / 2, dps)
 
     def _contour_derivative_mp(self, z, r, dps):
         n = int(3.33 * (dps + 10)) + 16
@@ -730,11 +746,10 @@ class Law:
         out = np.where(np.isfinite(g), np.maximum(rho, 0.0), np.inf)
         return out
 
+    @mp_route
     def _pdf_mp(self, x, dps):
-        with workdps(dps):
-            g = self._G_mp(mpmath.mpc(to_mp(x)), dps + 5)
-            val = mpmath.inf if mpmath.isinf(g) else max(-mpmath.im(g) / mpmath.pi, mpmath.mpf(0))
-        return round_back(val, dps)
+        g = self._G_mp(mpmath.mpc(x), dps + 5)
+        return mpmath.inf if mpmath.isinf(g) else max(-mpmath.im(g) / mpmath.pi, mpmath.mpf(0))
 
     def _pdf_limit_float(self, x):
         x = np.asarray(x, dtype=float)
@@ -744,14 +759,12 @@ class Law:
         val, _ = _richardson(vals)
         return np.maximum(val, 0.0)
 
+    @mp_route
     def _pdf_limit_mp(self, x, dps):
-        with workdps(dps):
-            xx = to_mp(x)
-            h = mpmath.mpf(1e-2 * self._scale())
-            val = mpmath.limit(lambda t: -mpmath.im(self._G_mp(xx + 1j * h * t, dps + 5)) / mpmath.pi,
-                               0, direction=1)
-            val = max(val, mpmath.mpf(0))
-        return round_back(val, dps)
+        h = mpmath.mpf(1e-2 * self._scale())
+        val = mpmath.limit(lambda t: -mpmath.im(self._G_mp(x + 1j * h * t, dps + 5)) / mpmath.pi,
+                           0, direction=1)
+        return max(val, mpmath.mpf(0))
 
     def density_limit(self, x):
         """The ε → 0 limit of −Im G(x + iε)/π with its error estimate (float64).
@@ -916,19 +929,24 @@ class Law:
         return atoms
 
     def _bisect_pole(self, lo, hi, glo):
-        """Pole of the real, decreasing-between-poles G in (lo, hi), given G(lo) < G(hi)."""
+        """Pole of the real, decreasing-between-poles G in (lo, hi), given G(lo) < G(hi).
+
+        Bisection to adjacent floats; a pole at 0 (the commonest atom: MP, ⊠ products) is
+        recognised exactly when the final bracket straddles 0."""
         for _ in range(1100):
             mid = 0.5 * (lo + hi)
             if mid == lo or mid == hi:
                 break
             with np.errstate(all="ignore"):
                 gm = self._G(np.array([mid + 0j]))[0].real
-            if not np.isfinite(gm):
-                return mid
+            if not np.isfinite(gm):  # G overflows within ~1e-308 of the pole
+                return 0.0 if lo <= 0.0 <= hi else mid
             if gm > glo:
                 hi = mid
             else:
                 lo, glo = mid, gm
+        if lo <= 0.0 <= hi:
+            return 0.0
         return 0.5 * (lo + hi)
 
     def _atom_mass(self, a, h):
@@ -950,7 +968,7 @@ class Law:
             e = mpmath.mpf(e)
             w = mpmath.mpf(1e-12) * (1 + abs(e))
             lo, hi = e - w, e + w
-            floor = mpmath.mpf(10) ** (-dps - 5)
+            floor = tolerance(dps + 5)
 
             def inside(t):
                 return self._pdf_mp(t, dps + 5) > floor
@@ -958,7 +976,7 @@ class Law:
             if inside(lo if left else hi) or not inside(hi if left else lo):
                 raise ArithmeticError(f"{self.name}: the float edge {float(e)!r} does not bracket "
                                       f"the {dps}-digit edge")
-            tol = mpmath.mpf(10) ** (-dps - 3) * (1 + abs(e))
+            tol = tolerance(dps + 3) * (1 + abs(e))
             while hi - lo > tol:
                 mid = (lo + hi) / 2
                 if inside(mid) == left:
@@ -1013,7 +1031,7 @@ class Law:
         # x is rounded to the precision at which ρ is evaluated and kept a few ulps off the
         # edges; dx/dθ = sqrt((x − a)(b − x)) is taken at that x (bounded ρ·dx/dθ at
         # inverse-square-root edges), as in the float route
-        tiny = mpmath.mpf(10) ** (-(dps + GUARD_DPS)) * (b - a)
+        tiny = tolerance(dps + GUARD_DPS) * (b - a)
 
         def f(th):
             xx = a + (b - a) * (1 - mpmath.cos(th)) / 2
@@ -1171,7 +1189,7 @@ class Law:
                 x = mpmath.mpf(float(self._ppf_float(np.array([float(q)]))[0]))
                 a, b = next(((a, b) for a, b in support if a <= x <= b), (min(ends), max(ends)))
                 x = min(max(x, a), b)
-                tol = mpmath.mpf(10) ** (-dps - 3) * (1 + abs(x))
+                tol = tolerance(dps + 3) * (1 + abs(x))
                 for _ in range(12):
                     r = self._cdf_mp(x, dps + 5) - q
                     d = self._pdf_mp(x, dps + 5)
@@ -1196,25 +1214,28 @@ class Law:
         return self.expect(lambda x: x**k, dps=dps)
 
     # ------------------------------------------------------------ equality, display
+    #: attributes that restate the parameters (AlgebraicLaw's polynomial with fresh symbols)
+    _KEY_EXCLUDED = frozenset({"name", "values", "symbolic_polynomial"})
+
     def _key(self):
-        """(class, parameter values) for equality and hashing, or None (identity)."""
+        """(class, parameter values) for equality and hashing, or None (identity).
+
+        The parameters are the declared ``parameters`` if any; otherwise every public
+        attribute (less :attr:`_KEY_EXCLUDED`), when all of them are numbers, strings, laws,
+        arrays, or tuples/dicts of those and at least one is a number, a law or a dict.  Any
+        other attribute makes the law compare by identity (never equal by accident)."""
         if self.parameters:
-            names = [p.name for p in self.parameters]
+            items = [(p.name, getattr(self, p.name)) for p in self.parameters]
         else:
-            names = sorted(k for k, v in vars(self).items()
-                           if not k.startswith("_") and isinstance(v, numbers.Number)
-                           and not isinstance(v, bool))
-        if not names:
+            items = sorted((k, v) for k, v in vars(self).items()
+                           if not k.startswith("_") and k not in self._KEY_EXCLUDED)
+            if not any(isinstance(v, (numbers.Number, Law, dict)) and not isinstance(v, bool)
+                       for _, v in items):
+                return None
+        try:
+            return (type(self), tuple((k, _comparable(v)) for k, v in items))
+        except TypeError:
             return None
-        vals = []
-        for n in names:
-            v = getattr(self, n)
-            if isinstance(v, np.ndarray):
-                v = (v.shape, v.tobytes())
-            elif isinstance(v, (list, tuple)):
-                v = tuple(v)
-            vals.append((n, v))
-        return (type(self), tuple(vals))
 
     def __eq__(self, other):
         if self is other:

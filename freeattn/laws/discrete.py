@@ -6,7 +6,7 @@ import math
 import mpmath
 import numpy as np
 
-from .._context import round_back, to_mp, workdps
+from .._context import mp_route, round_back, workdps
 from .._validation import probability_vector, real_vector
 from .base import Law
 
@@ -91,22 +91,23 @@ class Discrete(Law):
                 out[i:i + step] = -(self.weights[None, :] / diff**2).sum(axis=1)
         return out
 
+    @mp_route
     def _cauchy_mp(self, z, dps):
-        with workdps(dps):
-            z = mpmath.mpc(to_mp(z))
-            if mpmath.im(z) == 0 and any(mpmath.re(z) == mpmath.mpf(float(a)) for a in self.points):
-                val = mpmath.mpc(mpmath.inf, 0)
-            else:
-                val = mpmath.fsum(mpmath.mpf(float(w)) / (z - mpmath.mpf(float(a)))
-                                  for a, w in zip(self.points, self.weights))
-        return round_back(val, dps)
+        z = mpmath.mpc(z)
+        if mpmath.im(z) == 0 and any(mpmath.re(z) == a for a in self._points_mp()):
+            return mpmath.mpc(mpmath.inf, 0)
+        return mpmath.fsum(w / (z - a) for a, w in zip(self._points_mp(), self._weights_mp()))
 
+    @mp_route
     def _cauchy_derivative_mp(self, z, dps):
-        with workdps(dps):
-            z = mpmath.mpc(to_mp(z))
-            val = -mpmath.fsum(mpmath.mpf(float(w)) / (z - mpmath.mpf(float(a))) ** 2
-                               for a, w in zip(self.points, self.weights))
-        return round_back(val, dps)
+        z = mpmath.mpc(z)
+        return -mpmath.fsum(w / (z - a) ** 2 for a, w in zip(self._points_mp(), self._weights_mp()))
+
+    def _points_mp(self):
+        return [mpmath.mpf(float(a)) for a in self.points]
+
+    def _weights_mp(self):
+        return [mpmath.mpf(float(w)) for w in self.weights]
 
     # ------------------------------------------------------------ structure
     def _support(self, dps):
@@ -139,27 +140,25 @@ class Discrete(Law):
         k = np.searchsorted(self._cum, q, side="left")
         return self.points[np.minimum(k, self.points.size - 1)]
 
+    @mp_route
     def _ppf_mp(self, q, dps):
-        with workdps(dps):
-            q = to_mp(q)
-            cum = mpmath.mpf(0)
-            val = mpmath.mpf(float(self.points[-1]))
-            for a, w in zip(self.points, self.weights):
-                cum += mpmath.mpf(float(w))
-                if q <= cum:
-                    val = mpmath.mpf(float(a))
-                    break
-        return round_back(val, dps)
+        cum = mpmath.mpf(0)
+        for a, w in zip(self._points_mp(), self._weights_mp()):
+            cum += w
+            if q <= cum:
+                return a
+        return self._points_mp()[-1]
 
     # ------------------------------------------------------------ moments
     def _moment_hook(self, k, dps):
         if dps is None:
             with np.errstate(over="ignore"):
                 return math.fsum(self.weights * self.points**k)
-        with workdps(dps):
-            val = mpmath.fsum(mpmath.mpf(float(w)) * mpmath.mpf(float(a)) ** k
-                              for a, w in zip(self.points, self.weights))
-        return round_back(val, dps)
+        return self._moment_mp(k, dps)
+
+    @mp_route
+    def _moment_mp(self, k, dps):
+        return mpmath.fsum(w * a ** int(k) for a, w in zip(self._points_mp(), self._weights_mp()))
 
     def _moment_quad(self, k, dps):
         return self._moment_hook(k, dps)

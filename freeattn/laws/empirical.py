@@ -5,7 +5,7 @@ import math
 
 import numpy as np
 
-from .._validation import positive, real_vector
+from .._validation import Param, positive, real_vector
 from .discrete import Discrete
 
 __all__ = ["Empirical"]
@@ -41,11 +41,14 @@ class Empirical(Discrete):
     2.5
     """
 
+    #: declared parameter domains (the samples are validated by ``real_vector``)
+    parameters = (Param("bandwidth", "positive", "η", "half-width of smoothed_pdf"),)
+
     def __init__(self, samples, bandwidth=None):
         x = np.sort(real_vector("samples", samples))
         self.samples = x
         self.n = x.size
-        self.bandwidth = None if bandwidth is None else float(positive("bandwidth", bandwidth))
+        self.bandwidth = None if bandwidth is None else float(self.parameters[0].validate(bandwidth))
         uniq, counts = np.unique(x, return_counts=True)
         super().__init__(uniq, counts / x.size)
         self.name = f"Empirical(n={x.size})"

@@ -6,7 +6,7 @@ import math
 import mpmath
 import numpy as np
 
-from .._context import round_back, to_mp, workdps
+from .._context import round_back, to_mp, tolerance, workdps
 from .._validation import ParameterError, finite_real
 from .base import Law
 
@@ -116,7 +116,7 @@ class Transformed(Law):
                 [-coefs[1] / coefs[0]]
             dcoef = [k * c for k, c in enumerate(mpmath.mpf(float(c)) for c in self.coefficients)][1:]
             total = mpmath.mpc(0)
-            tol = mpmath.mpf(10) ** (-dps)
+            tol = tolerance(dps)
             for x in xs:
                 d = mpmath.fsum(c * x**k for k, c in enumerate(dcoef))
                 if mpmath.im(z) == 0 and abs(mpmath.im(x)) <= tol * (1 + abs(x)):
@@ -185,6 +185,8 @@ class Transformed(Law):
         """Exact moments ∫ φ(x)^k dμ from μ's exact moments (sympy), k = 1..order."""
         import sympy as sp
 
+        if not self.law._overrides("exact_moments"):
+            raise NotImplementedError(f"{self.law.name} has no exact moments")
         ms = [sp.Integer(1)] + list(self.law.exact_moments(order * (len(self._c) - 1)))
         x = sp.Symbol("x")
         phi = sum(sp.Rational(float(c)) * x**k for k, c in enumerate(self.coefficients))

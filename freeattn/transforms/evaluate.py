@@ -25,7 +25,7 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from .._context import to_mp, workdps
+from .._context import to_mp, tolerance, workdps
 from .._validation import ParameterError, check_method, dps_or_none
 from ..algebraic.polynomial import S, r_relation, s_relation, w
 
@@ -104,7 +104,7 @@ def _evaluate(law, kind, arg, dps, start):
         if dps is not None:
             with workdps(dps):
                 v = mpmath.mpc(val) if a == 0 else _polish_mp(law, kind, mpmath.mpmathify(a), mpmath.mpc(val))
-                if mpmath.im(v) == 0 or abs(mpmath.im(v)) < mpmath.mpf(10) ** (-dps - 5) * abs(v):
+                if mpmath.im(v) == 0 or abs(mpmath.im(v)) < tolerance(dps + 5) * abs(v):
                     v = mpmath.re(v) if np.isrealobj(arr) else v
             with mpmath.workdps(dps):
                 out.append(+v)
@@ -329,7 +329,7 @@ def _inverse_mp(law, kind, v, dps, guess):
             else:
                 z0 = (1 + v) / v / mpmath.mpmathify(guess)
                 f = lambda z: z * law._cauchy_mp(z, dps + 5) - 1 - v  # noqa: E731
-            z = mpmath.findroot(f, z0, tol=mpmath.mpf(10) ** (-2 * dps - 10))
+            z = mpmath.findroot(f, z0, tol=tolerance(2 * dps + 10))
             if mpmath.im(v) == 0:
                 z = mpmath.re(z)
             val = z - 1 / v if kind == "R" else (1 + v) / v / z

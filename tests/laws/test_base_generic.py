@@ -135,6 +135,13 @@ def test_equal_laws_compare_and_hash_equal():
     assert MarchenkoPastur(0.5) != MarchenkoPastur(0.25)
     assert MarchenkoPastur(0.5) != Semicircle(0.5)
     assert len({MarchenkoPastur(0.5), MarchenkoPastur(0.5)}) == 1
+    # laws built from laws compare through them (never equal on a shared rate alone)
+    from freeattn import compound_free_poisson
+    from freeattn.laws import Empirical
+
+    p = compound_free_poisson(Empirical([1.0, 2.0]), 0.5)
+    assert p == compound_free_poisson(Empirical([1.0, 2.0]), 0.5)
+    assert p != compound_free_poisson(Empirical([1.0, 3.0]), 0.5)
 
 
 def test_generic_law_pickles_after_evaluation(arcsine):
@@ -166,6 +173,11 @@ def test_high_precision_routes_with_an_mp_hook():
     assert abs(law.pdf(x, dps=30) - ref_pdf) < mpmath.mpf(10) ** -28
     assert abs(law.cdf(x, dps=30) - ref_cdf) < mpmath.mpf(10) ** -28
     assert abs(law.ppf(ref_cdf, dps=30) - x) < mpmath.mpf(10) ** -27
+    with mpmath.workdps(40):
+        ref_sf = 1 - ref_cdf
+        ref_log = mpmath.log(ref_pdf)
+    assert abs(law.sf(x, dps=30) - ref_sf) < mpmath.mpf(10) ** -28
+    assert abs(law.logpdf(x, dps=30) - ref_log) < mpmath.mpf(10) ** -28
     a, b = law.support(dps=30)[0]
     assert abs(a + 2) < mpmath.mpf(10) ** -28 and abs(b - 2) < mpmath.mpf(10) ** -28
     # G′ at 30 digits by the Cauchy integral formula: −z G³
@@ -179,3 +191,42 @@ def test_float_only_law_refuses_high_precision(arcsine):
     assert abs(arcsine.cauchy_transform(1j, dps=12) - 1 / (1j * math.sqrt(5))) < 1e-12
     with pytest.raises(NotImplementedError, match="_cauchy_mp"):
         arcsine.cauchy_transform(1j, dps=30)
+
+
+def test_generic_law_with_a_gap_and_an_atom():
+    """G of 0.5·semicircle on [−5, −3] + 0.2·δ₀ + 0.3·arcsine on [1, 3], given only as G: the
+    generic routes find both intervals, their edges, the atom and its mass."""
+
+    class ThreeParts(Law):
+        def _cauchy_float(self, z):
+            u = z + 4
+            sc = 2 * (u - np.sqrt(u - 1) * np.sqrt(u + 1))  # semicircle of radius 1 at −4
+            arc = 1 / (np.sqrt(z - 3) * np.sqrt(z - 1))    # arcsine on [1, 3]
+            return 0.5 * sc + 0.2 / z + 0.3 * arc
+
+    law = ThreeParts()
+    (a1, b1), (a2, b2) = law.support()
+    assert (a1, b1, a2, b2) == pytest.approx((-5, -3, 1, 3), abs=1e-12)
+    (loc, mass), = law.atoms()
+    assert loc == pytest.approx(0.0, abs=1e-12) and mass == pytest.approx(0.2, abs=1e-10)
+    np.testing.assert_allclose(law.cdf([-4.0, -1.0, 0.0, 2.0, 5.0]), [0.25, 0.5, 0.7, 0.85, 1.0],
+                               atol=1e-9)
+    assert law.ppf(0.6) == loc  # inside the atom's jump (0.5, 0.7]: the atom itself
+    assert law.mean() == pytest.approx(0.5 * -4 + 0.3 * 2, abs=1e-9)
+
+
+@pytest.mark.parametrize("law", [MarchenkoPastur(0.5), MarchenkoPastur(2.0)], ids=str)
+def test_generic_routes_agree_with_the_algebraic_routes(law):
+    """A second algorithm: the same G through the generic routes (support scan, pole bisection,
+    tanh-sinh cdf, quadrature moments) against the algebraic law's own exact routes."""
+    from freeattn.laws import NumericalLaw
+
+    gen = NumericalLaw(law._cauchy_float)
+    np.testing.assert_allclose(gen.support(), law.support(), atol=1e-14)
+    assert len(gen.atoms()) == len(law.atoms())
+    for (a1, w1), (a2, w2) in zip(gen.atoms(), law.atoms()):
+        assert a1 == a2 and w1 == pytest.approx(w2, abs=1e-12)
+    (a, b), = law.support()
+    x = np.linspace(a, b, 7)[1:-1]
+    np.testing.assert_allclose(gen.cdf(x), law.cdf(x), atol=1e-13)
+    assert gen.moment(3) == pytest.approx(float(law.moment(3)), rel=1e-12)

@@ -146,8 +146,7 @@ def test_mixture_is_linear():
 # ------------------------------------------------------------------ push-forward
 def test_pushforward_by_a_square_is_free_poisson():
     # semicircle(1) pushed by x ↦ x² is the free Poisson law of rate 1 (density sqrt((4−y)/y)/(2π))
-    law = Semicircle(1.0).pushforward([0.0, 0.0, 1.0])
-    assert isinstance(law, Transformed)
+    law = Transformed(Semicircle(1.0), [0.0, 0.0, 1.0])  # the numeric route, for any law
     assert law.support() == [(0.0, 4.0)]
     y = np.array([0.1, 1.0, 2.5, 3.9])
     np.testing.assert_allclose(law.pdf(y), np.sqrt((4 - y) / y) / (2 * np.pi), rtol=1e-12)
@@ -157,6 +156,17 @@ def test_pushforward_by_a_square_is_free_poisson():
                                FreePoisson(1.0).cauchy_transform_derivative(z[:1]), rtol=1e-9)
     assert [float(law.moment(k)) for k in (1, 2, 3)] == pytest.approx([1, 2, 5], rel=1e-14)
     assert law.cdf(1.0) == pytest.approx(float(FreePoisson(1.0).cdf(1.0)), abs=1e-10)
+    # a second algorithm: the exact elimination of AlgebraicLaw.pushforward, for a map with a
+    # critical point x = 2 inside the support of MP(1/2): image [φ(2), φ(a)] = [−1/2, φ(a)]
+    phi = [0.5, -1.0, 0.25]
+    numeric = Transformed(MarchenkoPastur(0.5), phi)
+    exact = MarchenkoPastur(0.5).pushforward(phi)
+    zz = np.array([0.3 + 0.5j, 2.0 + 1e-2j, -3.0, 0.0])
+    np.testing.assert_allclose(numeric.cauchy_transform(zz), exact.cauchy_transform(zz), rtol=1e-11)
+    a = (1 - math.sqrt(0.5)) ** 2
+    (lo, hi), = numeric.support()
+    assert lo == -0.5 and hi == pytest.approx(0.5 - a + 0.25 * a * a, abs=1e-15)
+    assert numeric.cdf(hi) == pytest.approx(1.0, abs=1e-9)
 
 
 def test_affine_pushforward_of_a_generic_law_and_atoms():
@@ -171,7 +181,7 @@ def test_affine_pushforward_of_a_generic_law_and_atoms():
 
 
 def test_pushforward_at_high_precision():
-    law = Semicircle(1.0).pushforward([0.0, 0.0, 1.0])
+    law = Transformed(Semicircle(1.0), [0.0, 0.0, 1.0])
     z = mpmath.mpc(1, 1)
     with mpmath.workdps(40):
         ref = FreePoisson(1).cauchy_transform(z, dps=35)
