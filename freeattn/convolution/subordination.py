@@ -72,37 +72,55 @@ class _Input:
             self.poly = (cf, dcf.reshape(cf.shape[0], -1))
 
     # -------------------------------------------------------------- float64
-    def _poly_eval(self, g, w):
-        """P(g, w), ∂_G P and ∂_z P by Horner's scheme (vectorised over points)."""
+    def _coeffs(self, w, deriv=False):
+        """Coefficients of P(·, w) (rows G^deg..G^0) and, with ``deriv``, of ∂_zP(·, w)."""
         cf, dcf = self.poly
         C = cf[:, :1] * np.ones_like(w)
         for j in range(1, cf.shape[1]):
             C = C * w + cf[:, j:j + 1]
+        if not deriv:
+            return C, None
         dC = dcf[:, :1] * np.ones_like(w)
         for j in range(1, dcf.shape[1]):
             dC = dC * w + dcf[:, j:j + 1]
+        return C, dC
+
+    @staticmethod
+    def _horner(C, g):
+        """P(g) and ∂_GP(g) for coefficient rows C (Horner's scheme, vectorised)."""
         p = C[0] * np.ones_like(g)
         pg = np.zeros_like(p)
-        pz = dC[0] * np.ones_like(g)
         for k in range(1, C.shape[0]):
             pg = pg * g + p
             p = p * g + C[k]
+        return p, pg
+
+    def _poly_eval(self, g, w):
+        """P(g, w), ∂_G P and ∂_z P (vectorised over points)."""
+        C, dC = self._coeffs(w, deriv=True)
+        p, pg = self._horner(C, g)
+        pz = dC[0] * np.ones_like(g)
+        for k in range(1, dC.shape[0]):
             pz = pz * g + dC[k]
         return p, pg, pz
 
     def _polish(self, g, w):
         """Newton on P(g, w) = 0 from g; accepted where it converged near the start on the
-        sheet Im g ≤ 0 (Im w ≥ 0)."""
+        sheet Im g ≤ 0 (Im w ≥ 0).  Newton converges quadratically: once every step is below
+        1e-9 relative, one more step reaches rounding level."""
         start = g.copy()
+        C, _ = self._coeffs(w)
         with np.errstate(all="ignore"):
             step = np.full(w.shape, np.inf)
-            for _ in range(8):
-                p, pg, _ = self._poly_eval(g, w)
+            last = False
+            for _ in range(10):
+                p, pg = self._horner(C, g)
                 d = p / pg
                 g = g - d
                 step = np.abs(d)
-                if np.all(step <= 1e-15 * np.abs(g)):
+                if last:
                     break
+                last = bool(np.all(step <= 1e-9 * np.abs(g)))
             ok = (np.isfinite(g) & (step <= 1e-12 * np.abs(g)) & (np.abs(w) > 0)
                   & (np.abs(g - start) <= 0.3 * np.abs(start))
                   & (g.imag <= 1e-12 * np.abs(g)))
@@ -197,6 +215,22 @@ class _Input:
         return self._hull
 
 
+def _sub_state(st, idx, N):
+    """The inputs' warm-start states restricted to the points ``idx`` (of N)."""
+    return {i: tuple(c[idx] for c in v) for i, v in st.items() if v[0].shape == (N,)}
+
+
+def _put_state(st, sub, idx, N):
+    for i, v in sub.items():
+        if i in st and st[i][0].shape == (N,):
+            for full, part in zip(st[i], v):
+                full[idx] = part
+        else:
+            st[i] = tuple(np.full(N, np.nan, dtype=complex) for _ in v)
+            for full, part in zip(st[i], v):
+                full[idx] = part
+
+
 def _solve2(J, f):
     """Solve J δ = f for stacks of n × n systems (n = 1, 2) given as nested lists."""
     if len(f) == 1:
@@ -250,36 +284,48 @@ class SubordinationLaw(Law):
         step is at rounding level, or when its residual stops decreasing at rounding level
         (near an edge the Jacobian is almost singular and the step is rounding noise
         amplified; near a hard edge F → 0 and the residual keeps shrinking, so Newton goes
-        on there until the relative accuracy of F is reached)."""
+        on there until the relative accuracy of F is reached).  Only points not yet done are
+        evaluated."""
+        N = z.shape[0]
+        u = [ui.copy() for ui in u]
+        best = [ui.copy() for ui in u]
+        best_res = np.full(N, np.inf)
+        done = np.zeros(N, bool)
+        act = np.arange(N)
         with np.errstate(all="ignore"):
-            done = np.zeros(z.shape, bool)
-            best = [ui.copy() for ui in u]
-            best_res = np.full(z.shape, np.inf)
-            for _ in range(maxit):
-                f, J = self._eqs(u, z, st)
-                size = self._res_scale(u, z)
+            for it in range(maxit + 1):
+                ua = [ui[act] for ui in u]
+                za = z[act]
+                sa = _sub_state(st, act, N)
+                f, J = self._eqs(ua, za, sa)
+                _put_state(st, sa, act, N)
+                size = self._res_scale(ua, za)
                 res = sum(np.abs(fi) for fi in f)
-                better = res < best_res
-                best = [np.where(better, ui, bi) for ui, bi in zip(u, best)]
-                stalled = ~better & (best_res <= 32 * tol * size)
-                best_res = np.where(better, res, best_res)
-                done |= stalled
+                better = res < best_res[act]
+                for bi, ui in zip(best, ua):
+                    bi[act] = np.where(better, ui, bi[act])
+                stalled = ~better & (best_res[act] <= 32 * tol * size)
+                best_res[act] = np.where(better, res, best_res[act])
+                if it == maxit:
+                    break
                 d = _solve2(J, f)
                 dn = sum(np.abs(di) for di in d)
                 bad = ~np.isfinite(dn)
-                done |= (dn <= tol * (sum(np.abs(ui) for ui in u) + 1e-300)) & ~bad & better
-                if np.all(done):
+                fin = stalled | ((dn <= tol * (sum(np.abs(ui) for ui in ua) + 1e-300)) & ~bad
+                                 & better)
+                move = ~fin & ~bad
+                for ui, uai, di in zip(u, ua, d):
+                    ui[act] = np.where(move, self._project(uai - di, uai), uai)
+                done[act] = fin
+                act = act[~fin]
+                if act.size == 0:
                     break
-                move = ~done & ~bad
-                u = [np.where(move, self._project(ui - di, ui), ui) for ui, di in zip(u, d)]
-            else:
-                f, _ = self._eqs(u, z, st)
-                res = sum(np.abs(fi) for fi in f)
-                better = res < best_res
-                best = [np.where(better, ui, bi) for ui, bi in zip(u, best)]
-                best_res = np.where(better, res, best_res)
             size = self._res_scale(best, z)
             conv = best_res <= 1e-12 * size
+            if act.size:  # leave the inputs' states at the best iterates
+                sa = _sub_state(st, act, N)
+                self._eqs([bi[act] for bi in best], z[act], sa)
+                _put_state(st, sa, act, N)
             return best, conv, best_res
 
     def _ladder_floor(self, z):
@@ -303,9 +349,14 @@ class SubordinationLaw(Law):
         return np.where(far, u.real + 0.5j * old.imag, np.where(below, u.real + 0j, u))
 
     def _fixed_point(self, u, z, st, iters):
+        """Fixed-point sweeps (Denjoy–Wolff iteration), stopped once they settle."""
         with np.errstate(all="ignore"):
             for _ in range(iters):
-                u = [self._project(v) for v in self._fixed(u, z, st)]
+                new = [self._project(v) for v in self._fixed(u, z, st)]
+                change = max(float(np.nanmax(np.abs(a - b), initial=0)) for a, b in zip(new, u))
+                u = new
+                if change <= 1e-13 * self._scale:
+                    break
         return u
 
     def _solve_float(self, z, ratio=_LADDER_RATIO, fixed_iters=60, states=None):
@@ -469,7 +520,12 @@ class SubordinationLaw(Law):
         point of the subordination system (f = 0, det ∂_u f = 0)."""
         lo, hi = self._hull()
         pad = 1e-3 * (hi - lo) + 1e-12 * self._scale
-        x = np.linspace(lo - pad, hi + pad, _SCAN_POINTS)
+        # uniform points plus points graded toward both ends of the hull (x = a + (b − a)
+        # sin²(θ/2)), where narrow components and gaps next to the extreme edges hide
+        th = np.linspace(0.0, math.pi, _SCAN_POINTS // 2)
+        x = np.unique(np.concatenate([
+            np.linspace(lo - pad, hi + pad, _SCAN_POINTS - th.size),
+            (lo - pad) + (hi - lo + 2 * pad) * np.sin(0.5 * th) ** 2]))
         atoms = [a for a, _ in self._atom_list]
         keep = np.ones(x.shape, bool)
         for a in atoms + ([0.0] if self._half_line else []):
@@ -618,29 +674,53 @@ class SubordinationLaw(Law):
         if "_cdf_v" in self.__dict__:
             return self._cdf_v
         atoms_mass = sum(m for _, m in self._atom_list)
-        panels = 16
-        prev = None
-        while True:
-            tables = []
-            total = atoms_mass
-            for a, b in self._support_float:
-                # grade toward an edge at 0 of a half-line law (a power singularity there,
-                # e.g. x^{-2/3}); critical-point edges (square root, or inverse square root
-                # at a hard edge) are smooth in θ and their neighbourhood is ill-conditioned
-                edges = _graded_panels(panels, left=self._half_line and a == 0)
-                mass = self._gl(a, b, edges[:-1], edges[1:])
-                tables.append({"a": a, "b": b, "edges": edges,
-                               "cum": np.concatenate([[0.0], np.cumsum(mass)])})
-                total += mass.sum()
-            if prev is not None and abs(total - prev) <= 1e-11 and abs(total - 1) <= _MASS_TOL:
-                break
-            if panels >= 512:
-                raise ArithmeticError(f"{self.name}: total mass {total!r} ≠ 1 (atoms "
-                                      f"{atoms_mass!r}); the support scan missed a component")
-            prev = total
-            panels *= 2
+        tables = []
+        total = atoms_mass
+        for a, b in self._support_float:
+            # grade toward an edge at 0 of a half-line law (a power singularity there,
+            # e.g. x^{-2/3}); critical-point edges (square root, or inverse square root at a
+            # hard edge) are smooth in θ, and their neighbourhood is ill-conditioned
+            zero_edge = self._half_line and a == 0
+            edges, mass = self._adaptive_panels(a, b, _graded_panels(32, left=zero_edge),
+                                                grade0=zero_edge)
+            tables.append({"a": a, "b": b, "edges": edges,
+                           "cum": np.concatenate([[0.0], np.cumsum(mass)])})
+            total += mass.sum()
+        if abs(total - 1) > _MASS_TOL:
+            raise ArithmeticError(f"{self.name}: total mass {total!r} ≠ 1 (atoms "
+                                  f"{atoms_mass!r}); the support scan missed a component")
         self._cdf_v = (tables, total)
         return self._cdf_v
+
+    def _adaptive_panels(self, a, b, edges, grade0=False):
+        """θ-panels split until 16-point Gauss–Legendre on a panel agrees with the sum over
+        its two halves to 1e-14 + 1e-11 of the panel mass (vectorised over panels); returns (edges, panel masses)."""
+        lo, hi = edges[:-1], edges[1:]
+        keep_lo, keep_mass = [], []
+        for depth in range(20):  # panels down to π/32·2^-20: a kink (narrow gap) costs < 1e-11
+            mid = 0.5 * (lo + hi)
+            whole = self._gl(a, b, lo, hi)
+            left, right = self._gl(a, b, lo, mid), self._gl(a, b, mid, hi)
+            # a panel at a critical-point edge is not split below 2e-3 in θ: there the
+            # θ-integrand is smooth but the density is ill-conditioned (rounding in G grows
+            # like eps/distance next to a hard edge), so deeper nodes only add noise
+            at_edge = ((lo == 0.0) & (not grade0)) | (hi == math.pi)
+            # per-panel tolerance 1e-11 relative keeps the total below 1e-10 while staying
+            # above the density's rounding noise (else noise would split panels forever);
+            # at most 4096 panels are split per round
+            ok = ((np.abs(whole - (left + right)) <= 1e-14 + 1e-11 * np.abs(whole))
+                  | (depth == 19) | (at_edge & (hi - lo <= 2e-3)))
+            if np.count_nonzero(~ok) > 4096:
+                ok[:] = True
+            keep_lo += [lo[ok], mid[ok]]
+            keep_mass += [left[ok], right[ok]]
+            lo, hi = np.concatenate([lo[~ok], mid[~ok]]), np.concatenate([mid[~ok], hi[~ok]])
+            if lo.size == 0:
+                break
+        starts = np.concatenate(keep_lo)
+        masses = np.concatenate(keep_mass)
+        order = np.argsort(starts)
+        return np.append(starts[order], math.pi), masses[order]
 
     def _theta_density(self, a, b, th):
         x = a + (b - a) * np.sin(0.5 * th) ** 2
@@ -732,6 +812,15 @@ def _graded_panels(k, left=False, levels=24, ratio=0.25):
 _ATOM_TOL = 1e-14
 
 
+def _moments_of(law, order):
+    """m₁..m_order of an input: exact where the law knows them, else its own (float) route —
+    e.g. the exact sums of an empirical law."""
+    try:
+        return list(law.exact_moments(order))
+    except NotImplementedError:
+        return [law.moment(k) for k in range(1, order + 1)]
+
+
 def _mass_at_zero(atoms):
     return sum((m for a, m in atoms if a == 0), 0 * sum((m for _, m in atoms), 0))
 
@@ -788,8 +877,8 @@ class AdditiveConvolution(SubordinationLaw):
         from ..transforms.cumulants import (boxplus_free_cumulants, free_cumulants_from_moments,
                                             moments_from_free_cumulants)
 
-        k1 = free_cumulants_from_moments(self.mu.exact_moments(order))
-        k2 = free_cumulants_from_moments(self.nu.exact_moments(order))
+        k1 = free_cumulants_from_moments(_moments_of(self.mu, order))
+        k2 = free_cumulants_from_moments(_moments_of(self.nu, order))
         return moments_from_free_cumulants(boxplus_free_cumulants(k1, k2))
 
 
@@ -857,8 +946,8 @@ class MultiplicativeConvolution(SubordinationLaw):
         from ..transforms.cumulants import (boxtimes_free_cumulants, free_cumulants_from_moments,
                                             moments_from_free_cumulants)
 
-        k1 = free_cumulants_from_moments(self.mu.exact_moments(order))
-        k2 = free_cumulants_from_moments(self.nu.exact_moments(order))
+        k1 = free_cumulants_from_moments(_moments_of(self.mu, order))
+        k2 = free_cumulants_from_moments(_moments_of(self.nu, order))
         return moments_from_free_cumulants(boxtimes_free_cumulants(k1, k2))
 
 
@@ -925,7 +1014,7 @@ class CompoundFreePoisson(SubordinationLaw):
                                             moments_from_free_cumulants)
         from ..laws._params import exact
 
-        kappa = compound_free_poisson_cumulants(self.mu.exact_moments(order), exact(self.rate))
+        kappa = compound_free_poisson_cumulants(_moments_of(self.mu, order), exact(self.rate))
         return moments_from_free_cumulants(kappa)
 
 
@@ -974,7 +1063,7 @@ class AdditivePower(SubordinationLaw):
 
         t = exact(self.t)
         return moments_from_free_cumulants(
-            [t * k for k in free_cumulants_from_moments(self.mu.exact_moments(order))])
+            [t * k for k in free_cumulants_from_moments(_moments_of(self.mu, order))])
 
 
 class MultiplicativePower(SubordinationLaw):
@@ -1036,7 +1125,7 @@ class MultiplicativePower(SubordinationLaw):
         from ..transforms.cumulants import moments_from_s_transform_series, s_transform_series
         import sympy as sp
 
-        s = s_transform_series(self.mu.exact_moments(order), order)
+        s = s_transform_series(_moments_of(self.mu, order), order)
         t = sp.nsimplify(self.t) if float(self.t).is_integer() else sp.Rational(self.t)
         # b = s^t by J. C. P. Miller's recursion: b_n = Σ_{k=1}^n ((t + 1)k − n) s_k b_{n−k}/(n s_0)
         b = [s[0] ** t]

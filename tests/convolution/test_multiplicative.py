@@ -82,8 +82,6 @@ def test_atom_at_zero_is_max_of_masses_dps(mp2_mp3_sub):
         assert loc == 0 and abs(mass - mpmath.mpf(2) / 3) < mpmath.mpf(10) ** -29
 
 
-@pytest.mark.xfail(strict=True, reason="engine (issue 7 item 1): AlgebraicLaw loses the atom at "
-                   "0 of the ⊠ polynomial (cdf(1e9) = 1/3)")
 def test_atom_at_zero_algebraic_route():
     law = boxtimes(MarchenkoPastur(2), MarchenkoPastur(3), method="algebraic")
     assert abs(law.cdf(1e9) - 1) <= 1e-10
