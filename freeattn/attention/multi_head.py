@@ -59,11 +59,13 @@ def _heads(heads):
 
 
 def _named(law, name, kind, **params):
-    """Name the law and record what it describes (``params['kind']`` is the matrix kind of
-    :class:`freeattn.montecarlo.AttentionModel`; :func:`freeattn.montecarlo.check` uses it to
-    refuse a law of another kind or other parameters)."""
+    """Name the law and record what it describes: ``law.describes`` is the matrix kind of
+    :class:`freeattn.montecarlo.AttentionModel` and ``law.params`` its β and ratios;
+    :func:`freeattn.montecarlo.check` uses them to refuse a law of another kind or other
+    parameters."""
     law.name = name
-    law.params = {"kind": kind, **params}
+    law.params = params
+    law.describes = kind
     return law
 
 
