@@ -21,7 +21,8 @@ FIGURES = {
 
 
 def _make(name, doc):
-    @reproduce.command(name, short_help=doc.split(" (")[0], help=doc + " Theory at the paper's ratios; Monte Carlo markers "
+    @reproduce.command(name, short_help=doc.split(" (")[0],
+                       help=doc + " Theory at the paper's ratios; Monte Carlo markers "
                        "at reduced sizes by default (--mc paper: the paper's sizes, hours).")
     @click.option("--mc", type=click.Choice(["none", "reduced", "paper"]), default="reduced",
                   show_default=True, help="Monte Carlo markers: none, reduced or paper sizes.")

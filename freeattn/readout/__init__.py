@@ -7,9 +7,9 @@ transform) or through the paper's scalar equations (:class:`IndependentKV`, :cla
 from .dof import dof, dof_derivative
 from .quadrature import QuadratureError, expect
 from .ridge import ridge_error
-from .scalar import IndependentKV, ScalarReadoutLaw, TiedKV, readout_normalisation
+from .scalar import IndependentKV, ScalarReadoutLaw, TiedKV, mean_one, readout_normalisation
 from .training import arrival_time, loss_laplace_transform, training_loss
 
 __all__ = ["dof", "dof_derivative", "ridge_error", "training_loss", "arrival_time",
            "loss_laplace_transform", "IndependentKV", "TiedKV", "ScalarReadoutLaw",
-           "readout_normalisation", "expect", "QuadratureError"]
+           "readout_normalisation", "mean_one", "expect", "QuadratureError"]

@@ -148,6 +148,12 @@ def dof(law, lam, dps=None):
     Notes
     -----
     Hayase & Karakida 2026, §C.4: w_ν(λ) = −ψ_ν(−1/λ) = 1 + λ G_ν(−λ); λ w = (1 − w)/S_ν(−w).
+
+    Examples
+    --------
+    >>> from freeattn.readout import IndependentKV
+    >>> print(f"{dof(IndependentKV(beta=1.0, gamma_k=0.5, heads=32), 1.0):.12f}")
+    0.431758298075
     """
     dps = dps_or_none(dps)
     check_lam(lam, allow_complex=True)

@@ -50,6 +50,13 @@ def ridge_error(law, lam, sigma2, gamma_o, dps=None, method="transform"):
     -----
     Hayase & Karakida 2026, eqs. (5.1), (5.2), (C.28), (C.30):
     E_λ = 1 − 1/γ + ∫ (λ²/γ + σ² x)/(x + λ)² dν = 1 − w_ν(λ)/γ + (λ/γ − σ²) w′_ν(λ).
+
+    Examples
+    --------
+    >>> from freeattn.readout import IndependentKV
+    >>> nu = IndependentKV(beta=1.0, gamma_k=1.5, heads=96, gamma_v=1.5, gamma_o=1.5)
+    >>> print(f"{ridge_error(nu, 1e-4, sigma2=0.1, gamma_o=1.5):.10f}")
+    1.4407911850
     """
     from .._validation import ParameterError
 

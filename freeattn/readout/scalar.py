@@ -36,7 +36,7 @@ from .._context import workdps
 from .._validation import ParameterError, positive, positive_integer
 from ..attention.single_head import theta1, theta2
 
-__all__ = ["ScalarReadoutLaw", "IndependentKV", "TiedKV", "readout_normalisation"]
+__all__ = ["ScalarReadoutLaw", "IndependentKV", "TiedKV", "readout_normalisation", "mean_one"]
 
 
 def _heads(heads):
@@ -77,6 +77,38 @@ def readout_normalisation(beta, gamma_k, heads, gamma_o, tied=False):
     if tied:
         return gamma_o * (th1 + heads * th2 / gamma_k)
     return gamma_o * th1
+
+
+def mean_one(law, m=None):
+    """The law of F Fᵀ for F = Φ/sqrt(m): the dilation D_{1/m} of the law of Φ Φᵀ.
+
+    Parameters
+    ----------
+    law : Law
+        Limiting law of the (centred) feature Gram, e.g. the layer law (C.15) or (C.21).
+    m : float or sympy expression, optional
+        Readout normalisation (:func:`readout_normalisation`); default the law's mean, which
+        makes the result mean one.  An exact sympy value (e.g. ``2*(sp.E - 1)``) keeps an
+        algebraic law exact.
+
+    Returns
+    -------
+    Law
+        ``law.dilate(1/m)``.
+
+    Notes
+    -----
+    Hayase & Karakida 2026, eq. (C.24): m = lim ‖Φ_⊥‖_F²/n is the mean of the limit law.
+    """
+    if m is None:
+        m = law.mean()
+    try:
+        import sympy as sp
+
+        inv = 1 / m if isinstance(m, sp.Basic) else 1 / positive("m", m)
+    except ZeroDivisionError:
+        raise ParameterError("m", f"m must be > 0, got {m!r}") from None
+    return law.dilate(inv)
 
 
 class ScalarReadoutLaw:

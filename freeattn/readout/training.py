@@ -103,8 +103,8 @@ def training_loss(law, t, method="stehfest", dps=None, degree=None):
         Times t ≥ 0.
     method : {'stehfest', 'talbot', 'dehoog', 'quadrature'}
         Laplace inversion of (1 − w_ν(s/2))/s with ``mpmath.invertlaplace`` (default
-        Gaver–Stehfest with 48 terms, the paper's check setting), or 'quadrature': e^{−2tx} integrated
-        against the law's density and atoms (Laws with a density only; float64).
+        Gaver–Stehfest with 48 terms, the paper's check setting), or 'quadrature': e^{−2tx}
+        integrated against the law's density and atoms (Laws with a density; float64).
     dps : int, optional
         Digits of the result for the inversion methods: None returns float64 computed with a
         working precision of 20 digits goal (mpmath raises it further per method); an integer
@@ -123,6 +123,13 @@ def training_loss(law, t, method="stehfest", dps=None, degree=None):
         For t < 0 or NaN, an unknown method, or 'talbot'/'dehoog' on a real-only scalar law.
     QuadratureError
         For 'quadrature' when the density and atoms do not resolve the law.
+
+    Examples
+    --------
+    >>> from freeattn.readout import IndependentKV
+    >>> nu = IndependentKV(beta=1.0, gamma_k=1.0, heads=64, gamma_v=1.0, gamma_o=2.0)
+    >>> print(f"{training_loss(nu, 10.0):.10f}")
+    0.1923342536
     """
     dps_out = dps_or_none(dps)
     arr = _check_times(t)
@@ -184,6 +191,12 @@ def arrival_time(law, level=0.1, method="stehfest", degree=None, tol=1e-10):
     -----
     L is strictly decreasing from 1 to ν({0}); Brent's method on a doubling bracket
     (Hayase & Karakida 2026, §C.6.2, §D.5).
+
+    Examples
+    --------
+    >>> from freeattn.readout import IndependentKV
+    >>> print(f"{arrival_time(IndependentKV(1.0, 1.0, 64, 1.0, 2.0), 0.1):.4f}")
+    41.2236
     """
     z = _zero_mass(law)
     level = float(in_open_interval("level", level, z, 1.0))

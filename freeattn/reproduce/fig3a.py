@@ -14,7 +14,8 @@ import numpy as np
 
 from ..montecarlo.samplers import AttentionModel
 from ..readout import IndependentKV, arrival_time
-from ..readout.finite import bootstrap_arrival_interval, draw_spectra, fixed_target, mean_curve_arrival
+from ..readout.finite import (bootstrap_arrival_interval, draw_spectra, fixed_target,
+                               mean_curve_arrival)
 
 __all__ = ["PUBLISHED", "SIZES", "KV_HEADS", "gamma_fixed_count", "rounded_width", "law",
            "arrival_time", "compute", "plot", "summary"]

@@ -88,10 +88,29 @@ def test_fieller_interval():
     r, lo, hi = fieller_interval(y, x)
     assert lo < r < hi and r == pytest.approx(y.mean() / x.mean())
     # the endpoints satisfy |Ȳ − rX̄| = t s_{Y−rX}/sqrt(N)
-    from scipy.stats import t as st
+    t975 = 2.262157162798205  # Student-t 0.975 quantile, 9 degrees of freedom
     for e in (lo, hi):
         d = y - e * x
-        assert abs(d.mean()) == pytest.approx(st.ppf(0.975, 9) * d.std(ddof=1) / math.sqrt(10))
+        assert abs(d.mean()) == pytest.approx(t975 * d.std(ddof=1) / math.sqrt(10))
     # denominator not distinguishable from zero: unbounded
     r, lo, hi = fieller_interval(y, 0.01 * rng.standard_normal(10))
     assert lo == -math.inf and hi == math.inf
+
+
+def test_limit_formulas_on_the_empirical_law_equal_finite_formulas(small):
+    """(5.1)/(5.2) and (5.3) applied to the empirical law of F Fᵀ (a Discrete law, general
+    route through its exact G and G′) equal the finite-matrix formulas: (C.28) before the
+    limit and the trace form (C.27) of the mean loss."""
+    from freeattn.laws import Discrete
+    from freeattn.readout import ridge_error, training_loss
+
+    _, f, spec = small
+    n, p = f.shape
+    law = Discrete(spec.ell)
+    lams = [1e-3, 0.05, 2.0]
+    np.testing.assert_allclose(ridge_error(law, lams, 0.1, p / n),
+                               finite_ridge_error(spec, lams, 0.1), rtol=1e-10)
+    # Σ_j e^{-2tℓ_j}/n: the loss averaged over targets uniform on the sphere
+    for t in (0.5, 3.0):
+        assert training_loss(law, t) == pytest.approx(np.mean(np.exp(-2 * t * spec.ell)),
+                                                      abs=1e-10)

@@ -61,15 +61,14 @@ def test_bad_input():
 
 @pytest.mark.slow
 def test_full_layer_C15_general_route_vs_54():
-    """The full layer law (C.15) = ν_{∞,h} ⊠ MP_{1/γ_V} ⊠ π_{γ_O}, normalised by m = γ_O θ₁,
-    through its G and G′ against the scalar equation (5.4) (building the law takes ~20 s)."""
+    """The full layer law (C.15) of mha_output_law, normalised by m = γ_O θ₁, through its G
+    and G′ against the scalar equation (5.4) (building the law takes ~20 s)."""
     import sympy as sp
 
-    from freeattn import FreePoisson, MarchenkoPastur, attention_law
-    from freeattn import free_multiplicative_convolution as boxtimes
+    from freeattn.attention import mha_output_law
+    from freeattn.readout import mean_one
 
-    law = boxtimes(boxtimes(attention_law(1.0, 1.0, 8), MarchenkoPastur(1 / 1.5)),
-                   FreePoisson(2.0)).dilate(1 / (2 * (sp.E - 1)))
+    law = mean_one(mha_output_law(1.0, 8, 1.0, 1.5, 2.0), 2 * (sp.E - 1))
     s = IndependentKV(1.0, 1.0, 8, 1.5, 2.0)
     lams = np.array([1e-3, 1e-2, 0.3, 5.0])
     np.testing.assert_allclose(ridge_error(law, lams, 0.1, 2.0), ridge_error(s, lams, 0.1, 2.0),
