@@ -8,7 +8,11 @@ Reports, in one run:
    comparison) and timed in alternation (best of --repeat rounds), and the same with the
    default BLAS threading for reference; also the paired draw that ``check`` makes
    (softmax and Gaussian model, two spectra);
-2. draws per second with 1 and 2 worker processes (softmax + Gaussian model per draw).
+2. draws per second with 1 and 2 worker processes (softmax + Gaussian model per draw);
+3. multi-head layers: one draw of the full layer with heads batched (stacks of heads, one
+   np.matmul per stack) against the per-head Python loop it replaced, same run, ratio
+   printed (Falcon-7B's shape h = 71, MQA, d_K = 64, scaled down to --mha-n tokens; and
+   DINOv3-L/16's n = 261, h = 16).
 
 Usage: python benchmarks/bench_montecarlo.py [--n 2000] [--draws 4] [--json]
 """
@@ -44,16 +48,48 @@ def breakdown(n, repeat):
     return steps
 
 
+def multihead(n_falcon, repeat):
+    """Seconds of one full-layer draw (softmax + Gaussian), heads batched vs per-head loop."""
+    from freeattn.attention import MHAConfig
+    from freeattn.montecarlo.samplers import _sample
+
+    cases = {"falcon-7b shape": MHAConfig(n=n_falcon, d=max(n_falcon, 4544 * n_falcon // 2048),
+                                          heads=71, kv_heads=1, d_k=64, sharing="mqa"),
+             "dinov3-l16": MHAConfig.preset("dinov3-l16")}
+    out = {}
+    with single_threaded_blas():
+        for name, cfg in cases.items():
+            model = cfg.model("mha")
+            seed = np.random.SeedSequence(0)
+            t_loop, t_batch = best_of_interleaved(
+                [lambda: _sample(model, seed, True, 3, head_chunk=1),
+                 lambda: _sample(model, seed, True, 3)], repeat)
+            out[name] = {"n": cfg.n, "heads": cfg.heads, "per_head_loop_s": t_loop,
+                         "batched_s": t_batch, "speedup": t_loop / t_batch}
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--n", type=int, default=2000)
     ap.add_argument("--draws", type=int, default=4)
     ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--mha-n", type=int, default=512)
+    ap.add_argument("--only-mha", action="store_true", help="Only the multi-head comparison.")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     for name, low in (("n", 2), ("draws", 1), ("repeat", 1)):
         if getattr(args, name) < low:
             ap.error(f"--{name} must be an integer >= {low}, got {getattr(args, name)}")
+    if args.only_mha:
+        res = multihead(args.mha_n, args.repeat)
+        if args.json:
+            print(json.dumps(res, indent=2))
+        for name, r in res.items():
+            print(f"[{name}: n = {r['n']}, h = {r['heads']}, 1 BLAS thread, best of "
+                  f"{args.repeat}] per-head loop {r['per_head_loop_s']:.3f} s, batched "
+                  f"{r['batched_s']:.3f} s: speed-up {r['speedup']:.2f}x")
+        return
     n = args.n
     rng = np.random.default_rng(0)
     e = rng.standard_normal((n, n)) / n
@@ -75,6 +111,7 @@ def main():
                       "softmax_ratio": t_soft / t_eig, "paired_draw_s": t_pair,
                       "paired_ratio": t_pair / t_eig}
     out["breakdown_s"] = breakdown(n, args.repeat)
+    out["multi_head"] = multihead(args.mha_n, args.repeat)
     for workers in (1, 2):
         run_draws(model, workers, seed=1, workers=workers)  # warm-up (process start)
         t = time.perf_counter()
@@ -96,6 +133,10 @@ def main():
     for workers in (1, 2):
         print(f"draws/s with {workers} worker(s) (softmax + Gaussian): "
               f"{out[f'draws_per_s_{workers}_workers']:.3f}")
+    for name, r in out["multi_head"].items():
+        print(f"[{name}: n = {r['n']}, h = {r['heads']}] full-layer draw: per-head loop "
+              f"{r['per_head_loop_s']:.3f} s, batched {r['batched_s']:.3f} s "
+              f"(speed-up {r['speedup']:.2f}x)")
 
 
 if __name__ == "__main__":

@@ -2,9 +2,12 @@
 layer description MHAConfig (widths, β, K/V sharing) shared by the laws and the simulations."""
 from .config import (BETA_LAW_RANGE, BETA_MODEL_RANGE, GAMMA_RANGE, MAX_HEADS, PRESETS,
                      SHARINGS, MHAConfig)
-from .multi_head import head_average_law, mha_output_law, output_outlier, values_law
+from .multi_head import (head_average_law, mha_output_law, output_law_from_weights,
+                         output_outlier, sigma_vo, values_law)
+from .tied import kv_law, kv_values_law
 from .single_head import attention_law, c_beta, rho_law, theta1, theta2
 
 __all__ = ["attention_law", "rho_law", "theta1", "theta2", "c_beta", "head_average_law",
-           "values_law", "mha_output_law", "output_outlier", "MHAConfig", "PRESETS",
+           "values_law", "mha_output_law", "output_outlier", "sigma_vo", "output_law_from_weights",
+           "kv_law", "kv_values_law", "MHAConfig", "PRESETS",
            "SHARINGS", "BETA_LAW_RANGE", "BETA_MODEL_RANGE", "GAMMA_RANGE", "MAX_HEADS"]

@@ -34,7 +34,7 @@ from .config import SHARINGS, check_sharing
 from .single_head import attention_law, rho_law
 
 __all__ = ["SHARINGS", "head_average_law", "values_law", "mha_output_law",
-           "output_outlier", "check_sharing"]
+           "output_outlier", "check_sharing", "sigma_vo", "output_law_from_weights"]
 
 def _free_poisson(rate):
     from ..laws.marchenko_pastur import FreePoisson
@@ -59,11 +59,13 @@ def _heads(heads):
 
 
 def _named(law, name, kind, **params):
-    """Name the law and record what it describes (``params['kind']`` is the matrix kind of
-    :class:`freeattn.montecarlo.AttentionModel`; :func:`freeattn.montecarlo.check` uses it to
-    refuse a law of another kind or other parameters)."""
+    """Name the law and record what it describes: ``law.describes`` is the matrix kind of
+    :class:`freeattn.montecarlo.AttentionModel` and ``law.params`` its β and ratios;
+    :func:`freeattn.montecarlo.check` uses them to refuse a law of another kind or other
+    parameters."""
     law.name = name
-    law.params = {"kind": kind, **params}
+    law.params = params
+    law.describes = kind
     return law
 
 
@@ -242,3 +244,94 @@ def output_outlier(values=None, w_o=None):
                          f"{values.shape} and {w_o.shape}")
     n, d_o = values.shape[0], w_o.shape[1]
     return float(np.linalg.norm(values.sum(axis=0) @ w_o) / math.sqrt(n * d_o))
+
+
+def sigma_vo(keys, values, w_o, beta):
+    """The conditional row covariance Σ_VO of the Gaussian layer (Hayase & Karakida 2026, (3.5)).
+
+    Σ_VO = (1/n) W^Oᵀ V_⊕ᵀ Σ_G V_⊕ W^O with Σ_G = ⊕_r (θ₂ K_r K_rᵀ/d_K + (θ₁ − θ₂) I_n).
+
+    Parameters
+    ----------
+    keys : sequence of h arrays of shape (n, d_K)
+        K_r = X W^K_r per query head (repeat a shared key matrix for MQA/GQA).
+    values : sequence of h arrays of shape (n, d_V)
+        V_r = X W^V_r per query head.
+    w_o : array of shape (h d_V, d_O)
+        Output weight W^O.
+    beta : float > 0
+
+    Returns
+    -------
+    ndarray of shape (d_O, d_O), symmetric positive semi-definite.
+
+    Raises
+    ------
+    ValueError
+        If the numbers of heads or the shapes do not chain.
+    """
+    from .single_head import theta1, theta2
+
+    t1, t2 = theta1(beta), theta2(beta)
+    keys = [np.asarray(k, dtype=float) for k in keys]
+    values = [np.asarray(val, dtype=float) for val in values]
+    w_o = np.asarray(w_o, dtype=float)
+    if len(keys) != len(values) or not keys:
+        raise ValueError(f"keys and values must list the same h >= 1 heads, got {len(keys)} "
+                         f"and {len(values)}")
+    n = keys[0].shape[0]
+    if any(k.ndim != 2 or k.shape[0] != n for k in keys + values):
+        raise ValueError("every K_r and V_r must be a 2-d array with n rows")
+    dv = values[0].shape[1]
+    if any(val.shape[1] != dv for val in values) or w_o.ndim != 2 \
+            or w_o.shape[0] != len(values) * dv:
+        raise ValueError(f"w_o must have shape (h d_V, d_O) = ({len(values) * dv}, d_O), got "
+                         f"{w_o.shape}")
+    out = np.zeros((w_o.shape[1], w_o.shape[1]))
+    for r, (k, val) in enumerate(zip(keys, values)):
+        vw = val @ w_o[r * dv:(r + 1) * dv]  # V_r W^O_r, (n, d_O)
+        kv = k.T @ vw  # K_rᵀ V_r W^O_r
+        out += (t2 / k.shape[1]) * (kv.T @ kv) + (t1 - t2) * (vw.T @ vw)
+    out /= n
+    return (out + out.T) / 2
+
+
+def output_law_from_weights(sigma_vo_eigenvalues, gamma_o, method=None):
+    """Output law π(μ_VO, γ_O) of Theorem 3.1 from the eigenvalues of a given Σ_VO.
+
+    Parameters
+    ----------
+    sigma_vo_eigenvalues : array_like of float >= 0, shape (d_O,)
+        Eigenvalues of Σ_VO (eq. (3.5); e.g. from :func:`sigma_vo` with trained weights);
+        values below 10 d_O ε max|λ| (round-off of a rank-deficient Σ_VO) count as 0.
+    gamma_o : float > 0
+        γ_O = d_O / n.
+    method : {None, 'subordination'}
+        Passed to :func:`freeattn.convolution.compound_free_poisson`.
+
+    Returns
+    -------
+    Law
+        The compound free Poisson law of the empirical law of the eigenvalues: the limit of
+        ν_{MHA^⊥(X)} and of ν_{n^{-1/2} MHA^G(X)} when μ_{Σ_VO} → μ_VO (Hayase & Karakida 2026,
+        Theorem 3.1, eq. (3.6)); mean γ_O m₁(μ_VO).
+
+    Raises
+    ------
+    ParameterError
+        For empty, non-finite or negative eigenvalues, or a bad ``gamma_o``.
+    """
+    from .._validation import positive
+    from ..convolution import compound_free_poisson
+    from ..laws.empirical import Empirical
+
+    eig = np.asarray(sigma_vo_eigenvalues, dtype=float).ravel()
+    if eig.size and np.all(np.isfinite(eig)) and eig.min() < -1e-12 * max(1.0, abs(eig).max()):
+        raise ParameterError("sigma_vo_eigenvalues", f"sigma_vo_eigenvalues must be >= 0 "
+                                                     f"(Σ_VO is a covariance), got min {eig.min():g}")
+    gamma_o = positive("gamma_o", gamma_o)
+    if eig.size and np.all(np.isfinite(eig)):
+        # numerical zeros (rank-deficient Σ_VO: h d_V < d_O) are exact zeros, so that the
+        # atom of π(μ_VO, γ_O) at 0, max(0, 1 − γ_O(1 − μ_VO({0}))), is seen
+        eig = np.where(eig <= 10 * eig.size * np.finfo(float).eps * np.abs(eig).max(), 0.0, eig)
+    return compound_free_poisson(Empirical(eig), gamma_o, method=method)

@@ -110,5 +110,6 @@ def attention_law(beta, gamma_k, heads=1):
     rho = rho_law(beta, gamma_k)
     law = free_multiplicative_convolution(rho, MarchenkoPastur(sp.Rational(1, heads)))
     law.name = f"attention_law(beta={beta:g}, gamma_k={gamma_k:g}, heads={heads})"
-    law.params = {"kind": "attention", "beta": beta, "gamma_k": gamma_k, "heads": heads}
+    law.params = {"beta": beta, "gamma_k": gamma_k, "heads": heads}
+    law.describes = "attention"  # the matrix kind (freeattn.montecarlo.check refuses others)
     return law

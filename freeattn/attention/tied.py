@@ -107,8 +107,9 @@ def kv_values_law(beta, heads, gamma_k):
     else:
         law = compound_free_poisson(kv_law(beta, heads, gamma_k), heads)
     law.name = f"kv_values_law(beta={beta:g}, heads={heads}, gamma_k={gamma_k:g})"
-    law.params = {"kind": "values", "beta": beta, "heads": heads, "gamma_k": gamma_k,
-                  "gamma_v": gamma_k, "tied": True}
+    law.params = {"beta": beta, "heads": heads, "gamma_k": gamma_k, "gamma_v": gamma_k,
+                  "tied": True}
+    law.describes = "values"
     return law
 
 

@@ -141,3 +141,7 @@ _register_symbolic(main)
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())
+
+from .density_mha import density_mha as _density_mha  # noqa: E402
+
+density.add_command(_density_mha)

@@ -103,7 +103,7 @@ def check():
 @check.command("attention")
 @click.option("--beta", type=float, help="Inverse temperature β > 0.")
 @click.option("--gamma-k", "gamma_k", type=float, required=True,
-              help="γ_K = h d_K / n; d_K = γ_K n / h must be a positive integer.")
+              help="γ_K = h d_K / n; d_K = γ_K n / h is rounded to an integer within 0.5 %.")
 @click.option("--heads", type=int, default=1, show_default=True, help="Number of heads h.")
 @click.option("--kv-heads", type=int, default=None,
               help="Key heads h_KV dividing h (1 = MQA); default h (independent heads).")

@@ -74,9 +74,9 @@ def _require_law(law):
 def law_fits_model(law, model):
     """Refuse a law that is not the limit of ``model``'s matrix.
 
-    Laws built by :mod:`freeattn.attention` record in ``law.params`` which matrix they describe
-    (``'kind'``) and their β and ratios; these must equal the model's kind and its realised
-    β, h, γ_K, γ_V, γ_O and tying (to 1e-9).  Laws without that record (a user's law, an
+    Laws built by :mod:`freeattn.attention` record which matrix they describe
+    (``law.describes``) and their β and ratios (``law.params``); these must equal the model's
+    kind and its realised β, h, γ_K, γ_V, γ_O and tying (to 1e-9).  Laws without that record (a user's law, an
     :class:`Empirical` law) are accepted as they are.
 
     Raises
@@ -86,14 +86,15 @@ def law_fits_model(law, model):
     ValueError
         If a parameter of the law differs from the model's; the message names it.
     """
+    kind = getattr(law, "describes", None)
     params = getattr(law, "params", None)
-    if not isinstance(params, dict) or "kind" not in params:
+    if kind is None or not isinstance(params, dict):
         return
-    if params["kind"] != model.kind:
+    if kind != model.kind:
         raise TypeError(
-            f"law {getattr(law, 'name', law)!r} is the limit of kind {params['kind']!r}, but "
+            f"law {getattr(law, 'name', law)!r} is the limit of kind {kind!r}, but "
             f"the model is of kind {model.kind!r}; use model.law() (the limit of the model's "
-            f"own matrix) or a model of kind {params['kind']!r}")
+            f"own matrix) or a model of kind {kind!r}")
     tied = params.get("sharing") == "tied_kv" or params.get("tied", False)
     if "sharing" in params or "tied" in params:
         if tied != model.tied:

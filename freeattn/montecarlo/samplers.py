@@ -203,19 +203,23 @@ class AttentionModel:
     def draw_bytes(self, gaussian=True):
         """Peak memory of one :func:`sample` of this model, in bytes (an estimate).
 
-        Counts the float64 arrays alive at once: weights (Q, K, V, W^O), per-head logits,
-        the softmax and Gaussian Grams, and the value columns of kinds 'values'/'mha'.
+        Counts the float64 arrays alive at once: weights (Q, K, V, W^O, the per-query-head
+        value stack), a stack of per-head logits, noise and its reshaped copy (heads are
+        batched, :data:`HEAD_STACK_BYTES`), the softmax and Gaussian Grams, and the value
+        columns of kinds 'values'/'mha'.
         """
         n, h, hkv, dk, dv = self.n, self.heads, self.kv_heads, self.d_k, self.d_v
         need_v = self.kind in ("values", "mha")
         weights = n * (h + hkv) * dk + (n * hkv * dv if need_v and not self.tied else 0)
+        weights += n * h * dv if need_v else 0
+        stack = max(1, min(h, HEAD_STACK_BYTES // (8 * n * n))) * n * n
         if self.x is not None:  # X W is formed from a d × width draw
             weights += self.d * h * dk
         if self.kind == "mha":
             weights += h * dv * self.d_o + n * self.d_o
         models = 2 if gaussian else 1
         per_model = n * n + (n * h * dv if need_v else 0)
-        return 8 * (weights + 2 * n * n + models * per_model)
+        return 8 * (weights + 3 * stack + models * per_model)
 
     def to_dict(self):
         """JSON-able description (the input ``x`` is reported only as custom/default)."""
@@ -250,25 +254,26 @@ def softmax_rows(logits, out=None, scale=1.0):
 
     Parameters
     ----------
-    logits : ndarray of shape (n, m)
-    out : ndarray of shape (n, m), optional
+    logits : ndarray of shape (..., n, m)
+        Rows along the last axis (a stack of heads (h, n, m) is one call).
+    out : ndarray of the same shape, optional
         May be ``logits`` itself (in place).
     scale : float > 0, default 1
         Inverse temperature applied inside: softmax(scale · logits), without a scaled copy.
 
     Returns
     -------
-    ndarray of shape (n, m), rows summing to one. Finite for any finite input.
+    ndarray of the shape of ``logits``, rows summing to one. Finite for any finite input.
     """
     scale = float(v.positive("scale", scale))
     logits = np.asarray(logits, dtype=float)
     if out is None:
         out = np.empty_like(logits)
-    np.subtract(logits, logits.max(axis=1, keepdims=True), out=out)
+    np.subtract(logits, logits.max(axis=-1, keepdims=True), out=out)
     if scale != 1.0:
         out *= scale  # max(scale·x) = scale·max(x) for scale > 0
     np.exp(out, out=out)
-    out /= out.sum(axis=1, keepdims=True)
+    out /= out.sum(axis=-1, keepdims=True)
     return out
 
 
@@ -304,20 +309,25 @@ class _Assembler:
         self.cols = []
 
     def add(self, r, b):
+        """Add heads r, r+1, …, r+c−1 given as a stack b of shape (c, n, n)."""
         kind = self.m.kind
+        c, n = b.shape[0], b.shape[1]
         if kind == "attention":
-            g = b @ b.T
+            wide = b.transpose(1, 0, 2).reshape(n, c * n) if c > 1 else b[0]
+            g = wide @ wide.T  # Σ_r B_r B_rᵀ in one SYRK
             if self.acc is None:
                 self.acc = g
             else:
                 self.acc += g
         elif kind == "head_average":
+            s = b.sum(axis=0)
             if self.acc is None:
-                self.acc = b.copy()
+                self.acc = s
             else:
-                self.acc += b
+                self.acc += s
         else:
-            self.cols.append(b @ self.vo[r])
+            out = np.matmul(b, self.vo[r:r + c])  # (c, n, d_V): B_r V_r, one batched GEMM
+            self.cols.append(out.transpose(1, 0, 2).reshape(n, -1))
 
     def gram(self, w_o):
         m, kind = self.m, self.m.kind
@@ -466,7 +476,13 @@ def sample(model, seed, *, gaussian=True, top_k=3, blas_threads=1):
         return _sample(model, seed, gaussian, top_k)
 
 
-def _sample(model, seed, gaussian, top_k):
+#: memory of one stack of per-head n × n arrays in a draw (:func:`_sample` batches heads)
+HEAD_STACK_BYTES = 64 * 2**20
+
+
+def _sample(model, seed, gaussian, top_k, head_chunk=None):
+    """One draw; ``head_chunk`` heads per batched GEMM (default: as many as fit in
+    HEAD_STACK_BYTES; 1 is the per-head loop, kept for the benchmark)."""
     rng = np.random.default_rng(draw_seed(seed, 0))
     noise = np.random.default_rng(draw_seed(seed, 1)) if gaussian else None
     m = model
@@ -483,7 +499,10 @@ def _sample(model, seed, gaussian, top_k):
     vals = (k if m.tied else proj(hkv * dv)) if need_v else None
     w_o = rng.standard_normal((h * dv, m.d_o)) / math.sqrt(h * dv) if m.kind == "mha" else None
     group = h // hkv
-    vo = [vals[:, (r // group) * dv:(r // group + 1) * dv] for r in range(h)] if need_v else None
+    heads_of = np.arange(h) // group  # K/V head of each query head
+    q3 = q.reshape(n, h, dk).transpose(1, 0, 2)  # (h, n, d_K) views, no copy
+    k3 = k.reshape(n, hkv, dk).transpose(1, 0, 2)
+    vo = vals.reshape(n, hkv, dv).transpose(1, 0, 2)[heads_of] if need_v else None
 
     soft = _Assembler(m, vo)
     gauss = _Assembler(m, vo) if gaussian else None
@@ -491,19 +510,22 @@ def _sample(model, seed, gaussian, top_k):
     # The scale is applied inside the softmax and the Gaussian sum, not to a copy of Q_r.
     scale = m.beta / math.sqrt(dk)
     noise_sd = math.sqrt(max(m.theta1 - m.theta2, 0.0))
-    for r in range(h):
-        g = r // group
-        logits = q[:, r * dk:(r + 1) * dk] @ k[:, g * dk:(g + 1) * dk].T  # Q_r K_rᵀ
+    # heads in stacks of c: one batched GEMM (np.matmul on (c, n, ·) arrays) per stack
+    # instead of a Python loop over heads; c keeps a stack of n × n arrays near HEAD_STACK_BYTES
+    c = head_chunk or max(1, min(h, HEAD_STACK_BYTES // (8 * n * n)))
+    for r0 in range(0, h, c):
+        r1 = min(r0 + c, h)
+        logits = np.matmul(q3[r0:r1], k3[heads_of[r0:r1]].transpose(0, 2, 1))  # Q_r K_rᵀ
         if gaussian:
-            y = noise.standard_normal((n, n))
+            y = noise.standard_normal(logits.shape)  # the same stream as one (n, n) per head
             y *= noise_sd / scale
             y += logits
             y *= scale / n  # Y_r^G / sqrt(n), the Gaussian counterpart of A_r^⊥
-            gauss.add(r, y)
+            gauss.add(r0, y)
             del y
         a = softmax_rows(logits, out=logits, scale=scale)
         a -= 1.0 / n  # A_r^⊥ = A_r − P
-        soft.add(r, a)
+        soft.add(r0, a)
         del a, logits
     s_eig, s_top = _spectrum(soft.gram(w_o), m.columns, top_k)
     if gaussian:

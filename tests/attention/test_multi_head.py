@@ -219,3 +219,61 @@ def test_tied_output_law_matches_monte_carlo(tied_layer):
     res = check(tied_layer, cfg.model(), draws=2, seed=5, workers=1, ks_tol=0.03,
                 rel_w1_tol=0.05)
     assert res.passed, res.summary()
+
+
+# ------------------------------------------------------- Theorem 3.1 from given weights
+def _layer(n, h, dk, dv, do, beta, seed):
+    """One draw of keys, values, queries, output weights and the softmax MHA^⊥ spectrum."""
+    from freeattn.montecarlo import softmax_rows
+
+    rng = np.random.default_rng(seed)
+    q = [rng.standard_normal((n, dk)) for _ in range(h)]
+    k = [rng.standard_normal((n, dk)) for _ in range(h)]
+    v = [rng.standard_normal((n, dv)) for _ in range(h)]
+    w_o = rng.standard_normal((h * dv, do)) / np.sqrt(h * dv)
+    cols = []
+    for r in range(h):
+        a = softmax_rows(q[r] @ k[r].T, scale=beta / np.sqrt(dk))
+        cols.append((a - 1.0 / n) @ v[r])
+    out = np.concatenate(cols, axis=1) @ w_o
+    eig = np.linalg.eigvalsh(out @ out.T)
+    eig[np.abs(eig) <= 10 * n * np.finfo(float).eps * eig[-1]] = 0.0  # rank h d_V < n
+    return k, v, w_o, eig
+
+
+def test_output_law_from_weights_matches_the_softmax_layer_of_the_same_draw():
+    from freeattn.attention import output_law_from_weights, sigma_vo
+    from freeattn.montecarlo import ks_distance
+
+    n, h, dk, dv, do = 300, 2, 75, 75, 450
+    k, v, w_o, eig = _layer(n, h, dk, dv, do, 1.0, 7)
+    s = sigma_vo(k, v, w_o, 1.0)
+    law = output_law_from_weights(np.linalg.eigvalsh(s), do / n)
+    # mean γ_O m₁(μ_VO) = tr Σ_VO / n, and the softmax spectrum of the same weights
+    # (by quadrature: Empirical has no exact_moments, which compound_free_poisson's
+    # subordination law asks for)
+    assert float(law.moment(1, method="quad")) == pytest.approx(np.trace(s) / n, rel=1e-6)
+    assert ks_distance(eig, law) < 0.05
+    # near the limit mean γ_O θ₁ of (C.15) at the same ratios (μ_VO is near its limit)
+    assert np.trace(s) / n == pytest.approx(do / n * (np.e - 1), rel=0.05)
+    with pytest.raises(ParameterError):
+        output_law_from_weights([-1.0, 2.0], 1.0)
+
+
+def test_output_outlier_eq_3_7():
+    """s₁(MHA(X))/sqrt(d_O) = ‖1ᵀ[V]W^O‖/sqrt(n d_O) + o(1) → 1 for Gaussian weights."""
+    from freeattn.attention import output_outlier
+    from freeattn.montecarlo import softmax_rows
+
+    n, h, dk, dv, do = 400, 2, 100, 100, 400
+    rng = np.random.default_rng(3)
+    q, k, v = (rng.standard_normal((h, n, dk)) for _ in range(3))
+    w_o = rng.standard_normal((h * dv, do)) / np.sqrt(h * dv)
+    a = [softmax_rows(q[r] @ k[r].T, scale=1 / np.sqrt(dk)) for r in range(h)]
+    full = np.concatenate([a[r] @ v[r] for r in range(h)], axis=1) @ w_o  # uncentred
+    s1 = np.linalg.svd(full, compute_uv=False)[0] / np.sqrt(do)
+    pred = output_outlier(np.concatenate(list(v), axis=1), w_o)
+    assert s1 == pytest.approx(pred, rel=0.05)
+    assert pred == pytest.approx(output_outlier(), rel=0.15)
+    with pytest.raises(ValueError):
+        output_outlier(np.ones((4, 3)), None)

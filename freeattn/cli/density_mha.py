@@ -1,0 +1,121 @@
+"""``freeattn density mha``: the limit law of a multi-head layer (C.15)/(C.21) from a preset or
+explicit ratios."""
+from __future__ import annotations
+
+import os
+
+import click
+import numpy as np
+
+from ._errors import usage_error
+from ._paths import check_output_path, write_or_fail
+
+__all__ = ["density_mha"]
+
+_KINDS = click.Choice(["mha", "values", "head_average", "attention"])
+
+
+@click.command("mha")
+@click.option("--preset", default=None,
+              help="A published layer (Table D.2 names, or mistral-7b): its β and ratios; "
+                   "other flags override them.")
+@click.option("--beta", type=float, default=None, help="Inverse temperature β (default 1).")
+@click.option("--heads", type=int, default=None, help="Number of query heads h (default 1).")
+@click.option("--kv-heads", type=int, default=None, help="K/V heads h_KV (for gqa).")
+@click.option("--sharing", type=click.Choice(["none", "gqa", "mqa", "tied_kv"]), default=None,
+              help="K/V sharing across heads or tying W^V = W^K (default none).")
+@click.option("--gamma-k", "gamma_k", type=float, default=None, help="γ_K = h d_K / n.")
+@click.option("--gamma-v", "gamma_v", type=float, default=None,
+              help="γ_V = h d_V / n (default γ_K).")
+@click.option("--gamma-o", "gamma_o", type=float, default=None,
+              help="γ_O = d_O / n (default 1).")
+@click.option("--kind", type=_KINDS, default="mha", show_default=True,
+              help="Which matrix: the layer output, Z_V, the head average or [A_r^⊥].")
+@click.option("--points", type=int, default=400, show_default=True,
+              help="Number of grid points across the support (≥ 2).")
+@click.option("--out", type=click.Path(dir_okay=False),
+              help="Write the curve to FILE.json, or as CSV to any other name (FILE.csv).")
+@click.option("--plot", type=click.Path(dir_okay=False),
+              help="Write a plot of the density (.png, .pdf, .svg, ...).")
+@click.option("--dps", type=click.IntRange(min=5), default=None,
+              help="Digits (>= 5) for edges, atoms and moments (mpmath).")
+def density_mha(preset, beta, heads, kv_heads, sharing, gamma_k, gamma_v, gamma_o, kind,
+                points, out, plot, dps):
+    """Density of the limit law of a multi-head layer: ν_{∞,h} ⊠ MP_{1/γ_V} ⊠ π_{γ_O} (C.15),
+    or D_{1/γ_K}(π(μ_KV, h) ⊠ π_{γ_O}) for tied K = V (C.21); MQA/GQA equal 'none'."""
+    from ..attention.config import PRESETS, check_sharing
+    from ..attention.multi_head import head_average_law, mha_output_law, values_law
+    from ..attention.single_head import attention_law
+    from ..attention.tied import kv_values_law
+    from . import _num, _write_curve
+
+    if points < 2:
+        raise click.BadParameter(f"must be an integer >= 2, got {points}", param_hint="--points")
+    check_output_path(out, "--out")
+    check_output_path(plot, "--plot", plot=True)
+    if out and plot and os.path.abspath(out) == os.path.abspath(plot):
+        raise click.BadParameter("--out and --plot must be different files", param_hint="--plot")
+    flags = dict(preset="--preset", sharing="--sharing", gamma_v="--gamma-v",
+                 gamma_o="--gamma-o")
+    try:
+        p = {"beta": 1.0, "heads": 1, "sharing": "none", "kv_heads": None}
+        if preset is not None:
+            if preset not in PRESETS:
+                from .._validation import ParameterError
+
+                raise ParameterError("preset", f"preset must be one of {tuple(PRESETS)}, "
+                                               f"got {preset!r}")
+            row = PRESETS[preset]
+            p.update(beta=row["beta"], heads=row["heads"], sharing=row["sharing"],
+                     kv_heads=row["kv_heads"], gamma_k=row["heads"] * row["d_k"] / row["n"],
+                     gamma_v=row["heads"] * row["d_v"] / row["n"], gamma_o=row["d_o"] / row["n"])
+        for name, val in dict(beta=beta, heads=heads, kv_heads=kv_heads, sharing=sharing,
+                              gamma_k=gamma_k, gamma_v=gamma_v, gamma_o=gamma_o).items():
+            if val is not None:
+                p[name] = val
+        if "gamma_k" not in p:
+            raise click.UsageError("give --gamma-k (or --preset)")
+        p.setdefault("gamma_v", p["gamma_k"])
+        p.setdefault("gamma_o", 1.0)
+        kv = check_sharing(p["sharing"], p["heads"], p["kv_heads"])
+        tied = p["sharing"] == "tied_kv"
+        if kind == "mha":
+            law = mha_output_law(p["beta"], p["heads"], p["gamma_k"], p["gamma_v"],
+                                 p["gamma_o"], sharing=p["sharing"], kv_heads=p["kv_heads"])
+        elif kind == "values":
+            law = (kv_values_law(p["beta"], p["heads"], p["gamma_k"]) if tied else
+                   values_law(p["beta"], p["heads"], p["gamma_k"], p["gamma_v"]))
+        elif kind == "head_average":
+            law = head_average_law(p["beta"], p["gamma_k"], p["heads"], kv_heads=kv)
+        else:
+            law = attention_law(p["beta"], p["gamma_k"], p["heads"])
+        support = law.support(dps=dps)
+        atoms = law.atoms(dps=dps)
+    except (TypeError, ValueError) as exc:
+        raise usage_error(exc, **flags) from None
+    except ArithmeticError as exc:
+        raise click.ClickException(f"the law could not be resolved: {exc}") from None
+    lines = [f"law       : {law.name}",
+             f"ratios    : gamma_K={p['gamma_k']:.6g} gamma_V={p['gamma_v']:.6g} "
+             f"gamma_O={p['gamma_o']:.6g} heads={p['heads']} kv_heads={kv} "
+             f"sharing={p['sharing']} beta={p['beta']:g}",
+             "support   : " + ", ".join(f"[{_num(a, dps)}, {_num(b, dps)}]" for a, b in support),
+             "atoms     : " + (", ".join(f"{_num(m, dps)} at {_num(a, dps)}" for a, m in atoms)
+                              if atoms else "none")]
+    for k in (1, 2, 3):
+        lines.append(f"moment {k}  : {_num(law.moment(k, dps=dps), dps)}")
+    lines.append(f"right edge: {_num(support[-1][1], dps)}")
+    click.echo("\n".join(lines))
+    a, b = float(support[0][0]), float(support[-1][1])
+    x = np.linspace(a, b, points)
+    pdf = law.pdf(x)
+    if out:
+        write_or_fail(lambda: _write_curve(out, law, p["beta"], p["gamma_k"], p["heads"],
+                                           support, atoms, x, pdf), out, "--out")
+        click.echo(f"wrote {out}")
+    if plot:
+        from .plotting import plot_density
+
+        xs = np.linspace(a, b, max(points, 800))
+        write_or_fail(lambda: plot_density(law, xs, law.pdf(xs), plot), plot, "--plot")
+        click.echo(f"wrote {plot}")
