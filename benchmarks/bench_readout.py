@@ -49,8 +49,8 @@ def main():
                       - ridge_error(att_s, lam, 0.1, 1.5)))
     print(f"2. 200-point ridge-error curve, (5.4) + (5.2), full layer: {t_r:.4f} s "
           f"(target < 0.5 s: {'met' if t_r < 0.5 else 'NOT met'})")
-    print(f"   baseline, attention law: (5.4) {t_s:.4f} s vs quadrature of (5.1) on the warm law "
-          f"{t_q:.4f} s (quadrature/scalar = {t_q / t_s:.2f}; the law's build and density "
+    print(f"   baseline, attention law: (5.4) {t_s:.4f} s vs quadrature of (5.1) on the "
+          f"warm law {t_q:.4f} s (quadrature/scalar = {t_q / t_s:.2f}; the law's build and density "
           f"tables took {t_build:.1f} s first); max |difference| = {d:.1e}")
     return 0
 
