@@ -15,6 +15,8 @@ S(w) = S_ρ(w)/((1 + w/h)(1 + w/γ_V)(1 + w/γ_O)) (S_{MP_y}(w) = 1/(1 + yw)).
    full layer m₂ − 1 = 1/h + 1/γ_V + 1/γ_O + c²/γ_K, i.e. (C.16) at θ₂/θ₁ = c.
    These come from (C.29) alone — independent of the Kreweras/S-series route of
    attention_moments.py, which they match.
+3. freeattn's attention law (discriminant/branch route) satisfies (C.29): w = 1 + λG(−λ) of
+   its mean-one version makes the left side vanish to 27 digits at three λ, two laws.
 """
 import sympy as sp
 
@@ -71,4 +73,24 @@ lay = moments_from_C29(True, 2)
 assert lay[0] == 1
 assert sp.simplify(lay[1] - 1 - (1 / h + 1 / gV + 1 / gO + c**2 / gK)) == 0
 print("   MHA layer: m2 - 1 = 1/h + 1/gamma_V + 1/gamma_O + c^2/gamma_K  (C.16)  OK")
+
+print("3. (C.29) against freeattn's attention law, 30 digits")
+import mpmath  # noqa: E402
+
+from freeattn import attention_law  # noqa: E402
+
+for beta, gamma_k, heads in ((1.0, 0.5, 2), (0.7, 3.0, 1)):
+    law = attention_law(beta, gamma_k, heads)
+    with mpmath.workdps(40):
+        th1 = mpmath.expm1(mpmath.mpf(beta) ** 2)
+        cb = mpmath.mpf(beta) ** 2 / th1
+        f = sp.lambdify([lam, w, c, gK, h], C29(False), "mpmath")
+        for lam_v in (mpmath.mpf("0.3"), mpmath.mpf(2), mpmath.mpf(25)):
+            # mean-one law D_{1/θ₁}ν: w = 1 + λ G(−λ) = 1 + λ θ₁ G_ν(−λθ₁)
+            g = law.cauchy_transform(-lam_v * th1, dps=30)
+            w_v = 1 + lam_v * th1 * mpmath.re(g)
+            res = f(lam_v, w_v, cb, mpmath.mpf(gamma_k), heads)
+            assert 0 < w_v < 1 and abs(res) < mpmath.mpf(10) ** -27 * (1 + lam_v**2), res
+    print(f"   beta={beta}, gamma_K={gamma_k}, h={heads}: residual of (C.29) at w = 1 + lambda G(-lambda)"
+          " < 1e-27 for lambda in (0.3, 2, 25)  OK")
 print("All checks passed.")

@@ -41,9 +41,12 @@ def _svg(law, points):
     fig = density_figure(law, points=points, figsize=None)
     w, h = fig.get_size_inches()
     fig.set_size_inches(min(w, 7.0) * 0.75, h * 0.7)
+    import matplotlib
+
     buf = io.StringIO()
     fig.tight_layout()
-    fig.savefig(buf, format="svg")
+    with matplotlib.rc_context({"svg.hashsalt": "freeattn", "svg.fonttype": "none"}):
+        fig.savefig(buf, format="svg", metadata={"Date": None})  # same law, same SVG
     pyplot().close(fig)
     svg = buf.getvalue()
     return svg[svg.find("<svg"):]  # drop the XML prolog: the SVG is inlined in HTML

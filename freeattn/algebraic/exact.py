@@ -29,9 +29,10 @@ try:  # python-flint is a dependency; the sympy route remains for FREEATTN_FLINT
 except ImportError:  # pragma: no cover - exercised only without python-flint
     flint = None
 
-__all__ = ["NotConvertible", "flint_enabled", "context", "to_flint", "to_sympy",
-           "factor", "factor_list", "resultant", "discriminant", "subs_rational", "drop_monomial_content",
-           "split_by", "eval_params_q", "series_moments_q", "stieltjes_candidates", "is_stieltjes_candidate",
+__all__ = ["NotConvertible", "flint_enabled", "context", "to_flint", "to_sympy", "poly_key",
+           "factor", "factor_list", "resultant", "discriminant", "subs_rational",
+           "drop_monomial_content", "split_by", "eval_params_q", "series_moments_q",
+           "series_moments_poly", "stieltjes_candidates", "is_stieltjes_candidate",
            "CoefficientTable"]
 
 #: variables of the polynomial method, placed first (in this order) in every context
@@ -59,12 +60,14 @@ def context(names):
     return flint.fmpz_mpoly_ctx.get(_ordered_names(names), "lex")
 
 
-def to_flint(expr, ctx):
+def to_flint(expr, ctx, rename=None, with_denominator=False):
     """``expr`` (sympy, polynomial with rational coefficients) as an ``fmpz_mpoly`` in ``ctx``.
 
     Denominators are cleared (the result is ``expr`` times a positive integer).  Every free
-    symbol of ``expr`` must be named in ``ctx``.  An expanded expression is read term by
-    term; anything else goes through ``sympy.Poly``.
+    symbol of ``expr`` must be named in ``ctx``, after ``rename`` (symbol name → context
+    name; renaming here is much cheaper than sympy's ``xreplace`` on a large expression).
+    An expanded expression is read term by term; anything else goes through ``sympy.Poly``.
+    With ``with_denominator`` returns ``(poly, den)``: ``expr = poly/den``.
 
     Raises
     ------
@@ -72,10 +75,12 @@ def to_flint(expr, ctx):
         If ``expr`` is not a polynomial over Q in the context's variables.
     """
     names = ctx.names()
+    rename = rename or {}
     index = {n: i for i, n in enumerate(names)}
-    terms = _expanded_terms(expr, index)
+    index.update({old: index[new] for old, new in rename.items() if new in index})
+    terms = _expanded_terms(expr, index, len(names))
     if terms is None:
-        syms = {s.name: s for s in expr.free_symbols}
+        syms = {rename.get(s.name, s.name): s for s in expr.free_symbols}
         if set(syms) - set(names):
             raise NotConvertible(f"symbols {sorted(set(syms) - set(names))} not in the context")
         gens = [syms.get(n, sp.Symbol(n)) for n in names]
@@ -90,13 +95,14 @@ def to_flint(expr, ctx):
     for _, d in terms.values():
         if d != 1:
             den = den * d // _gcd(den, d)
-    return ctx.from_dict({m: n * (den // d) for m, (n, d) in terms.items() if n})
+    p = ctx.from_dict({m: n * (den // d) for m, (n, d) in terms.items() if n})
+    return (p, den) if with_denominator else p
 
 
-def _expanded_terms(expr, index):
+def _expanded_terms(expr, index, nv):
     """{monomial: (num, den)} of an expanded sympy polynomial, or None if ``expr`` is not
-    a sum of (rational × product of symbol powers) terms over the names in ``index``."""
-    nv = len(index)
+    a sum of (rational × product of symbol powers) terms over the names in ``index``
+    (name → position among ``nv`` variables)."""
     out = {}
     for term in sp.Add.make_args(expr):
         coeff, rest = term.as_coeff_Mul()
@@ -133,19 +139,23 @@ def _gcd(a, b):
     return a
 
 
-def to_sympy(p, symbols=()):
+def to_sympy(p, symbols=(), denominator=1):
     """An ``fmpz_mpoly`` as an expanded sympy expression.
 
-    ``symbols`` (optional) gives the sympy symbols to use for the context's names (so that
-    symbols carrying assumptions come back as themselves); others are plain ``Symbol``.
-    Terms are assembled in sympy's canonical argument order directly (``Mul._from_args``
-    after sympy's own ``_mulsort``), several times faster than ``Mul(*…)`` per term and
-    equal (same args, same hash) to what sympy would build.
+    ``symbols`` gives what the context's names stand for: a sequence of sympy symbols (by
+    their names, so that symbols carrying assumptions come back as themselves) or a dict
+    {context name: sympy expression}; other names become plain ``Symbol``.  When every name
+    maps to a distinct symbol the terms are assembled in sympy's canonical argument order
+    directly (``Mul._from_args`` after sympy's own ``_mulsort``), several times faster than
+    ``Mul(*…)`` per term and equal (same args, same hash) to what sympy would build.
+    ``denominator`` divides every coefficient (the polynomial p/denominator).
     """
+    from sympy.core.add import _addsort
     from sympy.core.mul import _mulsort
 
-    by_name = {s.name: s for s in symbols}
+    by_name = dict(symbols) if isinstance(symbols, dict) else {s.name: s for s in symbols}
     gens = [by_name.get(n, sp.Symbol(n)) for n in p.context().names()]
+    fast = all(g.is_Symbol for g in gens) and len(set(gens)) == len(gens)
     pw = {}
     terms = []
     for monom, c in p.to_dict().items():
@@ -156,7 +166,10 @@ def to_sympy(p, symbols=()):
                 if key not in pw:
                     pw[key] = gens[i] ** e
                 args.append(pw[key])
-        ci = sp.Integer(int(c))
+        ci = sp.Rational(int(c), denominator) if denominator != 1 else sp.Integer(int(c))
+        if not fast:
+            terms.append(sp.Mul(ci, *args))
+            continue
         if not args:
             terms.append(ci)
             continue
@@ -164,7 +177,20 @@ def to_sympy(p, symbols=()):
         if ci != 1:
             args.insert(0, ci)
         terms.append(args[0] if len(args) == 1 else sp.Mul._from_args(args))
-    return sp.Add(*terms)
+    if not fast:
+        return sp.expand(sp.Add(*terms))
+    # distinct monomials: nothing to combine, only sympy's canonical order to restore
+    nums = [t for t in terms if t.is_Number]
+    rest = [t for t in terms if not t.is_Number]
+    if len(rest) + len(nums) <= 1:
+        return (rest + nums)[0] if terms else sp.Integer(0)
+    _addsort(rest)
+    return sp.Add._from_args(nums + rest)
+
+
+def poly_key(p):
+    """A hashable key of an ``fmpz_mpoly`` and its context's names (for caches)."""
+    return (p.context().names(), tuple(sorted((m, int(c)) for m, c in p.to_dict().items())))
 
 
 def factor(p):
@@ -259,13 +285,14 @@ def drop_monomial_content(p):
     return q
 
 
-def subs_rational(p, mapping):
+def subs_rational(p, mapping, strip_monomials=True):
     """Numerator of p after substituting variable ``v`` by ``num_v/den_v`` for each
     ``v: (num_v, den_v)`` in ``mapping`` (all polynomials in p's context).
 
     Computed as Σ c_e(rest) Π_v num_v^{e_v} den_v^{d_v − e_v} with d_v the degree of p in v,
     then stripped of monomial content (the form sympy's ``numer(together(·))`` gives up to
-    monomial factors and a constant).
+    monomial factors and a constant); with ``strip_monomials=False`` only made primitive
+    (the substituted polynomial times a non-zero constant).
     """
     names = list(mapping)
     groups = split_by(p, names)
@@ -286,7 +313,10 @@ def subs_rational(p, mapping):
         for i, e in enumerate(key):
             term = term * power(i, 0, e) * power(i, 1, degs[i] - e)
         out += term
-    return drop_monomial_content(out)
+    if strip_monomials:
+        return drop_monomial_content(out)
+    content = out.content()
+    return out / content if content not in (0, 1) else out
 
 
 def eval_params_q(p, values, keep=("G", "z")):

@@ -18,17 +18,33 @@ confirm the guess fall back to companion-matrix eigenvalues plus the interval's 
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 import mpmath
 import numpy as np
 import sympy as sp
 
 from .._context import to_mp, workdps
-from .polynomial import G, discriminant_factors, z
+from .polynomial import G, canonicalize, discriminant_factors, discriminant_tables, z
 
 __all__ = ["NumericPolynomial", "BranchData"]
 
 _TABLE_NODES = 257
+
+
+@lru_cache(maxsize=None)
+def _discriminant_functions(Pc):
+    """For a canonical P (parameters c0, c1, …): the factors of its discriminant and leading
+    coefficient as (kind, f) with f(c0, c1, …) → coefficients in z (mpmath, highest first).
+
+    Cached per structure: a new parameter point of an already-seen structure evaluates these
+    numerically at the working precision and redoes no exact algebra."""
+    syms = sorted(Pc.free_symbols - {G, z}, key=lambda s_: s_.name)
+    out = []
+    for factor, kind in discriminant_factors(Pc):
+        coeffs = sp.Poly(factor, z).all_coeffs()
+        out.append((kind, sp.lambdify(syms, coeffs, "mpmath")))
+    return tuple(out)
 
 
 class NumericPolynomial:
@@ -288,6 +304,9 @@ class NumericPolynomial:
             coeffs.pop(0)
         if len(coeffs) == 1:
             return []
+        fast = self._roots_by_polish(coeffs)
+        if fast is not None:
+            return fast
         extra = 20
         while True:
             try:
@@ -296,6 +315,51 @@ class NumericPolynomial:
                 if extra > 800:
                     raise
                 extra *= 3
+
+    @staticmethod
+    def _roots_by_polish(coeffs):
+        """All roots from float64 companion eigenvalues polished by Newton at the working
+        precision, or None when that is not conclusive (roots closer than float64 separates,
+        a Newton step that does not settle, coefficients outside the double range): the
+        caller then uses mpmath.polyroots."""
+        n = len(coeffs) - 1
+        try:
+            cf = np.array([complex(c) for c in coeffs])
+        except (OverflowError, ValueError):
+            return None
+        if not np.all(np.isfinite(cf)) or cf[0] == 0:
+            return None
+        M = np.zeros((n, n), dtype=complex)
+        M[0, :] = -cf[1:] / cf[0]
+        M[np.arange(n - 1) + 1, np.arange(n - 1)] = 1
+        start = np.linalg.eigvals(M)
+        scale = np.max(np.abs(start)) + 1e-300
+        if n > 1:
+            sep = np.min([abs(a - b) for i, a in enumerate(start) for b in start[i + 1:]])
+            if sep <= 1e-6 * scale:
+                return None
+        tol = mpmath.mpf(2) ** (-mpmath.mp.prec + 10)
+        out = []
+        for r0 in start:
+            g = mpmath.mpc(complex(r0)) if r0.imag != 0 else mpmath.mpf(r0.real)
+            for _ in range(40):
+                p = coeffs[0]
+                dp = 0
+                for ck in coeffs[1:]:
+                    dp = dp * g + p
+                    p = p * g + ck
+                if dp == 0:
+                    return None
+                d = p / dp
+                g -= d
+                if abs(d) <= tol * (abs(g) + tol):
+                    break
+            else:
+                return None
+            if abs(g - complex(r0)) > 1e-8 * scale:
+                return None
+            out.append(g)
+        return out
 
     def coeffs_at_mp(self, x):
         """Coefficients of P(·, x) at the current precision, highest power of G first."""
@@ -362,9 +426,13 @@ class BranchData:
         Breakpoints that are roots of the leading coefficient.
     """
 
-    def __init__(self, numpoly, P, dps):
+    def __init__(self, numpoly, P, dps, evaluator=None):
         self.numpoly = numpoly
         self.dps = dps
+        #: evaluates the discriminant factors' coefficients (P may keep parameters symbolic
+        #: that numpoly has substituted: the canonical symbolic discriminant is then
+        #: evaluated numerically at the working precision)
+        self.evaluator = evaluator or numpoly
         # breakpoints at twice the precision: discriminants of laws with a wide range of
         # scales (large β) are ill-conditioned, and polyroots loses digits on them
         with mpmath.workdps(2 * dps + 20):
@@ -380,9 +448,7 @@ class BranchData:
         poles = []
         tol = mpmath.mpf(10) ** (-(self.dps + 5))
         scale_tol = mpmath.mpf(10) ** (-(mpmath.mp.dps - 8))
-        for factor, kind in discriminant_factors(P):
-            poly = sp.Poly(factor, z)
-            coeffs = [self.numpoly.evaluate_mp(c) for c in poly.all_coeffs()]
+        for kind, coeffs in self._factor_coefficients(P):
             size = max(abs(c) for c in coeffs)
             if size == 0:
                 raise ValueError("discriminant vanishes identically at these parameter values "
@@ -420,6 +486,25 @@ class BranchData:
                 if abs(p - m) <= tol * (1 + abs(p)):
                     pole_set.add(m)
         return merged, pole_set
+
+    def _factor_coefficients(self, P):
+        """(kind, coefficients in z highest first) of each factor of the discriminant and of
+        the leading coefficient, evaluated at the working precision from the symbolic factors
+        of the canonical form (FLINT tables when available, else sympy, cached per structure)."""
+        values = self.evaluator.values
+        try:
+            tables = discriminant_tables(P)
+        except ValueError:
+            tables = None
+        if tables is not None:
+            for table, kind in tables:
+                vals = [to_mp(values[s_]) for s_ in table.symbols]
+                yield kind, list(reversed(table.evaluate(vals, mpmath.mpf(1))))
+            return
+        Pc, params = canonicalize(P)
+        vals = [to_mp(values[p]) for p in params]
+        for kind, fn in _discriminant_functions(Pc):
+            yield kind, [mpmath.mpmathify(c) for c in fn(*vals)]
 
     # ------------------------------------------------------- classification
     def _scale(self):

@@ -294,6 +294,17 @@ class MHAConfig:
         """First moment of :meth:`law` (``self.law(kind).mean()``), a float."""
         return float(self.law(kind).mean())
 
+    def table_d2_mean(self):
+        """Closed-form mean of the full-layer law, Table D.2's normaliser of relative W₁.
+
+        γ_O θ₁ for independent K/V, MQA and GQA; γ_O (θ₁ + h θ₂/γ_K) for K = V (at β = 1:
+        (d_O/n)(e − 1) and (d_O/n)(e − 1 + n/d_K); Hayase & Karakida 2026, App. D.1,
+        (C.20)).  Equals ``self.limit_mean('mha')`` (tested) without building the law, and is
+        defined for every β of the finite model.
+        """
+        t1, t2 = math.expm1(self.beta ** 2), self.beta ** 2
+        return self.gamma_o * (t1 + self.heads * t2 / self.gamma_k if self.tied else t1)
+
     def model(self, kind="mha", x=None):
         """The finite softmax/Gaussian model of this layer (:class:`freeattn.montecarlo.AttentionModel`).
 

@@ -87,9 +87,25 @@ def kv_values_law(beta, heads, gamma_k):
     ------
     ParameterError
         For a parameter outside its domain.
+
+    Notes
+    -----
+    For t = γ_K/h < 1 the jump law μ_KV has an atom 1 − t at 0, which a compound free Poisson
+    law does not see: π_t = (1 − t)δ₀ + t D_t π_{1/t} (the non-zero eigenvalues of Z Zᵀ/n
+    and ZᵀZ/n agree), so κ_q = h t ∫ φ_KV(t x)^q dπ_{1/t}(x) and
+
+        π(μ_KV, h) = π(ψ# π_{1/t}, γ_K),   ψ(x) = φ_KV(t x) = t (θ₁ − θ₂) x + t θ₂ x²,
+
+    an atom-free jump law (the route used here when t < 1).
     """
     beta, heads, gamma_k = _args(beta, heads, gamma_k)
-    law = compound_free_poisson(kv_law(beta, heads, gamma_k), heads)
+    t = exact(gamma_k) / heads
+    if t < 1:
+        _, c1, c2 = kv_polynomial(beta, heads, gamma_k)
+        jump = _free_poisson(1 / t).pushforward((sp.Integer(0), c1 * t, c2 * t**2))
+        law = compound_free_poisson(jump, exact(gamma_k))
+    else:
+        law = compound_free_poisson(kv_law(beta, heads, gamma_k), heads)
     law.name = f"kv_values_law(beta={beta:g}, heads={heads}, gamma_k={gamma_k:g})"
     law.params = {"kind": "values", "beta": beta, "heads": heads, "gamma_k": gamma_k,
                   "gamma_v": gamma_k, "tied": True}

@@ -11,7 +11,7 @@ from ._errors import RunError
 from ._errors import usage_error as _usage
 from ._paths import check_output_path, write_or_fail
 
-__all__ = ["check"]
+__all__ = ["check", "layer_options", "config_from_flags"]
 
 @contextlib.contextmanager
 def _run_errors(scheduler, **flags):
@@ -223,70 +223,193 @@ def _grid_mode(beta_grid, n_grid, gamma_k, heads, draws, seed, workers, schedule
             lambda mc_plot: mc_plot.plot_linearization(result, plot))
 
 
-@check.command("mha")
-@click.option("--beta", type=float, default=1.0, show_default=True, help="Inverse temperature β.")
-@click.option("--n", "n", type=int, required=True, help="Context length.")
-@click.option("--d", "d", type=int, default=None, help="Input width d >= n (default n).")
-@click.option("--heads", type=int, required=True, help="Number of heads h.")
-@click.option("--kv-heads", type=int, default=None, help="Key/value heads (1 = MQA).")
-@click.option("--d-k", "d_k", type=int, required=True, help="Query/key width per head.")
-@click.option("--d-v", "d_v", type=int, default=None, help="Value width per head (default d_K).")
-@click.option("--d-o", "d_o", type=int, default=None, help="Output width (default d).")
-@click.option("--tied", is_flag=True, help="Tie W^V = W^K within each head.")
-@click.option("--draws", type=int, default=10, show_default=True)
-@click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--workers", type=int, default=None)
-@click.option("--scheduler", default=None, help="Dask scheduler ADDRESS.")
-@click.option("--ks-tol", type=float, default=0.02, show_default=True)
-@click.option("--w1-tol", "rel_w1_tol", type=float, default=0.05, show_default=True)
-@click.option("--json", "as_json", is_flag=True)
-def mha(beta, n, d, heads, kv_heads, d_k, d_v, d_o, tied, draws, seed, workers, scheduler,
-        ks_tol, rel_w1_tol, as_json):
-    """Full layer MHA^⊥(X): softmax vs Gaussian eigenvalues of the same draw (Table D.2).
+_SHARING_CHOICE = click.Choice(["none", "gqa", "mqa", "tied_kv"])
 
-    Relative W1 is divided by the limiting mean (d_O/n)θ₁ ((d_O/n)(θ₁ + hθ₂/γ_K) when tied).
-    The comparison with the limit law (C.15) is added once the law core provides it.
-    Exit status 1 when KS or rel W1 exceed the tolerances (2 bad input, 3 could not finish).
+
+def layer_options(f):
+    """The click options that describe one layer (shared by ``check mha`` and ``density mha``)."""
+    opts = [
+        click.option("--preset", default=None,
+                     help="A published layer (Table D.2): bert-base, modernbert-large, "
+                          "dinov3-l16, llada-8b, gpt3-175b, falcon-7b, kayyam-1.2b, "
+                          "mistral-7b; other flags override its values."),
+        click.option("--beta", type=float, default=None, help="Inverse temperature β (default 1)."),
+        click.option("--n", "n", type=int, default=None, help="Context length."),
+        click.option("--d", "d", type=int, default=None, help="Input width d >= n (default n)."),
+        click.option("--heads", type=int, default=None, help="Number of query heads h."),
+        click.option("--kv-heads", type=int, default=None,
+                     help="K/V heads h_KV (1 = MQA; default from --sharing)."),
+        click.option("--sharing", type=_SHARING_CHOICE, default=None,
+                     help="K/V sharing across heads (gqa, mqa) or tying W^V = W^K (tied_kv).  "
+                          "Default none (gqa/mqa when --kv-heads < --heads)."),
+        click.option("--tied", is_flag=True, help="Same as --sharing tied_kv."),
+        click.option("--d-k", "d_k", type=int, default=None, help="Query/key width per head."),
+        click.option("--d-v", "d_v", type=int, default=None,
+                     help="Value width per head (default d_K)."),
+        click.option("--d-o", "d_o", type=int, default=None, help="Output width (default d)."),
+        click.option("--gamma-k", "gamma_k", type=float, default=None,
+                     help="γ_K = h d_K / n instead of --d-k (rounded to an integer width "
+                          "within 0.5 %)."),
+        click.option("--gamma-v", "gamma_v", type=float, default=None,
+                     help="γ_V = h d_V / n instead of --d-v."),
+        click.option("--gamma-o", "gamma_o", type=float, default=None,
+                     help="γ_O = d_O / n instead of --d-o."),
+    ]
+    for opt in reversed(opts):
+        f = opt(f)
+    return f
+
+
+_LAYER_FLAGS = dict(preset="--preset", sharing="--sharing", gamma_k="--gamma-k",
+                    gamma_v="--gamma-v", gamma_o="--gamma-o")
+
+
+def config_from_flags(preset, beta, n, d, heads, kv_heads, sharing, tied, d_k, d_v, d_o,
+                      gamma_k, gamma_v, gamma_o):
+    """An :class:`freeattn.attention.MHAConfig` from the layer flags (usage errors name flags)."""
+    from ..attention.config import PRESETS, MHAConfig, width_from_ratio
+
+    if tied:
+        if sharing not in (None, "tied_kv"):
+            raise click.UsageError("--tied means --sharing tied_kv; give one of them")
+        sharing = "tied_kv"
+    for width, ratio in (("d_k", "gamma_k"), ("d_v", "gamma_v"), ("d_o", "gamma_o")):
+        if locals()[width] is not None and locals()[ratio] is not None:
+            raise click.UsageError(f"give either --{width.replace('_', '-')} or "
+                                   f"--{ratio.replace('_', '-')}, not both")
+    fields = {}
+    try:
+        if preset is not None:
+            if preset not in PRESETS:
+                raise v.ParameterError("preset", f"preset must be one of {tuple(PRESETS)}, "
+                                                  f"got {preset!r}")
+            fields = {k: val for k, val in PRESETS[preset].items() if k != "source"}
+        given = dict(beta=beta, n=n, d=d, heads=heads, kv_heads=kv_heads, sharing=sharing,
+                     d_k=d_k, d_v=d_v, d_o=d_o)
+        if n is not None and preset is not None and d is None and fields.get("d", 0) < n:
+            fields["d"] = None
+        fields.update({k: val for k, val in given.items() if val is not None})
+        if "n" not in fields:
+            raise click.UsageError("give --n (or --preset)")
+        fields.setdefault("heads", 1)
+        if sharing is None and preset is None and kv_heads is not None \
+                and kv_heads != fields["heads"]:
+            fields["sharing"] = "mqa" if kv_heads == 1 else "gqa"
+        nn = v.integer_at_least("n", fields["n"], 2)
+        h = v.positive_integer("heads", fields["heads"])
+        if gamma_k is not None:
+            fields["d_k"] = width_from_ratio("gamma_k", gamma_k, nn, h)
+        if gamma_v is not None:
+            fields["d_v"] = width_from_ratio("gamma_v", gamma_v, nn, h)
+        if gamma_o is not None:
+            fields["d_o"] = width_from_ratio("gamma_o", gamma_o, nn, 1)
+        if "d_k" not in fields:
+            raise click.UsageError("give --d-k or --gamma-k (or --preset)")
+        return MHAConfig(**fields)
+    except (TypeError, ValueError) as exc:
+        raise _usage(exc, **_LAYER_FLAGS) from None
+
+
+@check.command("mha")
+@layer_options
+@click.option("--draws", type=int, default=10, show_default=True, help="Independent draws.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed (>= 0).")
+@click.option("--workers", type=int, default=None,
+              help="Worker processes (default: all cores). Results do not depend on it.")
+@click.option("--scheduler", default=None, help="Dask scheduler ADDRESS.")
+@click.option("--exclude-top", type=int, default=0, show_default=True,
+              help="Remove this many top eigenvalues (outliers) before comparing.")
+@click.option("--ks-tol", type=float, default=0.02, show_default=True,
+              help="Tolerance on the mean KS distance (to the law; with --no-law, softmax vs "
+                   "Gaussian).")
+@click.option("--w1-tol", "rel_w1_tol", type=float, default=0.05, show_default=True,
+              help="Tolerance on the mean relative W1 distance.")
+@click.option("--target", type=click.Choice(["softmax", "gaussian", "both"]), default="both",
+              show_default=True, help="Which model must meet the tolerances against the law.")
+@click.option("--no-law", "no_law", is_flag=True,
+              help="Only compare softmax with the Gaussian model (Table D.2); no limit law.")
+@click.option("--plot", type=click.Path(dir_okay=False), default=None,
+              help="Write histograms over the limit density (.png, .pdf, .svg, ...).")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+def mha(preset, beta, n, d, heads, kv_heads, sharing, tied, d_k, d_v, d_o, gamma_k, gamma_v,
+        gamma_o, draws, seed, workers, scheduler, exclude_top, ks_tol, rel_w1_tol, target,
+        no_law, plot, as_json):
+    """Full layer MHA^⊥(X): softmax, Gaussian model and the limit law (C.15)/(C.21).
+
+    Draws the true softmax layer and its finite Gaussian equivalent with the same weights and
+    compares all n eigenvalues of each Gram with the limit law (KS, relative W1, moments with
+    95% t-intervals) and with each other (Table D.2's metrics, relative W1 divided by the
+    limiting mean).  Widths come from --preset, --d-k/--d-v/--d-o or --gamma-k/-v/-o.
+    Exit status: 0 pass, 1 the check failed, 2 bad input, 3 the run could not finish.
     """
-    from ..montecarlo import AttentionModel, compare_draws, run_draws
+    from ..montecarlo import check as run_check
+    from ..montecarlo import compare_draws, run_draws
 
     _require_dask(scheduler)
+    check_output_path(plot, "--plot", plot=True)
+    if no_law and plot:
+        raise click.UsageError("--plot draws the limit density: not with --no-law")
     ks_tol = _positive_flag("--ks-tol", ks_tol)
     rel_w1_tol = _positive_flag("--w1-tol", rel_w1_tol)
+    cfg = config_from_flags(preset, beta, n, d, heads, kv_heads, sharing, tied, d_k, d_v, d_o,
+                            gamma_k, gamma_v, gamma_o)
     try:
-        model = AttentionModel(beta=beta, n=n, d=d, heads=heads, kv_heads=kv_heads, d_k=d_k,
-                               d_v=d_v, d_o=d_o, tied=tied, kind="mha")
+        model = cfg.model("mha")
+        law = None if no_law else cfg.law("mha")
     except (TypeError, ValueError) as exc:
-        raise _usage(exc) from None
-    with _run_errors(scheduler):
-        results = run_draws(model, draws, seed, workers=workers, scheduler=scheduler,
-                            progress=not as_json)
-        _, _, pair = compare_draws(None, results, orders=(), limit_mean=model.limit_mean())
-    passed = pair.ks <= ks_tol and pair.rel_w1 <= rel_w1_tol
-    out = {"softmax_vs_gaussian": pair.to_dict(), "limit_mean": model.limit_mean(),
-           "top_singular_values": {"softmax": [r.softmax_top.tolist() for r in results],
-                                   "gaussian": [r.gaussian_top.tolist() for r in results]},
-           "model": model.to_dict(), "draws": draws, "seed": seed,
-           "tolerance": {"ks": ks_tol, "rel_w1": rel_w1_tol}, "passed": passed}
-    if as_json:
-        click.echo(json.dumps(out, indent=2))
+        raise _usage(exc, **_LAYER_FLAGS) from None
+    m = model
+    head = (f"mha: beta={m.beta:g} n={m.n} d={m.d} heads={m.heads}/{m.kv_heads} "
+            f"d_k={m.d_k} d_v={m.d_v} d_o={m.d_o} sharing={cfg.sharing} "
+            f"(gamma_K={cfg.gamma_k:.6g}, gamma_V={cfg.gamma_v:.6g}, gamma_O={cfg.gamma_o:.6g})")
+    if no_law:
+        limit_mean = cfg.table_d2_mean()
+        with _run_errors(scheduler):
+            results = run_draws(model, draws, seed, workers=workers, scheduler=scheduler,
+                                progress=not as_json)
+            _, _, pair = compare_draws(None, results, exclude_top=exclude_top, orders=(),
+                                       limit_mean=limit_mean)
+        passed = pair.ks <= ks_tol and pair.rel_w1 <= rel_w1_tol
+        out = {"softmax_vs_gaussian": pair.to_dict(), "limit_mean": limit_mean,
+               "top_singular_values": {"softmax": [r.softmax_top.tolist() for r in results],
+                                       "gaussian": [r.gaussian_top.tolist() for r in results]},
+               "model": model.to_dict(), "config": cfg.to_dict(), "draws": draws, "seed": seed,
+               "tolerance": {"ks": ks_tol, "rel_w1": rel_w1_tol}, "passed": passed}
+        text = "\n".join([head + f" draws={draws} seed={seed}", _pair_line(pair, draws,
+                                                                             limit_mean),
+                           f"tolerance KS <= {ks_tol:g}, rel W1 <= {rel_w1_tol:g} (softmax vs "
+                           f"Gaussian): " + ("PASS" if passed else "FAIL")])
+        _report(as_json, out, text, None, None)
     else:
-        m = model
-        click.echo(f"mha: beta={m.beta:g} n={m.n} d={m.d} heads={m.heads}/{m.kv_heads} "
-                   f"d_k={m.d_k} d_v={m.d_v} d_o={m.d_o} tied={m.tied} draws={draws} "
-                   f"seed={seed}")
-        ks_i, w1_i = pair.ks_interval, pair.rel_w1_interval
-        if draws > 1:
-            spread_w1 = f" (sd {100 * _sd(w1_i.values):.2f}%)"
-            spread_ks = f" (sd {_sd(ks_i.values):.4f})"
-        else:
-            spread_w1 = spread_ks = " (one draw: no sd)"
-        click.echo(f"softmax vs Gaussian: rel W1 = {100 * pair.rel_w1:.2f}%{spread_w1}, "
-                   f"KS = {pair.ks:.4f}{spread_ks}; limiting mean {m.limit_mean():.5g}")
-        click.echo(f"tolerance KS <= {ks_tol:g}, rel W1 <= {rel_w1_tol:g}: "
-                   + ("PASS" if passed else "FAIL"))
+        with _run_errors(scheduler):
+            result = run_check(law, model, draws=draws, seed=seed, workers=workers,
+                               scheduler=scheduler, exclude_top=exclude_top, ks_tol=ks_tol,
+                               rel_w1_tol=rel_w1_tol, target=target, progress=not as_json)
+        passed = result.passed
+        data = result.to_dict()
+        data["config"] = cfg.to_dict()
+        data["limit_mean"] = float(law.mean())
+        text = "\n".join([head, result.summary(),
+                           _pair_line(result.softmax_vs_gaussian, draws, float(law.mean()))])
+        title = (f"{preset or 'MHA'}: h={m.heads}, n={m.n}, {cfg.sharing}, {draws} "
+                 f"draw{'s' if draws != 1 else ''}")
+        _report(as_json, data, text, plot,
+                lambda mc_plot: mc_plot.plot_check(law, [s.softmax for s in result.samples],
+                                                   [s.gaussian for s in result.samples], plot,
+                                                   title=title))
     if not passed:
         raise SystemExit(1)
+
+
+def _pair_line(pair, draws, limit_mean):
+    ks_i, w1_i = pair.ks_interval, pair.rel_w1_interval
+    if draws > 1:
+        spread_w1 = f" ± {100 * (w1_i.high - w1_i.mean):.2f}% (95% t; sd {100 * _sd(w1_i.values):.2f}%)"
+        spread_ks = f" ± {ks_i.high - ks_i.mean:.4f} (95% t; sd {_sd(ks_i.values):.4f})"
+    else:
+        spread_w1 = spread_ks = " (one draw: no sd)"
+    return (f"softmax vs Gaussian: rel W1 = {100 * pair.rel_w1:.2f}%{spread_w1}, "
+            f"KS = {pair.ks:.4f}{spread_ks}; limiting mean {limit_mean:.5g}")
 
 
 def _sd(values):

@@ -12,3 +12,4 @@ def reproduce():
 
 
 from . import reproduce_readout  # noqa: E402,F401  (registers fig2a … fig3b)
+from . import reproduce_table as _table_d2  # noqa: E402,F401  (registers ``table-d2``)

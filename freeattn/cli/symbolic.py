@@ -117,7 +117,12 @@ def edges():
               default="discriminant", show_default=True,
               help="discriminant: real roots of disc_G P; critical: critical values of z(ζ) "
                    "(stationary equation); both: print both and their largest difference.")
-def edges_attention(beta, gamma_k, heads, dps, method):
+@click.option("--series", type=click.Choice(["gamma_k", "beta"]), default=None,
+              help="Also print the edges as a series: in 1/γ_K (exact, symbolic in θ₁, θ₂, h) "
+                   "or in β² (coefficients to --dps digits).")
+@click.option("--order", type=click.IntRange(min=1, max=8), default=2, show_default=True,
+              help="Number of series terms after the leading one (with --series).")
+def edges_attention(beta, gamma_k, heads, dps, method, series, order):
     """Edges of ν_{∞,h} to --dps digits (one line per support interval), and its atoms."""
     import mpmath
 
@@ -125,6 +130,17 @@ def edges_attention(beta, gamma_k, heads, dps, method):
 
     law = _law(beta, gamma_k, heads)
     click.echo(f"law : {law.name}")
+    if series is not None:
+        import sympy as sp
+
+        from ..symbolic import edge_series
+
+        if series == "gamma_k":
+            ser = edge_series(law, "gamma_k", order=order, symbolic=True)
+        else:
+            ser = edge_series(law, "beta", order=order + 1, dps=dps)
+        for side, expr in ser.items():
+            click.echo(f"{side} edge series: {sp.sstr(expr)}")
     routes = {}
     if method in ("discriminant", "both"):
         routes["discriminant"] = law.support(dps=dps)

@@ -888,14 +888,21 @@ class CompoundFreePoisson(SubordinationLaw):
         t = self.rate if mp_dps is None else mpmath.mpf(self.rate)
         g, dg = self._ev(0, u[0], st, mp_dps)
         w = u[0]
-        # divided by z (terms O(|z|), z → 0 at the atom or hard edge at 0)
-        return ([(w * (1 - t) + t * w * w * g) / z - 1],
-                [[((1 - t) + 2 * t * w * g + t * w * w * dg) / z]])
+        f, J = w * (1 - t) + t * w * w * g - z, (1 - t) + 2 * t * w * g + t * w * w * dg
+        if self._half_line:
+            # divided by z: for μ on [0, ∞) the terms are O(|z|) (ω ~ z at the atom or
+            # hard edge at 0)
+            return [f / z], [[J / z]]
+        return [f], [[J]]
 
     def _res_scale(self, u, z):
-        return np.ones(np.shape(z))
+        if self._half_line:
+            return np.ones(np.shape(z))
+        return super()._res_scale(u, z)
 
     def _ladder_floor(self, z):
+        if not self._half_line:
+            return super()._ladder_floor(z)
         # near 0 the natural scale is |z| itself (a hard edge or an atom at 0)
         az = np.abs(z)
         return 1e-9 * np.where(az > 0, np.minimum(az, self._scale), self._scale)

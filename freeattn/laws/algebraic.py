@@ -12,6 +12,7 @@ import sympy as sp
 from .._context import FLOAT_REFERENCE_DPS, to_mp, workdps
 from .._validation import integer_at_least, positive
 from ..algebraic.numeric import _TABLE_NODES, BranchData, NumericPolynomial
+from ..algebraic.polynomial import G, z
 from ..algebraic.polynomial import (affine_polynomial, r_relation, s_relation,
                                     series_moments, stieltjes_factor)
 from ..algebraic.series import series_moments_numeric
@@ -34,6 +35,9 @@ _MAX_LEVELS = 48
 _MASS_TOL = 1e-9
 #: break points of the mpmath θ-quadrature (smooth pieces in θ)
 _COARSE = [math.pi * k / 8 for k in range(1, 8)]
+#: most parameter symbols for which the discriminant is taken with parameters symbolic
+#: (sympy; three more with FLINT)
+_SYMBOLIC_DISC_MAX_PARAMS = 5
 #: bisection depth of the mpmath θ-quadrature pieces
 _MP_QUAD_DEPTH = 12
 
@@ -126,11 +130,35 @@ class AlgebraicLaw(Law):
         return NumericPolynomial(self._reduced, {p: v for p, v in self.values.items()
                                                  if p in self._reduced.free_symbols})
 
+    @cached_property
+    def _symbolic_discriminant_ok(self):
+        """Whether the breakpoints come from the discriminant of the factor with *all*
+        parameters symbolic (cached per structure on its canonical form, evaluated numerically
+        at the working precision), so that a new parameter point (a β scan) redoes no exact
+        algebra; laws with many parameter symbols keep the rational-substitution route, whose
+        symbolic discriminant would be too large for sympy."""
+        from ..algebraic import exact
+
+        n = len(self._factor.free_symbols - {G, z})
+        limit = _SYMBOLIC_DISC_MAX_PARAMS + (3 if exact.flint_enabled() else 0)
+        return 0 < n <= limit
+
+    @cached_property
+    def _num_full(self):
+        return NumericPolynomial(self._factor, self.values)
+
     def _branch(self, dps):
         dps = FLOAT_REFERENCE_DPS if dps is None else max(int(dps), FLOAT_REFERENCE_DPS)
         cache = self.__dict__.setdefault("_branch_cache", {})
         if dps not in cache:
-            cache[dps] = BranchData(self._num, self._reduced, dps)
+            symbolic = self._symbolic_discriminant_ok
+            if symbolic:
+                try:
+                    cache[dps] = BranchData(self._num, self._factor, dps, evaluator=self._num_full)
+                except ValueError:  # a factor vanishes at these values: the exact route
+                    symbolic = False
+            if not symbolic:
+                cache[dps] = BranchData(self._num, self._reduced, dps)
         return cache[dps]
 
     # ------------------------------------------------------ moments / transforms
@@ -282,19 +310,27 @@ class AlgebraicLaw(Law):
         if len(cands) == 1:
             return mpmath.mpf(0)
         others = [abs(b - a) for b in bd.breakpoints if b != a]
-        gap = min(others) if others else 1 + abs(a)
+        gap = float(min(others)) if others else 1 + abs(float(a))
         af = float(a)
-        eps = max(1e-6 * min(float(gap), 1.0 + abs(af)), 1e-300)
-        hs = np.array([eps, eps * 1e-3])
-        g, ok = self._num.track(np.full(2, af), hs)
-        if not np.all(ok):
-            raise ArithmeticError(f"{self.name}: cannot continue the branch to the pole {af}")
-        vals = (1j * hs * g).real
-        best = min(cands, key=lambda m: abs(float(m) - vals[1]))
-        second = sorted(abs(float(m) - vals[1]) for m in cands)[1]
-        if abs(float(best) - vals[1]) > 0.25 * second:
+        # the branch continued to a + iε for decreasing ε: stop as soon as iεG(a + iε) is
+        # unambiguously next to one candidate (float64 cannot follow nearly merged sheets
+        # to arbitrarily small ε, nor is it needed)
+        decision, last = None, None
+        for f in (1e-2, 1e-4, 1e-6, 1e-8):
+            eps = max(f * min(gap, 1.0 + abs(af)), 1e-300)
+            g, ok = self._num.track(np.array([af]), np.array([eps]))
+            if not ok[0]:
+                break
+            last = (1j * eps * g[0]).real
+            dist = sorted((abs(float(m) - last), i) for i, m in enumerate(cands))
+            if dist[0][0] <= 0.25 * dist[1][0]:
+                decision = cands[dist[0][1]]
+                if dist[0][0] <= 1e-3 * dist[1][0]:
+                    break
+        if decision is None:
             raise ArithmeticError(f"{self.name}: the mass of the pole at {af} is ambiguous "
-                                  f"(limit {vals[1]!r}, candidates {[float(m) for m in cands]})")
+                                  f"(limit {last!r}, candidates {[float(m) for m in cands]})")
+        best = decision
         return best
 
     def _atoms(self, dps):
@@ -914,6 +950,8 @@ class AlgebraicLaw(Law):
         a, b = t["a_mp"], t["b_mp"]
         for edge in t["edges"]:
             e = edge["e_mp"]
+            if edge.get("pole"):  # atom next to the support: Newton from the float64 value
+                continue
             if abs(x - e) <= _EDGE_ZONE * (b - a):
                 e, ge, p = self._edge_mp(edge, dps)
                 delta = x - e
@@ -1218,5 +1256,5 @@ class AlgebraicLaw(Law):
                 syms.append(s)
                 values[s] = c
         P = pushforward_polynomial(self.symbolic_polynomial, syms)
-        terms = " + ".join(f"{c}·x^{j}" for j, c in enumerate(coefficients) if c != 0)
+        terms = " + ".join(f"({c})·x^{j}" for j, c in enumerate(coefficients) if c != 0)
         return AlgebraicLaw(P, {**self.values, **values}, name=f"({terms})#({self.name})")

@@ -2,8 +2,9 @@
 
 An :class:`~freeattn.laws.AlgebraicLaw` stores its polynomial in internal parameter symbols
 (``y_4, shift_5, scale_6``, renumbered at every construction).  :func:`algebraic_equation`
-shows it in stable names: for the attention laws of :func:`freeattn.attention_law` (recognised
-by their ``params``) in θ₁, θ₂, γ_K, h (or β); for any other algebraic law the internal
+shows it in stable names: for the attention laws of :func:`freeattn.attention_law` and the
+multi-head laws (head average, values, layer output; recognised by their ``params``) in
+θ₁, θ₂, γ_K, h, h_KV, γ_V, γ_O (or β); for any other algebraic law the internal
 names lose their counters (``y``, ``a`` for a shift, ``b`` for a scale, ``t`` for a rate,
 indexed in construction order when a name repeats).
 
@@ -20,7 +21,8 @@ import sympy as sp
 from ..algebraic.polynomial import G, affine_polynomial, boxtimes_polynomial, z
 from . import symbols as S
 
-__all__ = ["algebraic_equation", "equation_parameters", "attention_polynomial", "family", "G", "z"]
+__all__ = ["algebraic_equation", "equation_parameters", "attention_polynomial",
+           "family_polynomial", "family", "G", "z"]
 
 #: internal base names of law parameters → display names
 _DISPLAY = {"y": "y", "shift": "a", "scale": "b", "rate": "t", "t": "t"}
@@ -48,11 +50,53 @@ def attention_polynomial():
     return P
 
 
+def _free_poisson(t):
+    """Free Poisson π_t: z G² + (t − 1 − z) G + 1 = 0."""
+    return z * G**2 + (t - 1 - z) * G + 1
+
+
+@lru_cache(maxsize=None)
+def family_polynomial(kind):
+    """P(G, z) of a multi-head family in the papers' symbols (Hayase & Karakida 2026, App. C):
+
+    * ``"attention"``: ν_{∞,h} = ρ_{γ_K} ⊠ MP_{1/h} (C.9), symbols θ₁, θ₂, γ_K, h;
+    * ``"head_average"``: ρ_{γ_K h_KV/h} ⊠ π₁ (Prop. C.6, §C.1.5), symbols θ₁, θ₂, γ_K, h, h_KV;
+    * ``"values"``: ν_{∞,h} ⊠ π_{γ_V} (Prop. C.5), adds γ_V;
+    * ``"mha"``: ν_{∞,h} ⊠ MP_{1/γ_V} ⊠ π_{γ_O} (C.15), adds γ_V, γ_O.
+    """
+    if kind == "attention":
+        return attention_polynomial()
+    if kind == "head_average":
+        t = S.gamma_K * S.h_KV / S.h
+        rho = affine_polynomial(sp.expand(_mp(1 / t) * t), S.theta_1 - S.theta_2, S.theta_2)
+        P = boxtimes_polynomial(sp.expand(sp.numer(sp.together(rho))), _free_poisson(1))
+    elif kind == "values":
+        P = boxtimes_polynomial(attention_polynomial(), _free_poisson(S.gamma_V))
+    elif kind == "mha":
+        P = boxtimes_polynomial(attention_polynomial(), _mp(1 / S.gamma_V))
+        P = boxtimes_polynomial(sp.expand(sp.numer(sp.together(P))), _free_poisson(S.gamma_O))
+    else:
+        raise ValueError(f"unknown family {kind!r}")
+    return sp.expand(sp.numer(sp.together(P)))
+
+
 def family(law):
-    """Name of the paper family a law belongs to (from its ``params``), or None."""
+    """Name of the paper family a law belongs to (from its ``params``), or None.
+
+    ``"attention"``, ``"head_average"``, ``"values"`` (independent values) and ``"mha"``
+    (independent, GQA or MQA K/V: the same law) are recognised; tied K = V laws and anything
+    else use the generic names of :func:`algebraic_equation`."""
     params = getattr(law, "params", None) or {}
-    if set(params) == {"beta", "gamma_k", "heads"}:
+    kind = params.get("kind", "attention")
+    keys = set(params) - {"kind"}
+    if kind == "attention" and keys == {"beta", "gamma_k", "heads"}:
         return "attention"
+    if kind == "head_average" and {"beta", "gamma_k", "heads", "kv_heads"} <= keys:
+        return "head_average"
+    if kind == "values" and not params.get("tied", False) and "gamma_v" in keys:
+        return "values"
+    if kind == "mha" and params.get("sharing", "none") in ("none", "gqa", "mqa") and "gamma_o" in keys:
+        return "mha"
     return None
 
 
@@ -66,6 +110,13 @@ def _family_values(law, in_beta):
     p = law.params
     b = _exact(p["beta"])
     vals = {S.gamma_K: _exact(p["gamma_k"]), S.h: sp.Integer(int(p["heads"]))}
+    kind = family(law)
+    if kind == "head_average":
+        vals[S.h_KV] = sp.Integer(int(p["kv_heads"]))
+    if kind in ("values", "mha"):
+        vals[S.gamma_V] = _exact(p["gamma_v"])
+    if kind == "mha":
+        vals[S.gamma_O] = _exact(p["gamma_o"])
     if in_beta:
         vals[S.beta] = b
     else:
@@ -89,7 +140,7 @@ def _generic_names(law):
 def equation_parameters(law, in_beta=False):
     """The parameter symbols of :func:`algebraic_equation` (``symbolic=True``) → their exact
     values for this law (a dict of sympy objects)."""
-    if family(law) == "attention":
+    if family(law) is not None:
         return _family_values(law, in_beta)
     names = _generic_names(law)
     return {names[s]: v for s, v in law.values.items()}
@@ -138,8 +189,9 @@ def algebraic_equation(law, symbolic=False, in_beta=False):
     """
     if not hasattr(law, "symbolic_polynomial"):
         raise TypeError(f"law must be an AlgebraicLaw, got {type(law).__name__}")
-    if family(law) == "attention":
-        P = attention_polynomial()
+    kind = family(law)
+    if kind is not None:
+        P = family_polynomial(kind)
         if in_beta:
             P = sp.expand(P.xreplace({S.theta_1: sp.exp(S.beta**2) - 1, S.theta_2: S.beta**2}))
         if symbolic:

@@ -285,28 +285,33 @@ def _inverse_real(law, kind, v):
 
 
 def _inverse_complex(law, kind, v):
-    """Float route, complex argument: Newton with G′ continued along t·v, t: 0 → 1."""
+    """Float route, complex argument: secant iterations continued along t·v, t: 0 → 1 (from
+    the expansion K(g) ≈ 1/g + m₁, resp. z ≈ m₁/w, at small t)."""
     m1 = float(law.moment(1))
     if v == 0:
         return complex(m1 if kind == "R" else 1 / m1)
 
-    def F(z, target):  # residual and its derivative in z
+    def F(z, target):
         g = complex(law._G(np.array([z]))[0])
-        dg = complex(law.cauchy_transform_derivative(z))
-        if kind == "R":
-            return g - target, dg
-        return z * g - 1 - target, g + z * dg
+        return g - target if kind == "R" else z * g - 1 - target
 
-    ts = np.concatenate([np.geomspace(1e-3, 1, 40)])
-    z = (1 / (ts[0] * v) + m1) if kind == "R" else m1 / (ts[0] * v)
-    for t in ts:
+    eps = 4 * np.finfo(float).eps
+    z = None
+    for t in np.geomspace(1e-2, 1, 12):
         target = t * v
-        for _ in range(50):
-            r, dr = F(z, target)
-            step = r / dr
-            z -= step
-            if abs(step) <= 4 * np.finfo(float).eps * abs(z):
+        z_new = (1 / target + m1) if kind == "R" else m1 / target
+        z0 = z_new if z is None else z
+        z1 = z0 * (1 + 1e-7) + 1e-7 * (1 + abs(m1))
+        f0, f1 = F(z0, target), F(z1, target)
+        for _ in range(60):
+            if f1 == f0:
                 break
+            z2 = z1 - f1 * (z1 - z0) / (f1 - f0)
+            z0, f0 = z1, f1
+            z1, f1 = z2, F(z2, target)
+            if abs(z1 - z0) <= eps * abs(z1):
+                break
+        z = z1
     if kind == "R":
         return z - 1 / v
     return (1 + v) / v / z

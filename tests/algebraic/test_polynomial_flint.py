@@ -178,3 +178,48 @@ def test_discriminant_tables_evaluate_to_the_substituted_discriminant():
     float_c = t0.evaluate([float(v) for v in vals], 1.0)
     assert all(abs(float(e) - f) <= 1e-12 * max(abs(float(x)) for x in exact_c)
                for e, f in zip(exact_c, float_c))
+
+
+def test_to_sympy_builds_sympys_canonical_expression():
+    """The fast FLINT → sympy assembly equals (args, hash) sympy's own construction."""
+    import random
+
+    rng = random.Random(3)
+    ctx = exact.context({"G", "z", "a", "b", "h"})
+    names = ctx.names()
+    syms = [sp.Symbol(n) for n in names]
+    for _ in range(3):
+        d = {tuple(rng.randint(0, 3) for _ in names): rng.randint(-50, 50) for _ in range(60)}
+        d[(0,) * len(names)] = 7
+        p = ctx.from_dict(d)
+        fast = exact.to_sympy(p)
+        ref = sp.Add(*[c * sp.Mul(*[s**e for s, e in zip(syms, m)]) for m, c in d.items()])
+        assert fast == ref and hash(fast) == hash(ref) and fast.args == ref.args
+    assert exact.to_sympy(ctx.from_dict({(0,) * len(names): 3})) == 3
+    assert exact.to_sympy(ctx.from_dict({})) == 0
+
+
+def test_expand_and_substitute_polynomial_match_sympy(monkeypatch):
+    P = pm.boxtimes_polynomial(RHO, MP.subs(y, h))
+    Q = sp.Rational(3, 7) * P + sp.Rational(1, 5) * G  # rational coefficients too
+    got = pm.expand_polynomial(Q)
+    assert got == sp.expand(Q) and hash(got) == hash(sp.expand(Q))
+    e = sp.exp(1) * G + z  # not for FLINT: sympy's expand answers
+    assert pm.expand_polynomial(e) == sp.expand(e)
+    aa, bb = sp.symbols("aa bb")
+    mapping = {a: aa, b: sp.Rational(2, 9), h: sp.Rational(1, 12), y: bb}
+    sub = pm.substitute_polynomial(P, mapping)
+    ref = sp.expand(P.xreplace(mapping))
+    ratio = sp.cancel(sub / ref)
+    assert ratio.is_Rational and ratio != 0
+    assert sub.free_symbols == ref.free_symbols
+
+
+def test_flint_cache_is_bounded_lru(monkeypatch):
+    monkeypatch.setattr(pm, "_FLINT_CACHE", type(pm._FLINT_CACHE)())
+    monkeypatch.setattr(pm, "_FLINT_CACHE_SIZE", 3)
+    calls = []
+    for k in (1, 2, 3, 1, 4):  # 1 is refreshed, so 2 is the one evicted by 4
+        pm._flint_cached(k, lambda k=k: calls.append(k) or k)
+    assert calls == [1, 2, 3, 4]
+    assert list(pm._FLINT_CACHE) == [3, 1, 4]

@@ -212,3 +212,37 @@ def test_multi_head_law_against_simulation(beta, gamma_k, h, soft_tol):
     assert ks_soft < soft_tol
     iid = MarchenkoPastur(1 / h).dilate(theta1(beta))
     assert ks_distance(draw.gaussian, iid) > 3 * ks_gauss
+
+
+def test_components_at_scales_1e5_apart_are_all_found():
+    """heads = 10 000, γ_K = 0.0153: the atom 1 − γ_K of ρ at θ₁ − θ₂ ≈ 1.9e-6 becomes a
+    component of that mass (width ±2 %, density ~1.7e7) beside the bulk near 0.1: both are
+    reported, with mass 1 − γ_K and total mass 1, and m₁, m₂ from the density are exact."""
+    beta, gamma_k = 0.04391137002802402, 0.015313800132057815
+    law = attention_law(beta, gamma_k, heads=10000)
+    (a1, b1), (a2, b2) = law.support()
+    th1, th2 = theta1(beta), theta2(beta)
+    assert a1 < th1 - th2 < b1 < 1e-5 < a2
+    assert law.cdf(b1) == pytest.approx(1 - gamma_k, abs=1e-12)
+    m0 = m1 = m2 = 0.0
+    for a, b in law.support():
+        for k in range(3):
+            v = integrate.quad(lambda x: x**k * law.pdf(x), a, b, limit=400, epsabs=0, epsrel=1e-13)[0]
+            m0, m1, m2 = (m0 + v, m1, m2) if k == 0 else (m0, m1 + v, m2) if k == 1 else (m0, m1, m2 + v)
+    assert m0 == pytest.approx(1.0, abs=1e-10)
+    h = 10000
+    assert m1 == pytest.approx(th1, rel=1e-9)
+    assert m2 == pytest.approx((1 + 1 / h) * th1**2 + th2**2 / gamma_k, rel=1e-9)
+
+
+def test_new_parameter_point_redoes_no_exact_algebra():
+    """A new (β, γ_K) of an already-eliminated structure evaluates the cached canonical
+    discriminant numerically: no new sympy discriminant/factorisation is computed."""
+    from freeattn.algebraic import polynomial
+
+    attention_law(1.0, 1.0, 2).support()
+    before = polynomial._disc_cached.cache_info().misses
+    law = attention_law(0.8123456789, 0.4321, 2)
+    sup = law.support()
+    assert polynomial._disc_cached.cache_info().misses == before
+    assert law.cdf(sup[-1][1]) == pytest.approx(1.0, abs=1e-12)

@@ -88,11 +88,11 @@ def test_one_domain_for_laws_and_samplers():
 
 
 def test_model_and_law_describe_the_same_layer():
-    c = MHAConfig(n=120, d=150, heads=4, kv_heads=2, d_k=30, d_v=15, d_o=60, beta=0.9,
+    c = MHAConfig(n=120, d=150, heads=4, kv_heads=2, d_k=30, d_v=60, d_o=60, beta=0.9,
                   sharing="gqa")
     m = c.model("values")
     assert isinstance(m, AttentionModel) and m.config == c and m.kind == "values"
-    assert (m.kv_heads, m.d_v, m.d_o, m.tied) == (2, 15, 60, False)
+    assert (m.kv_heads, m.d_v, m.d_o, m.tied) == (2, 60, 60, False)
     law = c.law("values")
     assert law is c.law("values")  # cached per configuration and kind
     assert m.limit_mean() == float(law.mean())
@@ -110,3 +110,12 @@ def test_docstring_examples():
 
     result = doctest.testmod(cfgmod, optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_table_d2_mean_is_the_law_mean():
+    c = MHAConfig(n=64, heads=4, kv_heads=1, d_k=24, d_v=32, d_o=128, beta=0.7, sharing="mqa")
+    assert c.table_d2_mean() == pytest.approx(c.limit_mean("mha"), rel=1e-13)
+    bert = MHAConfig.preset("bert-base")
+    assert bert.table_d2_mean() == pytest.approx(768 / 512 * (math.e - 1), rel=1e-15)
+    kay = MHAConfig.preset("kayyam-1.2b")  # (d_O/n)(e − 1 + n/d_K), App. D.1
+    assert kay.table_d2_mean() == pytest.approx(math.e - 1 + 2048 / 64, rel=1e-15)

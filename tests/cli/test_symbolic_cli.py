@@ -45,3 +45,10 @@ def test_edges_both_routes_agree_at_40_digits():
 def test_bad_parameter_names_its_flag():
     code, out = run("edges", "attention", "--beta", "9", "--gamma-k", "1")
     assert code == 2 and "--beta" in out
+
+
+def test_edges_series_in_inverse_gamma_k():
+    code, out = run("edges", "attention", "--beta", "1", "--gamma-k", "2", "--heads", "4",
+                    "--series", "gamma_k", "--order", "1")
+    assert code == 0, out
+    assert "right edge series: theta_2**2*(sqrt(h) + 1)**2/(gamma_K*sqrt(h)*theta_1)" in out

@@ -1,6 +1,7 @@
 """The `freeattn check attention` command (click group `check`)."""
 import importlib
 import json
+import math
 
 import pytest
 from click.testing import CliRunner
@@ -82,7 +83,7 @@ def test_scheduler_without_dask_is_a_clear_error():
 
 def test_mha_table_d2_bert_base():
     res = _run(["mha", "--n", "512", "--d", "768", "--heads", "12", "--d-k", "64",
-                "--draws", "2", "--workers", "1", "--json"])
+                "--draws", "2", "--workers", "1", "--json", "--no-law"])
     assert res.exit_code == 0, res.output
     data = json.loads(res.output)
     assert 0.005 < data["softmax_vs_gaussian"]["rel_w1"] < 0.03
@@ -160,7 +161,7 @@ def test_sweep_plot_written(tmp_path):
 def test_mha_one_draw_reports_no_spread():
     res = CliRunner().invoke(check, ["mha", "--n", "64", "--heads", "2", "--d-k", "32",
                                      "--draws", "1", "--workers", "1", "--ks-tol", "1",
-                                     "--w1-tol", "10"])
+                                     "--w1-tol", "10", "--no-law"])
     assert res.exit_code == 0, res.output
     assert "one draw: no sd" in res.output and "sd 0.00" not in res.output
 
@@ -176,3 +177,31 @@ def test_a_failed_plot_write_keeps_the_results_and_exits_3(monkeypatch, tmp_path
     assert res.exit_code == 3
     assert '"softmax_vs_gaussian"' in res.output  # the results were printed first
     assert "could not write --plot" in res.output and "disk full" in res.output
+
+
+def test_mha_widths_from_ratios_presets_and_the_limit_law():
+    # the issue's example: γ_K = 0.3 at n = 333 is d_K = 99.9, taken as 100
+    res = _run(["mha", "--n", "333", "--gamma-k", "0.3", "--draws", "1", "--workers", "1",
+                "--no-law", "--json", "--ks-tol", "1", "--w1-tol", "10"])
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.output)["model"]["d_k"] == 100
+    res = _run(["mha", "--n", "333", "--gamma-k", "0.31", "--heads", "3", "--no-law"])
+    assert res.exit_code == 2 and "--gamma-k" in res.output and "d_k=34" in res.output
+    res = _run(["mha", "--preset", "bert", "--no-law"])
+    assert res.exit_code == 2 and "--preset" in res.output
+    res = _run(["mha", "--n", "64", "--d-k", "32", "--gamma-k", "1"])
+    assert res.exit_code == 2 and "not both" in res.output
+
+
+@pytest.mark.slow
+def test_mha_against_the_limit_law():
+    """About 30 s of exact algebra for the full-layer law before the cold-start work lands."""
+    # softmax, Gaussian model and the limit law (C.15), GQA with 2 K/V heads
+    res = _run(["mha", "--n", "64", "--heads", "4", "--kv-heads", "2", "--gamma-k", "1.5",
+                "--gamma-v", "2", "--gamma-o", "2", "--draws", "2", "--workers", "1", "--json",
+                "--ks-tol", "0.2", "--w1-tol", "0.3"])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.output)
+    assert data["config"]["sharing"] == "gqa" and data["model"]["d_o"] == 128
+    assert data["limit_mean"] == pytest.approx(2 * (math.e - 1), rel=1e-13)
+    assert data["softmax"]["ks"] < 0.2 and "softmax_vs_gaussian" in data

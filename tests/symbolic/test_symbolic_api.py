@@ -3,7 +3,6 @@ import doctest
 import subprocess
 import sys
 
-import mpmath
 import pytest
 import sympy as sp
 
@@ -134,3 +133,43 @@ def test_edge_series_small_beta():
     lead = float(es["right"].removeO().coeff(S.beta, 2))
     ref = boxtimes(MarchenkoPastur(0.5), MarchenkoPastur(0.25)).support()[-1][1]
     assert abs(lead - ref) < 1e-12 * ref
+
+
+def test_head_average_law_in_paper_names():
+    from freeattn import head_average_law
+
+    law = head_average_law(1.0, 1.0, 4, kv_heads=2)
+    P = fs.algebraic_equation(law, symbolic=True)
+    assert {s.name for s in P.free_symbols} == {"G", "z", "theta_1", "theta_2", "gamma_K", "h", "h_KV"}
+    ratio = sp.simplify(fs.algebraic_equation(law) / law.polynomial)
+    assert ratio.is_number and ratio != 0
+    m = fs.moments(law, 2, symbolic=True)  # ρ_t ⊠ π₁, t = γ_K h_KV/h: m₂ = 2θ₁² + θ₂²/t
+    t = S.gamma_K * S.h_KV / S.h
+    assert sp.simplify(m[1] - (2 * S.theta_1**2 + S.theta_2**2 / t)) == 0
+
+
+def test_layer_families_reproduce_C15_C16():
+    """values/mha families (Prop. C.5, (C.15)): the paper-named polynomial's own moments give
+    m₁ = γ_O θ₁ and the normalised variance (C.16)."""
+    from freeattn.symbolic.equations import family, family_polynomial
+    from types import SimpleNamespace
+
+    params = dict(kind="mha", beta=1.0, heads=2, gamma_k=1.0, gamma_v=2.0, gamma_o=0.5,
+                  sharing="mqa")
+    fake = SimpleNamespace(params=params, symbolic_polynomial=None)
+    assert family(fake) == "mha"
+    P = fs.algebraic_equation(fake, symbolic=True)
+    assert P == family_polynomial("mha")
+    m1, m2 = fs.moments(fake, 2, symbolic=True)
+    th1, th2, gK, gV, gO, h = S.theta_1, S.theta_2, S.gamma_K, S.gamma_V, S.gamma_O, S.h
+    assert sp.simplify(m1 - gO * th1) == 0
+    assert sp.simplify(m2 / m1**2 - 1 - (1 / h + 1 / gV + 1 / gO + th2**2 / (gK * th1**2))) == 0
+    vals = fs.equation_parameters(fake)
+    assert vals[S.gamma_O] == sp.Rational(1, 2) and vals[S.gamma_V] == 2
+    v = SimpleNamespace(params=dict(kind="values", beta=1.0, heads=2, gamma_k=1.0, gamma_v=2.0,
+                                    tied=False), symbolic_polynomial=None)
+    m1, m2 = fs.moments(v, 2, symbolic=True)  # ν_{∞,h} ⊠ π_{γ_V}: m₁ = γ_V θ₁
+    assert sp.simplify(m1 - gV * th1) == 0
+    assert sp.simplify(m2 / m1**2 - 1 - (1 / h + 1 / gV + th2**2 / (gK * th1**2))) == 0
+    tied = SimpleNamespace(params=dict(params, sharing="tied_kv"), symbolic_polynomial=None)
+    assert family(tied) is None

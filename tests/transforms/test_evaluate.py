@@ -86,3 +86,59 @@ def test_symbolic_transforms_match_numeric():
     s_expr = s_transform_expr(law)
     for wi in (-0.5, -0.2):
         assert float(s_expr.subs(w, wi)) == pytest.approx(s_transform(law, wi), rel=1e-12)
+
+
+# ---------------------------------------------------------------- generic route: invert G
+def test_inverse_route_equals_relation_route():
+    law = MarchenkoPastur(0.5)
+    w = np.array([-0.6, -0.2, -0.01])
+    np.testing.assert_allclose(s_transform(law, w, method="inverse"),
+                               s_transform(law, w, method="relation"), rtol=1e-12)
+    g = np.array([-0.3, 0.05, 0.2])
+    np.testing.assert_allclose(r_transform(law, g, method="inverse"), 1 / (1 - 0.5 * g), rtol=1e-11)
+    gc = np.array([0.1 + 0.05j, -0.2 - 0.1j])
+    np.testing.assert_allclose(r_transform(law, gc, method="inverse"), 1 / (1 - 0.5 * gc), rtol=1e-10)
+    wc = np.array([-0.3 + 0.1j])
+    np.testing.assert_allclose(s_transform(law, wc, method="inverse"), 1 / (1 + 0.5 * wc), rtol=1e-10)
+    att = attention_law(1.0, 2.0, 3)
+    np.testing.assert_allclose(s_transform(att, [-0.6, -0.2], method="inverse"),
+                               s_transform(att, [-0.6, -0.2]), rtol=1e-10)
+
+
+def test_inverse_route_with_an_atom_at_zero():
+    law = MarchenkoPastur(2.0)  # atom 1/2 at 0: S(w) = 1/(1 + 2w) on (−1/2, 0]
+    w = np.array([-0.45, -0.2])
+    np.testing.assert_allclose(s_transform(law, w, method="inverse"), 1 / (1 + 2 * w), rtol=1e-10)
+
+
+def test_inverse_route_at_high_precision():
+    law = MarchenkoPastur(0.25)
+    val = s_transform(law, -0.5, dps=30, method="inverse")
+    with mpmath.workdps(40):
+        ref = 1 / (1 + mpmath.mpf(0.25) * mpmath.mpf(-0.5))
+    assert abs(val - ref) < mpmath.mpf(10) ** -28
+    r = r_transform(Semicircle(2.0), 0.1, dps=30, method="inverse")
+    assert abs(r - mpmath.mpf("0.2")) < mpmath.mpf(10) ** -28
+
+
+def test_method_names_are_checked():
+    from freeattn._validation import ParameterError
+
+    with pytest.raises(ParameterError) as info:
+        r_transform(MarchenkoPastur(0.5), 0.1, method="newton")
+    assert info.value.param == "method" and "'inverse'" in str(info.value)
+    with pytest.raises(ParameterError) as info:
+        r_transform(MarchenkoPastur(0.5), 5.0, method="inverse")  # beyond G(b+)
+    assert info.value.param == "g"
+
+
+def test_psi_and_chi_of_a_generic_law():
+    from freeattn.laws import NumericalLaw
+
+    # arcsine on [0, 4]: ψ(u) + 1 = sqrt(z/(z − 4)) at z = 1/u, χ(w) = w(2 + w)/(4(1 + w)²)
+    law = NumericalLaw(lambda z: 1 / (np.sqrt(z) * np.sqrt(z - 4)), name="arcsine(0, 4)")
+    u = np.array([-0.5, -0.1])
+    z = 1 / u
+    np.testing.assert_allclose(psi_transform(law, u), np.sqrt(z / (z - 4)) - 1, rtol=1e-13)
+    w = np.array([-0.7, -0.2])
+    np.testing.assert_allclose(chi_transform(law, w), w * (2 + w) / (4 * (1 + w) ** 2), rtol=1e-10)

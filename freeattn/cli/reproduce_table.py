@@ -1,0 +1,111 @@
+"""``freeattn reproduce table-d2``: Table D.2 (softmax vs Gaussian model at public model sizes)."""
+from __future__ import annotations
+
+import json
+
+import click
+
+from ._errors import RunError
+from ._errors import usage_error as _usage
+from .reproduce import reproduce
+
+__all__ = ["table_d2"]
+
+
+def _fmt(stat, scale_fmt):
+    if stat.half_width is None:
+        return f"{stat.mean:{scale_fmt}} (1 draw)"
+    return f"{stat.mean:{scale_fmt}} ± {stat.half_width:{scale_fmt}} (sd {stat.sd:{scale_fmt}})"
+
+
+def _minutes(seconds):
+    return f"{seconds / 60:.1f} min" if seconds >= 60 else f"{seconds:.0f} s"
+
+
+@reproduce.command("table-d2")
+@click.option("--rows", default=None,
+              help="Comma-separated rows (default all): bert-base, modernbert-large, "
+                   "dinov3-l16, llada-8b, gpt3-175b, falcon-7b, kayyam-1.2b.")
+@click.option("--draws", type=int, default=10, show_default=True,
+              help="Independent draws per row (the paper uses 10).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed (>= 0).")
+@click.option("--workers", type=int, default=None,
+              help="Worker processes (default: all cores). Results do not depend on it.")
+@click.option("--scheduler", default=None,
+              help="Dask scheduler ADDRESS to run the draws on (needs freeattn[dask]).")
+@click.option("--estimate", is_flag=True,
+              help="Only estimate each row's run time here (from one timed BERT-base draw).")
+@click.option("--json", "as_json", is_flag=True, help="Print the rows as JSON.")
+def table_d2(rows, draws, seed, workers, scheduler, estimate, as_json):
+    """Table D.2 of Hayase & Karakida 2026: rel. W1 (%) and KS between the softmax and the
+    Gaussian-model spectra of the centred layer output, β = 1, d_O = d.
+
+    Each metric is the mean over draws ± the 95 % Student-t half-width (the paper's ±), with
+    the standard deviation beside it; "agree" means the 95 % intervals of both metrics
+    overlap the paper's.  A row that does not fit in memory here says what it needs and how
+    long it would take.  Exit status 0 when every row run agrees, 1 otherwise.
+    """
+    from .. import _validation as v
+    from ..montecarlo.samplers import available_memory
+    from ..reproduce import table_d2 as t
+
+    try:
+        names = t.ROWS if rows is None else tuple(r.strip() for r in rows.split(",") if r.strip())
+        for r in names:
+            t._row_name(r)
+        draws = v.positive_integer("draws", draws)
+        seed = v.integer_at_least("seed", seed, 0)
+        if workers is not None:
+            workers = v.positive_integer("workers", workers)
+    except (TypeError, ValueError) as exc:
+        raise _usage(exc, rows="--rows") from None
+    if not names:
+        raise click.BadParameter("must name at least one row", param_hint="--rows")
+    from ..attention import MHAConfig
+    from ..montecarlo.runner import default_workers
+
+    nworkers = workers or default_workers()
+    reference = None
+    results, skipped = [], []
+    for name in names:
+        cfg = MHAConfig.preset(name)
+        need, have = cfg.model().draw_bytes(), available_memory()
+        too_big = scheduler is None and have is not None and need > have
+        if estimate or too_big:
+            if reference is None:
+                reference = t.reproduce_row("bert-base", 1, seed, workers=1)
+            secs = t.estimate_seconds(name, draws, nworkers, reference)
+            skipped.append({"row": name, "estimated_seconds": secs, "bytes_per_draw": need,
+                            "reason": "estimate only" if not too_big else
+                            f"one draw needs {need / 2**30:.3g} GiB, {have / 2**30:.3g} GiB "
+                            f"available"})
+            continue
+        try:
+            results.append(t.reproduce_row(name, draws, seed, workers=workers,
+                                           scheduler=scheduler, progress=not as_json))
+        except MemoryError as exc:
+            raise RunError(f"row {name}: {exc}") from None
+        except (OSError, TimeoutError) as exc:
+            if scheduler is None:
+                raise
+            raise RunError(f"could not run on the Dask scheduler {scheduler!r}: {exc}") from None
+    if as_json:
+        click.echo(json.dumps({"rows": [r.to_dict() for r in results], "not_run": skipped,
+                               "draws": draws, "seed": seed}, indent=2))
+    else:
+        lines = [f"Table D.2 (beta = 1, d_O = d), {draws} draw{'s' if draws != 1 else ''} per "
+                 f"row, seed {seed}; mean ± 95% Student-t half-width (sd)",
+                 f"{'row':18s}{'rel W1 (%) here':>30s}{'paper':>14s}{'KS here':>34s}"
+                 f"{'paper':>18s}  agree  time"]
+        for r in results:
+            (w, dw), (k, dk) = r.paper
+            lines.append(f"{r.name:18s}{_fmt(r.rel_w1, '.2f'):>30s}{f'{w:.2f} ± {dw:.2f}':>14s}"
+                         f"{_fmt(r.ks, '.4f'):>34s}{f'{k:.4f} ± {dk:.4f}':>18s}  "
+                         f"{'yes' if r.agrees else 'NO':5s}  {_minutes(r.seconds)}")
+        for s in skipped:
+            lines.append(f"{s['row']:18s} not run ({s['reason']}): about "
+                         f"{_minutes(s['estimated_seconds'])} for {draws} draws with "
+                         f"{nworkers} worker{'s' if nworkers != 1 else ''} here")
+        click.echo("\n".join(lines))
+    if not all(r.agrees for r in results):
+        raise SystemExit(1)
