@@ -6,13 +6,13 @@ import json
 import click
 import numpy as np
 
-from ._errors import usage_error
+from ._errors import RunError, usage_error
 
 __all__ = ["readout"]
 
 _FLAGS = {"lam": "--lam", "sigma2": "--sigma2", "gamma_o": "--gamma-o", "gamma_v": "--gamma-v",
           "gamma_k": "--gamma-k", "heads": "--heads", "beta": "--beta", "t": "--t",
-          "level": "--level", "method": "--method", "preset": "--preset"}
+          "level": "--level", "method": "--method", "preset": "--preset", "check": "--check"}
 
 
 @click.group()
@@ -154,19 +154,24 @@ def ridge_cmd(preset, beta, gamma_k, heads, gamma_v, gamma_o, tied, as_json, lam
               default="stehfest", show_default=True, help="Laplace inversion of (C.31).")
 @click.option("--level", type=float, default=None,
               help="Also print the arrival time at this loss level (e.g. 0.1).")
+@click.option("--check", type=float, default=None,
+              help="Also invert with a second method; fail if they differ by more than this.")
 def loss_cmd(preset, beta, gamma_k, heads, gamma_v, gamma_o, tied, as_json, times, t_range,
-             method, level):
+             method, level, check):
     """Gradient-flow training loss ∫ e^{−2tx} dν (5.3) and arrival times."""
     from ..readout import arrival_time, training_loss
 
     law, _ = _layer(preset, beta, gamma_k, heads, gamma_v, gamma_o, tied)
     ts = _grid(times, t_range, "t") if (times or t_range or level is None) else np.array([])
     try:
-        loss = np.atleast_1d(training_loss(law, ts, method=method)) if ts.size else []
+        loss = (np.atleast_1d(training_loss(law, ts, method=method, check=check))
+                if ts.size else [])
         extra = {"method": method, "zero_mass": law.zero_mass}
         if level is not None:
             extra["arrival_time"] = arrival_time(law, level, method=method)
             extra["level"] = level
     except (TypeError, ValueError) as exc:
         raise usage_error(exc, **_FLAGS) from None
+    except ArithmeticError as exc:  # --check failed: the methods disagree
+        raise RunError(str(exc)) from None
     _emit(as_json, law.name, ["t", "loss"], zip(ts, loss), extra)

@@ -89,7 +89,7 @@ def _invert_one(law, t, method, dps, degree):
         return +mpmath.re(val)
 
 
-def training_loss(law, t, method="stehfest", dps=None, degree=None):
+def training_loss(law, t, method="stehfest", dps=None, degree=None, check=None):
     """Limiting mean relative training loss L(t) = ∫ e^{−2tx} dν(x) of gradient flow (5.3).
 
     Unregularised gradient flow from ϑ(0) = 0 on ½‖F ϑ − y‖² with a fixed centred target y:
@@ -111,6 +111,10 @@ def training_loss(law, t, method="stehfest", dps=None, degree=None):
         returns mpf.
     degree : int, optional
         Number of terms of the inversion method (mpmath's ``degree``).
+    check : float, optional
+        Also invert with a second method (Talbot, or Stehfest when ``method`` is not
+        Stehfest; 'quadrature' is checked against Stehfest) and raise if the two differ by
+        more than ``check`` anywhere.
 
     Returns
     -------
@@ -123,6 +127,8 @@ def training_loss(law, t, method="stehfest", dps=None, degree=None):
         For t < 0 or NaN, an unknown method, or 'talbot'/'dehoog' on a real-only scalar law.
     QuadratureError
         For 'quadrature' when the density and atoms do not resolve the law.
+    ArithmeticError
+        With ``check``: when the two methods disagree by more than ``check``.
 
     Examples
     --------
@@ -133,6 +139,17 @@ def training_loss(law, t, method="stehfest", dps=None, degree=None):
     """
     dps_out = dps_or_none(dps)
     arr = _check_times(t)
+    if check is not None:
+        check = float(in_open_interval("check", check, 0.0, 1.0))
+        first = training_loss(law, arr, method=method, dps=dps, degree=degree)
+        other = "talbot" if method == "stehfest" else "stehfest"
+        second = training_loss(law, arr, method=other, dps=dps)
+        diff = float(np.max(np.abs(np.asarray(first, dtype=float)
+                                   - np.asarray(second, dtype=float))))
+        if diff > check:
+            raise ArithmeticError(f"training loss: {method} and {other} differ by {diff:.3g} "
+                                  f"> check = {check:g}")
+        return first
     if method not in METHODS:
         raise ParameterError("method", f"method must be one of {METHODS}, got {method!r}")
     if degree is not None:

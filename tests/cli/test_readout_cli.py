@@ -60,3 +60,12 @@ def test_preset_uses_mhaconfig():
     ref = ridge_error(IndependentKV(cfg.beta, cfg.gamma_k, cfg.heads, cfg.gamma_v, cfg.gamma_o),
                       0.01, 0.1, cfg.gamma_o)
     assert json.loads(r.output)["rows"][0][1] == pytest.approx(float(ref), rel=1e-14)
+
+
+def test_loss_check_flag():
+    ok = CliRunner().invoke(main, ["readout", "loss", "--gamma-k", "1", "--heads", "64",
+                                   "--gamma-o", "2", "--t", "1", "--check", "1e-10"])
+    assert ok.exit_code == 0, ok.output
+    bad = CliRunner().invoke(main, ["readout", "loss", "--gamma-k", "1", "--heads", "64",
+                                    "--gamma-o", "2", "--t", "1", "--check", "2"])
+    assert bad.exit_code == 2 and "--check" in bad.output

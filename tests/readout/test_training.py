@@ -118,3 +118,11 @@ def test_bad_input():
         training_loss(TiedKV(1.0, 0.5, 4, 0.5), 1.0, method="talbot")
     with pytest.raises(ParameterError):
         training_loss(s, 1.0, method="quadrature")
+
+
+def test_check_option_compares_two_methods():
+    s = IndependentKV(1.0, 1.0, 64, 1.0, 2.0)
+    a = training_loss(s, [1.0, 10.0], check=1e-10)
+    np.testing.assert_allclose(a, training_loss(s, [1.0, 10.0]), rtol=0, atol=0)
+    with pytest.raises(ArithmeticError):  # 8 Stehfest terms are far from Talbot
+        training_loss(s, 1.0, degree=8, check=1e-12)
