@@ -42,9 +42,19 @@ def test_two_interval_law_gets_one_panel_per_component():
 def test_atom_drawn_as_a_stem():
     fig = density_figure(MarchenkoPastur(2.0), points=40)  # atom 1/2 at 0 outside the support
     titles = [ax.get_title() for ax in fig.get_axes()]
-    assert any("atom at 0" in t for t in titles)
+    assert any("1 atom at 0" in t and "mass 0.5" in t for t in titles)
 
 
 def test_docstring_examples():
     res = doctest.testmod(display, optionflags=doctest.ELLIPSIS)
     assert res.attempted > 0 and res.failed == 0
+
+
+def test_many_atoms_share_one_panel():
+    import numpy as np
+
+    from freeattn import Discrete
+
+    law = Discrete(np.arange(40.0), None)
+    fig = density_figure(law, points=20)
+    assert len(fig.get_axes()) == 1 and "40 atoms" in fig.get_axes()[0].get_title()
