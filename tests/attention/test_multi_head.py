@@ -99,9 +99,6 @@ def test_mha_output_mass_one(full_layer):
     assert mass == pytest.approx(1.0, abs=1e-9)
 
 
-@pytest.mark.xfail(raises=ArithmeticError, strict=True,
-                   reason="core: AlgebraicLaw._pole_mass 'cannot continue the branch to the pole "
-                          "0.0' for ⊠ with π_{γ_O}, γ_O < 1 (worked before main's 20:00 merge)")
 def test_mha_output_atom_at_zero():
     # ν_{∞,h} and MP_{1/γ_V} (γ_V > 1) have no atom at 0, π_{γ_O} has 1 − γ_O: the max
     # of the masses (Belinschi 2003) is 1 − min{1, γ_V, γ_O}
