@@ -26,6 +26,7 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py
 	$(BIN)/python benchmarks/bench_montecarlo.py
+	$(BIN)/python benchmarks/bench_convolution.py
 
 clean:
 	rm -rf $(VENV) demo build *.egg-info
