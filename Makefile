@@ -27,6 +27,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py
 	$(BIN)/python benchmarks/bench_montecarlo.py
 	$(BIN)/python benchmarks/bench_coldstart.py
+	$(BIN)/python benchmarks/bench_convolution.py
 
 clean:
 	rm -rf $(VENV) demo build *.egg-info
