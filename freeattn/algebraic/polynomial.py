@@ -533,16 +533,20 @@ def _disc_flint(P):
 
 
 #: largest a-priori term bound (exact.discriminant_size_bound) of a discriminant computed
-#: exactly; beyond it a ValueError asks for fewer symbols (substitute fixed values first)
+#: exactly in FLINT; beyond it a ValueError asks for fewer symbols (substitute fixed values)
 DISCRIMINANT_SIZE_LIMIT = 10**8
+#: the same for sympy's route (FREEATTN_FLINT=0): the attention law's symbolic discriminant
+#: (bound 6e4) takes ~10 s there, its rational-substitution forms (bound ≤ 2e4) well under 1 s
+SYMPY_DISCRIMINANT_SIZE_LIMIT = 3 * 10**4
 
 
-def _check_disc_size(bound):
-    if bound > DISCRIMINANT_SIZE_LIMIT:
+def _check_disc_size(bound, limit=None):
+    limit = DISCRIMINANT_SIZE_LIMIT if limit is None else limit
+    if bound > limit:
         raise ValueError(
             f"the discriminant of this polynomial in G is too large to compute exactly with its "
-            f"parameters symbolic (a-priori bound {bound:.1e} terms > "
-            f"{DISCRIMINANT_SIZE_LIMIT:.0e}); substitute the fixed parameter values first")
+            f"parameters symbolic (a-priori bound {float(bound):.1e} terms > "
+            f"{float(limit):.0e}); substitute the fixed parameter values first")
 
 
 def _disc_p(p):
@@ -580,7 +584,7 @@ def _disc_cached(P):
     bound = 1
     for d in full.degree_list()[1:]:
         bound *= (2 * n - 2) * d + 1
-    _check_disc_size(bound)
+    _check_disc_size(bound, SYMPY_DISCRIMINANT_SIZE_LIMIT)
     lc = poly.LC()
     disc = sp.discriminant(poly.as_expr(), G)
     out = []

@@ -240,3 +240,14 @@ def test_oversized_symbolic_discriminant_is_refused_not_computed():
     fixed = {h: sp.Rational(1, 12), v: sp.Rational(2, 3), t_: sp.Rational(3, 2)}
     reduced = pm.substitute_polynomial(full, fixed)
     assert any(k == "disc" for _, k in pm.discriminant_tables(reduced))
+
+
+def test_sympy_route_refuses_what_it_cannot_do_quickly(monkeypatch):
+    """FREEATTN_FLINT=0: the attention law's fully symbolic discriminant (bound 6e4) is
+    refused (callers take the rational-substitution route), its substituted form is computed."""
+    P = pm.boxtimes_polynomial(RHO, MP.subs(y, h))
+    monkeypatch.setenv("FREEATTN_FLINT", "0")
+    with pytest.raises(ValueError, match="too large"):
+        pm._disc_cached.__wrapped__(pm.canonicalize(P)[0])
+    reduced = sp.expand(P.xreplace({y: sp.Rational(2, 3), h: sp.Rational(1, 12)}))
+    assert pm._disc_cached.__wrapped__(pm.canonicalize(reduced)[0])
