@@ -87,7 +87,8 @@ def family(law):
     (independent, GQA or MQA K/V: the same law) are recognised; tied K = V laws and anything
     else use the generic names of :func:`algebraic_equation`."""
     params = getattr(law, "params", None) or {}
-    kind = params.get("kind", "attention")
+    # the attention module records the family in ``law.describes`` (older laws: params["kind"])
+    kind = getattr(law, "describes", None) or params.get("kind", "attention")
     keys = set(params) - {"kind"}
     if kind == "attention" and keys == {"beta", "gamma_k", "heads"}:
         return "attention"
