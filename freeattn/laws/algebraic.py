@@ -211,6 +211,14 @@ class AlgebraicLaw(Law):
         returned expression uses the symbols ``w`` for the argument and ``S`` for R)."""
         return r_relation(self.polynomial)
 
+    def algebraic_equation(self, symbolic=False, in_beta=False):
+        """P(G, z) with P(G_μ(z), z) = 0, parameters named as in the papers where the law's
+        family is known (θ₁, θ₂, γ_K, h, …) and stable across calls; see
+        :func:`freeattn.symbolic.algebraic_equation` for the arguments."""
+        from ..symbolic import algebraic_equation
+
+        return algebraic_equation(self, symbolic=symbolic, in_beta=in_beta)
+
     # ------------------------------------------------------------- support
     def _support(self, dps):
         bd = self._branch(dps)

@@ -173,3 +173,16 @@ def test_layer_families_reproduce_C15_C16():
     assert sp.simplify(m2 / m1**2 - 1 - (1 / h + 1 / gV + th2**2 / (gK * th1**2))) == 0
     tied = SimpleNamespace(params=dict(params, sharing="tied_kv"), symbolic_polynomial=None)
     assert family(tied) is None
+
+
+def test_law_method_delegates_to_the_symbolic_module():
+    import sympy as sp
+
+    from freeattn import attention_law
+    from freeattn.symbolic import algebraic_equation
+
+    law = attention_law(1, 1, 2)
+    assert sp.expand(law.algebraic_equation(symbolic=True)
+                     - algebraic_equation(law, symbolic=True)) == 0
+    names = {s.name for s in law.algebraic_equation(symbolic=True).free_symbols}
+    assert {"theta_1", "theta_2", "gamma_K", "h"} <= names
