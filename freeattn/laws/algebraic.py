@@ -444,7 +444,13 @@ class AlgebraicLaw(Law):
                 m = bad & side
                 if np.any(m):
                     r = sh.roots(delta[m])
-                    gb = self._branch(None).select(r, t["info"], x[m])
+                    if t["info"]["rule"] == "track":
+                        # several roots with Im < 0: continuity from the table (its value at the
+                        # nearest node), not from the interval's midpoint across a sparse set
+                        cand = np.where(r.imag <= 0, r, np.inf)
+                        gb = cand[np.arange(len(r)), np.argmin(np.abs(cand - guess[m][:, None]), axis=1)]
+                    else:
+                        gb = self._branch(None).select(r, t["info"], x[m])
                     g[m], _ = sh.newton(gb, delta[m], steps=2)
         for edge in t["edges"]:
             side = left if edge["end"] == "a" else ~left

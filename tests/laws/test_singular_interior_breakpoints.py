@@ -1,0 +1,44 @@
+"""Breakpoints inside the support (branch points of other sheets) next to a 'track' interval.
+
+The discriminant of attention_law(1, 0.5) ⊠ MP(0.5) has a root at x ≈ 0.11354 where two
+roots of another sheet meet; the support runs straight through it, but within one table node
+of it the branch used to be re-selected by continuity from the interval's midpoint across a
+sparse set of points, which jumped to a real root: pdf = 0 there and the mass check failed
+(0.99799).  Right values from the subordination route (an independent algorithm).
+"""
+import numpy as np
+import pytest
+
+from freeattn import (MHAConfig, MarchenkoPastur, Semicircle, attention_law,
+                      free_additive_convolution, free_multiplicative_convolution)
+
+
+@pytest.fixture(scope="module")
+def product():
+    return free_multiplicative_convolution(attention_law(1, 0.5), MarchenkoPastur(0.5))
+
+
+def test_density_through_an_interior_breakpoint(product):
+    sub = free_multiplicative_convolution(attention_law(1, 0.5), MarchenkoPastur(0.5),
+                                          method="subordination")
+    x = np.array([0.11, 0.1135, 0.1136, 0.114, 0.12, 0.5])
+    got = product.pdf(x)
+    assert np.all(got > 0.3)
+    np.testing.assert_allclose(got, sub.pdf(x), rtol=1e-10)
+    assert got[3] == pytest.approx(1.01523093, abs=1e-8)
+
+
+def test_mass_one_through_an_interior_breakpoint(product):
+    (a, b), = product.support()
+    assert a == 0.0 and product.atoms() == []
+    assert abs(product.cdf(b) - 1) <= 1e-10
+
+
+def test_second_kind_additive_and_a_preset_with_mp_one():
+    law = free_additive_convolution(attention_law(1, 0.5), Semicircle(1))
+    (a, b), = law.support()
+    assert abs(law.cdf(b) - 1) <= 1e-10
+    # a factor MarchenkoPastur(1) (h d_V = n): the layer law used to fail its mass check
+    layer = MHAConfig.preset("modernbert-large").law()
+    (a, b), = layer.support()
+    assert abs(layer.cdf(b) - 1) <= 1e-10
