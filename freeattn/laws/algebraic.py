@@ -587,6 +587,14 @@ class AlgebraicLaw(Law):
             m = (x > t["a"]) & (x < t["b"])
             if np.any(m):
                 out[m] = np.maximum(-self._branch_in_table(t, x[m]).imag / math.pi, 0.0)
+        # a breakpoint strictly inside the support (a pole or branch point of other sheets,
+        # where the Stieltjes branch stays finite): the density is the limit G(x + i0) there
+        bps = [t["b"] for t in self._tables[:-1]]
+        inner = np.isin(x, bps) & ~np.isin(x, self._hard_edges)
+        for a, b in self._support(None) if np.any(inner) else ():
+            m = inner & (x > a) & (x < b)
+            if np.any(m):
+                out[m] = np.maximum(-self._cauchy_real(x[m]).imag / math.pi, 0.0)
         for p in self._hard_edges:
             out[x == p] = np.inf
         return out
@@ -601,9 +609,22 @@ class AlgebraicLaw(Law):
         for i, p in enumerate(bd.breakpoints):
             if p not in bd.poles or float(p) in atoms:
                 continue
-            if bd.intervals[i]["support"] or bd.intervals[i + 1]["support"]:
+            side = [s for s, k in ((-1, i), (1, i + 1)) if bd.intervals[k]["support"]]
+            if side and self._diverges_at(bps[i], side[0]):
                 out.append(bps[i])
         return out
+
+    def _diverges_at(self, p, side):
+        """Whether the branch blows up at a pole p of the leading coefficient (a hard edge).
+
+        A vanishing leading coefficient only says that *some* sheet is infinite there; the
+        Stieltjes branch may stay finite (e.g. π(semicircle, 1.5) at 0: G(0) = −i√6).  Any
+        divergence is at least logarithmic-free power-law here (|G| ~ δ^{-p}, p ≥ 1/3 for the
+        laws the polynomial method builds), so |G| grows by > 3 over six decades of δ."""
+        scale = 1.0 + abs(p)
+        x = p + side * scale * np.array([1e-6, 1e-12])
+        g = np.abs(self._cauchy_real(x))
+        return not (np.all(np.isfinite(g)) and g[1] <= 3.0 * g[0])
 
     # cdf: Gauss–Legendre on θ-panels, x(θ) = a + (b − a)(1 − cos θ)/2
     def _theta_integrand(self, t, th):
@@ -1034,7 +1055,16 @@ class AlgebraicLaw(Law):
                 if info is None:
                     bd = self._branch(dps)
                     e = min(bd.breakpoints, key=lambda b: abs(b - x))
-                    val = mpmath.inf if float(e) in self._hard_edges else mpmath.mpf(0)
+                    if float(e) in self._hard_edges:
+                        val = mpmath.inf
+                    elif any(a < e < b for a, b in self._support(dps)):
+                        # inside the support: the finite limit G(e + i0) (see _pdf_float)
+                        # a finite simple root of P(·, e): Newton from the float64 limit
+                        g0 = complex(self._cauchy_real(np.array([float(e)]))[0])
+                        g = self._num.newton_mp(mpmath.mpc(g0), e)
+                        val = max(-mpmath.im(g) / mpmath.pi, mpmath.mpf(0))
+                    else:
+                        val = mpmath.mpf(0)
                 elif not info["support"]:
                     val = mpmath.mpf(0)
                 else:

@@ -42,3 +42,23 @@ def test_second_kind_additive_and_a_preset_with_mp_one():
     layer = MHAConfig.preset("modernbert-large").law()
     (a, b), = layer.support()
     assert abs(layer.cdf(b) - 1) <= 1e-10
+
+
+def test_finite_branch_at_a_pole_of_the_leading_coefficient():
+    # π(semicircle, 3/2): P's leading coefficient z²G⁴ vanishes at 0, but P(G, 0) = G²/4 + 3/2
+    # keeps the branch finite, G(0) = −i√6: density √6/π there, not a hard edge
+    import math
+
+    import mpmath
+
+    from freeattn import compound_free_poisson
+
+    law = compound_free_poisson(Semicircle(1), 1.5)
+    assert law.pdf(0.0) == pytest.approx(math.sqrt(6) / math.pi, rel=1e-12)
+    assert law.pdf(-1e-9) == pytest.approx(math.sqrt(6) / math.pi, rel=1e-9)
+    v = law.pdf(0, dps=30)
+    with mpmath.workdps(40):
+        assert abs(v - mpmath.sqrt(6) / mpmath.pi) < mpmath.mpf(10) ** -28
+    # a real hard edge stays one: ν_{∞,1} at 0 and MP₁ ⊠ MP₁ at 0 diverge
+    assert attention_law(1, 1).pdf(0.0) == math.inf
+    assert free_multiplicative_convolution(MarchenkoPastur(1), MarchenkoPastur(1)).pdf(0.0) == math.inf
