@@ -628,10 +628,18 @@ class BranchData:
         left = [i for i in order if x[i] < mid][::-1]
         right = [i for i in order if x[i] >= mid]
         for seq in (left, right):
-            g = info["g_mid"]
+            g, prev = info["g_mid"], None
             for i in seq:
-                j = np.argmin(np.abs(roots[i] - g))
-                g = roots[i, j]
+                # geometric predictor and a log-scale distance: next to a pole the branch grows
+                # like δ^{-p} and an absolute distance would jump to a finite root of a sheet
+                pred = g * (g / prev) if prev is not None and prev != 0 else g
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    dist = np.abs(np.log(roots[i] / pred))
+                dist = np.where(np.isfinite(dist) & (roots[i].imag <= 1e-12 * np.abs(roots[i])),
+                                dist, np.inf)
+                if not np.any(np.isfinite(dist)):
+                    dist = np.abs(roots[i] - g)
+                prev, g = g, roots[i, np.argmin(dist)]
                 out[i] = g
         return out
 

@@ -361,8 +361,12 @@ class AlgebraicLaw(Law):
             r = self._num.roots(x)
             g = bd.select(r, info, x)
             g, _ = self._num.newton(g, x, steps=2)
+            # ends shared with another support interval are not square-root edges (a branch
+            # point of other sheets, or a cusp): no edge expansion there
+            inner = {bd.breakpoints[i - 1] if bd.intervals[i - 1]["support"] else None,
+                     bd.breakpoints[i] if bd.intervals[i + 1]["support"] else None} - {None}
             tables.append({"a": a, "b": b, "a_mp": bd.breakpoints[i - 1], "b_mp": bd.breakpoints[i],
-                           "info": info, "theta": theta, "g": g})
+                           "info": info, "theta": theta, "g": g, "inner": inner})
         poles = set(bd.poles)
         atoms = dict(self._atoms_raw(None))
         for t in tables:
@@ -374,7 +378,7 @@ class AlgebraicLaw(Law):
                         edge["end"] = "a" if end == t["a_mp"] else "b"
                         t["edges"].append(edge)
                     continue
-                if end in poles:
+                if end in poles or end in t["inner"]:
                     continue
                 ef = float(end)
                 # branch value just inside the support: picks the right double root at e
@@ -445,10 +449,23 @@ class AlgebraicLaw(Law):
                 if np.any(m):
                     r = sh.roots(delta[m])
                     if t["info"]["rule"] == "track":
-                        # several roots with Im < 0: continuity from the table (its value at the
-                        # nearest node), not from the interval's midpoint across a sparse set
-                        cand = np.where(r.imag <= 0, r, np.inf)
-                        gb = cand[np.arange(len(r)), np.argmin(np.abs(cand - guess[m][:, None]), axis=1)]
+                        # several roots with Im < 0: continuity from the table, not from the
+                        # interval's midpoint across a sparse set of points; beyond the last
+                        # node the table's power law |G| ~ θ^p carries on (G may diverge at a
+                        # pole end), so roots are compared on a log scale
+                        ref = self._table_extrapolation(t, th[m], guess[m])
+                        with np.errstate(divide="ignore", invalid="ignore"):
+                            dist = np.abs(np.log(r / ref[:, None]))
+                        dist = np.where((r.imag <= 0) & np.isfinite(dist), dist, np.inf)
+                        gb = r[np.arange(len(r)), np.argmin(dist, axis=1)]
+                        # where companion eigenvalues lose the diverging root (|G| ≳ 1e8 next to
+                        # a pole), Newton from the power-law guess on the re-expanded P finds it
+                        gn, stp = sh.newton(ref.copy(), delta[m], steps=8)
+                        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+                            near = (np.abs(np.log(gn / ref)) < 0.5) & (stp <= 1e-12 * np.abs(gn))
+                            worse = ~(np.abs(np.log(gb / ref)) < 0.5)
+                        use = near & worse & (gn.imag <= 0)
+                        gb = np.where(use, gn, gb)
                     else:
                         gb = self._branch(None).select(r, t["info"], x[m])
                     g[m], _ = sh.newton(gb, delta[m], steps=2)
@@ -458,6 +475,27 @@ class AlgebraicLaw(Law):
             if np.any(m):
                 g[m] = self._edge_local(edge, delta[m], g[m])
         return g
+
+    @staticmethod
+    def _table_extrapolation(t, th, guess):
+        """Branch guess beyond the first/last θ-node of a table, from the two outermost nodes:
+        linear in θ where G has a finite limit (square-root branch points are smooth in θ),
+        |G| continued as a power law where it diverges (argument kept); the interpolated guess
+        elsewhere."""
+        out = guess.copy()
+        nodes, g = t["theta"], t["g"]
+        for m, (i0, i1), d in ((th < nodes[1], (0, 1), th), (th > nodes[-2], (-1, -2), math.pi - th)):
+            if not np.any(m):
+                continue
+            d0 = nodes[i0] if i0 == 0 else math.pi - nodes[i0]
+            d1 = nodes[i1] if i1 == 1 else math.pi - nodes[i1]
+            p = math.log(abs(g[i0]) / abs(g[i1])) / math.log(d0 / d1)
+            if abs(p) < 0.25:  # a finite limit: G is smooth in θ there, continue it linearly
+                out[m] = g[i0] + (g[i0] - g[i1]) * (d0 - d[m]) / (d1 - d0)
+                continue
+            with np.errstate(divide="ignore", over="ignore"):
+                out[m] = g[i0] * (np.maximum(d[m], 1e-300) / d0) ** p
+        return out
 
     def _double_root(self, e, g_guess):
         """The double root G_e of P(·, e) at a square-root edge e (current precision): the root

@@ -62,3 +62,26 @@ def test_finite_branch_at_a_pole_of_the_leading_coefficient():
     # a real hard edge stays one: ν_{∞,1} at 0 and MP₁ ⊠ MP₁ at 0 diverge
     assert attention_law(1, 1).pdf(0.0) == math.inf
     assert free_multiplicative_convolution(MarchenkoPastur(1), MarchenkoPastur(1)).pdf(0.0) == math.inf
+
+
+def test_push_forward_with_a_critical_point_inside_the_support():
+    # φ(x) = 1/2 − x + x²/4 has its minimum −1/2 at x = 2, inside supp MP(1/2) = [0.086, 2.914]:
+    # the density of φ#μ diverges like (y + 1/2)^{-1/2} at −1/2 (a pole of P's leading
+    # coefficient where the branch grows like δ^{-1/2}, next to a 'track' interval), and two
+    # complex roots meet at the interior breakpoint −0.2911.  Right values: the numeric
+    # push-forward (a second algorithm: Σ G_μ(x_j)/φ′(x_j) over the preimages).
+    from freeattn import Transformed
+
+    mu = MarchenkoPastur(0.5)
+    exact = mu.pushforward([0.5, -1, 0.25])
+    numeric = Transformed(mu, [0.5, -1, 0.25])
+    (a, b), = exact.support()
+    assert a == -0.5 and b == pytest.approx(0.4160533905932738, rel=1e-14)
+    assert exact.pdf(-0.5) == np.inf
+    e = -0.2910533905932738
+    x = np.concatenate([e + np.array([-1e-4, -1e-6, -1e-9, 1e-9, 1e-6]), [0.0, 0.4]])
+    np.testing.assert_allclose(exact.pdf(x), numeric.pdf(x), rtol=1e-9)
+    # next to the pole the two algorithms differ by the conditioning of y ↦ φ^{-1}(y) there
+    x = -0.5 + np.array([1e-12, 1e-8, 1e-6])
+    np.testing.assert_allclose(exact.pdf(x), numeric.pdf(x), rtol=1e-7)
+    assert abs(exact.cdf(b) - 1) <= 1e-10
