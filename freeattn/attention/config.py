@@ -46,7 +46,7 @@ WIDTH_RTOL = 5e-3
 #: which matrix of the layer a law or a simulation describes (see freeattn.montecarlo)
 KINDS = ("attention", "head_average", "values", "mha")
 
-#: across-head sharing and within-head tying of keys and values (MATH.md §2)
+#: across-head sharing and within-head tying of keys and values (Hayase & Karakida 2026, App. C)
 SHARINGS = ("none", "gqa", "mqa", "tied_kv")
 
 
@@ -132,7 +132,7 @@ def check_sharing(sharing, heads, kv_heads):
 
 @dataclass(frozen=True, kw_only=True)
 class MHAConfig:
-    """A finite multi-head attention layer (MATH.md §0): widths, β and K/V sharing.
+    """A finite multi-head attention layer (Hayase & Karakida 2026, §2): widths, β and K/V sharing.
 
     Parameters (keyword-only)
     ----------
@@ -208,7 +208,7 @@ class MHAConfig:
     @classmethod
     def from_ratios(cls, n, gamma_k, heads=1, gamma_v=None, gamma_o=None, *, d=None,
                     kv_heads=None, beta=1.0, sharing="none", rtol=WIDTH_RTOL):
-        """Build a layer from the proportional-limit ratios of MATH.md §0.
+        """Build a layer from the proportional-limit ratios of Hayase & Karakida 2026, §2.
 
         d_K = γ_K n / h, d_V = γ_V n / h (default d_K), d_O = γ_O n (default d), each rounded to
         the nearest integer when within ``rtol`` (default 0.5 %) of it; the configuration then

@@ -2,7 +2,7 @@
 
 Every law here is assembled from the core's law objects and operations (ρ_t, MP_y, π_t,
 ⊠, compound free Poisson, dilation); nothing is re-derived by hand.  Notation of
-Hayase & Karakida 2026 (arXiv 2610.10033), App. C (MATH.md §2): θ₁ = e^{β²} − 1, θ₂ = β²,
+Hayase & Karakida 2026 (arXiv 2610.10033), Theorem 3.1 and App. C: θ₁ = e^{β²} − 1, θ₂ = β²,
 γ_K = h d_K / n, γ_V = h d_V / n, γ_O = d_O / n, ρ_t = (x ↦ θ₁ − θ₂ + θ₂ x)_# MP_{1/t},
 ν_{∞,h} = ρ_{γ_K} ⊠ MP_{1/h}.
 

@@ -20,7 +20,7 @@ __all__ = ["theta1", "theta2", "c_beta", "rho_law", "attention_law"]
 def theta1(beta):
     """θ₁ = e^{β²} − 1, the variance of the feature f(χ) = e^{βχ − β²/2} − 1, χ ~ N(0, 1).
 
-    Raises ValueError if beta is not a finite number > 0.  Source: MATH.md §0.
+    Raises ValueError if beta is not a finite number > 0.  Source: Hayase, Collins & Karakida (AISTATS 2026); Hayase & Karakida 2026, eq. (3.2).
     """
     beta = positive("beta", beta)
     return math.expm1(beta * beta)

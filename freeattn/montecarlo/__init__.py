@@ -1,8 +1,8 @@
 """Monte Carlo checker: true finite softmax attention vs the Gaussian model vs a limit law.
 
 Samplers draw the finite softmax model and its finite Gaussian equivalent with the same
-weights (MATH.md §0–§2, eq. 3.2–3.3); metrics compare eigenvalue samples with laws and with
-each other (MATH.md §5); :func:`check` returns a verdict; sweeps show finite-size rates and
+weights (Hayase & Karakida 2026, eqs. (3.2)–(3.3)); metrics compare eigenvalue samples with laws and with
+each other (Hayase & Karakida 2026, App. D); :func:`check` returns a verdict; sweeps show finite-size rates and
 the linearization threshold.
 """
 from .check import CheckResult, Comparison, check, compare_draws

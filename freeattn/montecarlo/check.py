@@ -271,7 +271,7 @@ def check(law, model, *, draws=10, seed=0, workers=None, scheduler=None, exclude
     model : AttentionModel
         The finite model (n, widths, β, sharing) to draw.
     draws : int, default 10
-        Independent draws (MATH.md §5 uses 10).
+        Independent draws (the paper's App. D uses 10).
     seed : int >= 0 or numpy.random.SeedSequence, default 0
         Draw i uses ``SeedSequence(seed).spawn(draws)[i]``; results are bit-identical
         whatever ``workers``/``scheduler``.
@@ -308,7 +308,7 @@ def check(law, model, *, draws=10, seed=0, workers=None, scheduler=None, exclude
 
     Notes
     -----
-    Metrics follow MATH.md §5 (Hayase & Karakida 2026, App. D): KS between the empirical and
+    Metrics follow Hayase & Karakida 2026, App. D: KS between the empirical and
     the limiting CDF; relative W₁ of ordered eigenvalues against limit quantiles divided by
     the limiting mean; softmax vs Gaussian (Table D.2) with the same normalisation.
     """

@@ -1,4 +1,4 @@
-"""Distances between eigenvalue samples and laws (MATH.md §5).
+"""Distances between eigenvalue samples and laws (Hayase & Karakida 2026, App. D).
 
 A *law* is any object with vectorised ``cdf`` (atoms included, right-continuous), ``ppf``,
 ``pdf``, ``mean()``, ``moment(k)``, ``support()`` and ``atoms()`` -> [(location, mass)].
@@ -104,7 +104,7 @@ def law_quantiles(law, m):
 
 
 def rel_w1(samples, law, mean=None, quantiles=None):
-    """Relative Wasserstein-1 distance between a sample and a law (MATH.md §5).
+    """Relative Wasserstein-1 distance between a sample and a law (Hayase & Karakida 2026, App. D).
 
     ``mean(|λ_(i) − F^{-1}((i − 1/2)/m)|) / mean``: ordered eigenvalues against the law's
     quantiles at the mid-points of m equal cells, divided by the limit mean (``law.mean()``
@@ -129,7 +129,7 @@ def rel_w1_two_sample(a, b, mean):
     """Relative W₁ between two samples of equal size: mean |a_(i) − b_(i)| / mean.
 
     This is Table D.2's metric between softmax and Gaussian eigenvalues of one draw, with
-    ``mean`` the limiting mean (MATH.md §5); the W₁ distance of the two empirical laws is
+    ``mean`` the limiting mean (Hayase & Karakida 2026, App. D); the W₁ distance of the two empirical laws is
     :func:`scipy.stats.wasserstein_distance` (for equal sizes the mean gap of the ordered
     samples). Raises ValueError if the sizes differ.
     """

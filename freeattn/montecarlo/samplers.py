@@ -1,13 +1,13 @@
 """Finite softmax attention models and their Gaussian equivalents, drawn with shared weights.
 
-Notation follows MATH.md §0–§2 (Hayase & Karakida 2026; Hayase, Collins & Karakida 2026).
+Notation of Hayase & Karakida 2026 (arXiv 2610.10033, §2 and App. C) and Hayase, Collins & Karakida (AISTATS 2026).
 For each draw the true softmax model and the finite Gaussian model (eq. 3.2–3.3) are built
 from the **same** query/key/value/output weights; the Gaussian model uses independent noise.
 
 Model kinds and the matrix ``M`` whose left Gram ``M Mᵀ`` (n × n) is diagonalised:
 
 ================  ==========================================  ==============================
-kind              softmax model M                             limit law (MATH.md)
+kind              softmax model M                             limit law (Hayase & Karakida 2026)
 ================  ==========================================  ==============================
 ``attention``     sqrt(n/h) [A_1^⊥, …, A_h^⊥]  (h = 1: sqrt(n) A^⊥)   ν_{∞,h}, mean θ₁
 ``head_average``  sqrt(n h) (Ā − P)                           ρ_{γ_K} ⊠ π₁, mean θ₁
@@ -52,7 +52,7 @@ from ..attention.config import BETA_MODEL_RANGE, KINDS, MHAConfig, width_from_ra
 
 @dataclass(frozen=True, eq=False)
 class AttentionModel:
-    """A finite self-attention model to simulate (MATH.md §0).
+    """A finite self-attention model to simulate (Hayase & Karakida 2026, §2).
 
     Parameters
     ----------
@@ -134,7 +134,7 @@ class AttentionModel:
     @classmethod
     def from_ratios(cls, beta, n, gamma_k, heads=1, *, kind="attention", d=None,
                     gamma_v=None, gamma_o=None, kv_heads=None, tied=False, x=None):
-        """Build a model from the proportional-limit ratios of MATH.md §0.
+        """Build a model from the proportional-limit ratios of Hayase & Karakida 2026, §2.
 
         d_K = γ_K n / h, d_V = γ_V n / h (default d_V = d_K), d_O = γ_O n (default d); each is
         rounded to the nearest positive integer when within 0.5 % of it
@@ -187,7 +187,7 @@ class AttentionModel:
         return self._config.law(self.kind)
 
     def limit_mean(self):
-        """First moment of the limit law, ``self.law().mean()`` (MATH.md §2).
+        """First moment of the limit law, ``self.law().mean()`` (Hayase & Karakida 2026, App. C).
 
         attention, head_average: θ₁; values: γ_V θ₁ (tied: γ_K θ₁ + h θ₂, eq. (C.20));
         mha: γ_O θ₁ (tied: γ_O (θ₁ + h θ₂ / γ_K)).  Sharing K/V across heads changes nothing.

@@ -1,4 +1,4 @@
-"""Finite-size sweeps and the linearization threshold (MATH.md §1, §5)."""
+"""Finite-size sweeps and the linearization threshold (Hayase, Collins & Karakida 2026; Hayase & Karakida 2026, App. D)."""
 from __future__ import annotations
 
 import math
@@ -176,7 +176,7 @@ def _fmt_rate(rate):
 def linearization_grid(law_for_beta, betas, ns, *, gamma_k, heads=1, draws=2, seed=0,
                        factor=10.0, workers=None, scheduler=None, exclude_top=0,
                        progress=False, **model_options):
-    """Where the softmax spectrum leaves the Gaussian-equivalence prediction (MATH.md §1).
+    """Where the softmax spectrum leaves the Gaussian-equivalence prediction (Hayase, Collins & Karakida 2026).
 
     Parameters
     ----------
