@@ -16,6 +16,7 @@ from ..algebraic.polynomial import G, z
 from ..algebraic.polynomial import (affine_polynomial, r_relation, s_relation,
                                     series_moments, stieltjes_factor)
 from ..algebraic.series import series_moments_numeric
+from ._theta import theta_of_x as _theta_of_x, x_of_theta as _x_of_theta
 from .base import Law
 
 __all__ = ["AlgebraicLaw"]
@@ -54,18 +55,6 @@ def _theta_panels():
 _PANELS = _theta_panels()
 
 
-def _x_of_theta(a, b, th):
-    """x(θ) = a + (b − a)(1 − cos θ)/2, written to keep x − a and b − x accurate."""
-    half = 0.5 * np.asarray(th)
-    return np.where(half <= math.pi / 4, a + (b - a) * np.sin(half) ** 2,
-                    b - (b - a) * np.cos(half) ** 2)
-
-
-def _theta_of_x(a, b, x):
-    """Inverse of :func:`_x_of_theta` on [a, b], accurate near both ends."""
-    u = np.clip((np.asarray(x) - a) / (b - a), 0.0, 1.0)
-    v = np.clip((b - np.asarray(x)) / (b - a), 0.0, 1.0)
-    return np.where(u <= 0.5, 2 * np.arcsin(np.sqrt(u)), math.pi - 2 * np.arcsin(np.sqrt(v)))
 
 
 
