@@ -34,7 +34,7 @@ from functools import lru_cache
 from .. import _validation as v
 from .._validation import ParameterError, integer_at_least
 
-__all__ = ["MHAConfig", "PRESETS", "KINDS", "SHARINGS", "check_sharing", "BETA_LAW_RANGE", "BETA_MODEL_RANGE",
+__all__ = ["MHAConfig", "WidthRatios", "PRESETS", "KINDS", "SHARINGS", "check_sharing", "BETA_LAW_RANGE", "BETA_MODEL_RANGE",
            "GAMMA_RANGE", "MAX_HEADS", "WIDTH_RTOL", "width_from_ratio"]
 
 BETA_LAW_RANGE = (0.01, 4.0)
@@ -130,8 +130,28 @@ def check_sharing(sharing, heads, kv_heads):
     return heads if kv_heads is None else kv_heads
 
 
+class WidthRatios:
+    """The proportional-limit ratios of a layer with widths n, h, d_K, d_V, d_O (shared by
+    :class:`MHAConfig` and the Monte Carlo model; Hayase & Karakida 2026, §2)."""
+
+    @property
+    def gamma_k(self):
+        """γ_K = h d_K / n."""
+        return self.heads * self.d_k / self.n
+
+    @property
+    def gamma_v(self):
+        """γ_V = h d_V / n."""
+        return self.heads * self.d_v / self.n
+
+    @property
+    def gamma_o(self):
+        """γ_O = d_O / n."""
+        return self.d_o / self.n
+
+
 @dataclass(frozen=True, kw_only=True)
-class MHAConfig:
+class MHAConfig(WidthRatios):
     """A finite multi-head attention layer (Hayase & Karakida 2026, §2): widths, β and K/V sharing.
 
     Parameters (keyword-only)
@@ -244,22 +264,6 @@ class MHAConfig:
         fields = {k: val for k, val in PRESETS[name].items() if k != "source"}
         fields.update(overrides)
         return cls(**fields)
-
-    # ------------------------------------------------------------ ratios
-    @property
-    def gamma_k(self):
-        """γ_K = h d_K / n."""
-        return self.heads * self.d_k / self.n
-
-    @property
-    def gamma_v(self):
-        """γ_V = h d_V / n."""
-        return self.heads * self.d_v / self.n
-
-    @property
-    def gamma_o(self):
-        """γ_O = d_O / n."""
-        return self.d_o / self.n
 
     @property
     def tied(self):

@@ -47,11 +47,12 @@ __all__ = [
 # Kinds and the β domain of the finite models are declared once, beside the laws' domain, in
 # freeattn.attention.config (BETA_MODEL_RANGE = [1e-6, 20]: θ₁ = e^{β²} − 1 must stay a finite,
 # non-zero float64; the laws themselves are verified on the narrower BETA_LAW_RANGE).
-from ..attention.config import BETA_MODEL_RANGE, KINDS, MHAConfig, width_from_ratio  # noqa: E402
+from ..attention.config import (BETA_MODEL_RANGE, KINDS, MHAConfig, WidthRatios,  # noqa: E402
+                                width_from_ratio)
 
 
 @dataclass(frozen=True, eq=False)
-class AttentionModel:
+class AttentionModel(WidthRatios):
     """A finite self-attention model to simulate (Hayase & Karakida 2026, §2).
 
     Parameters
@@ -148,22 +149,6 @@ class AttentionModel:
         d_o = None if gamma_o is None else width_from_ratio("gamma_o", gamma_o, n, 1)
         return cls(beta=beta, n=n, d_k=d_k, heads=heads, kind=kind, d=d, d_v=d_v, d_o=d_o,
                    kv_heads=kv_heads, tied=tied, x=x)
-
-    # ratios of the finite model
-    @property
-    def gamma_k(self):
-        """γ_K = h d_K / n."""
-        return self.heads * self.d_k / self.n
-
-    @property
-    def gamma_v(self):
-        """γ_V = h d_V / n."""
-        return self.heads * self.d_v / self.n
-
-    @property
-    def gamma_o(self):
-        """γ_O = d_O / n."""
-        return self.d_o / self.n
 
     @property
     def theta1(self):
