@@ -307,11 +307,19 @@ class AlgebraicLaw(Law):
                 cands += [mpmath.re(r) for r in roots
                           if abs(mpmath.im(r)) <= 1e-10 * (1 + abs(r)) and 0 < mpmath.re(r) <= 1 + 1e-9]
             break
-        uniq = []
-        for m in cands:  # a multiple root of the polygon is one candidate
-            if all(abs(m - u) > 1e-20 * (1 + abs(u)) for u in uniq):
-                uniq.append(m)
-        cands = uniq
+        # a multiple root of the polygon is one candidate: a root of multiplicity k is split
+        # by rounding into k roots ~ eps^{1/k} apart (the tied K=V layer's mass 1/2 is a
+        # triple root: 0.5 ± 4e-11 at 30 digits), so roots closer than 10^{-dps/4} form one
+        # cluster, whose mean is the multiple root to full accuracy
+        merge = mpmath.mpf(10) ** (-(mpmath.mp.dps // 4))
+        clusters = []
+        for m in sorted(cands):
+            if clusters and abs(m - clusters[-1][-1]) <= merge * (1 + abs(m)):
+                clusters[-1].append(m)
+            else:
+                clusters.append([m])
+        cands = [mpmath.mpf(0) if any(m == 0 for m in cl) else mpmath.fsum(cl) / len(cl)
+                 for cl in clusters]
         if len(cands) == 1:
             return mpmath.mpf(0)
         others = [abs(b - a) for b in bd.breakpoints if b != a]
@@ -377,9 +385,21 @@ class AlgebraicLaw(Law):
                 if end in poles:
                     continue
                 ef = float(end)
-                # branch value just inside the support: picks the right double root at e
-                inside = ef + (1e-7 if end == t["a_mp"] else -1e-7) * (t["b"] - t["a"])
-                g_in = bd.select(self._num.roots(np.array([inside])), t["info"], np.array([inside]))[0]
+                # branch value just inside the support: picks the right double root at e.
+                # Continued down from far above the axis (the tracker), not by nearest-root
+                # continuity from the interval's midpoint: next to an edge where G moves fast
+                # (a cusp-like hard rise of the density, e.g. the ⊠ layer's edge next to 0)
+                # the midpoint's nearest root at e is another sheet's real root
+                width = t["b"] - t["a"]
+                d0 = (1e-7 if end == t["a_mp"] else -1e-7) * width
+                inside = ef + d0
+                g_tr, ok_tr = self._num.track(np.array([inside]), np.array([1e-5 * abs(d0)]))
+                if ok_tr[0]:
+                    g_in, _ = self._num.newton(g_tr, np.array([inside]), steps=3)
+                    g_in = g_in[0]
+                else:
+                    g_in = bd.select(self._num.roots(np.array([inside])), t["info"],
+                                     np.array([inside]))[0]
                 edge = self._edge_expansion(end, g_in)
                 edge["end"] = "a" if end == t["a_mp"] else "b"
                 t["edges"].append(edge)
@@ -446,6 +466,28 @@ class AlgebraicLaw(Law):
                     r = sh.roots(delta[m])
                     gb = self._branch(None).select(r, t["info"], x[m])
                     g[m], _ = sh.newton(gb, delta[m], steps=2)
+            # next to an end the nearest-root continuity from the interval's midpoint
+            # (select) can land on another sheet's root where G moves fast (the ⊠ layer's
+            # edge next to 0: G from 0.15 − 1.8i to the double root −6.44 within 0.2); there
+            # the branch is continued down from far above the axis (the tracker) to a height
+            # far below the distance to the end, then polished on the real axis, so that the
+            # sheet check of the edge expansion below compares with the right branch
+            zone = np.zeros(bad.shape, bool)
+            for edge in t["edges"]:
+                if edge.get("pole"):
+                    continue
+                side = left if edge["end"] == "a" else ~left
+                # only where x resolves the distance to the end (x − e exact enough to track)
+                zone |= (bad & side & (np.abs(delta) <= _EDGE_ZONE * (b - a))
+                         & (np.abs(delta) >= 1e-10 * (abs(edge["x"]) + (b - a))))
+            if np.any(zone):
+                idx = np.flatnonzero(zone)
+                gt, okt = self._num.track(x[idx], 1e-3 * np.abs(delta[idx]))
+                for sh, side in ((sha, left[idx]), (shb, ~left[idx])):
+                    j = idx[side & okt]
+                    if j.size:
+                        gn, _ = sh.newton(gt[side & okt], delta[j], steps=3)
+                        g[j] = np.where(np.isfinite(gn) & (gn.imag <= 0), gn, g[j])
         for edge in t["edges"]:
             side = left if edge["end"] == "a" else ~left
             m = side & (np.abs(delta) <= _EDGE_ZONE * (b - a))

@@ -283,3 +283,37 @@ def test_float_and_mpf_parameters_are_their_binary_values():
         MarchenkoPastur("abc")
     with pytest.raises(ValueError, match="ratio"):
         MarchenkoPastur("-0.1")
+
+
+# --- an edge where the branch moves fast (the multi-head layer's edge next to 0) ----------
+def _mha_none(h, gamma_k, gamma_v, gamma_o):
+    from freeattn import mha_output_law
+    return mha_output_law(1, h, gamma_k, gamma_v, gamma_o)
+
+
+def _tracked_density(law, x):
+    """−Im G(x + i0)/π by continuing the branch down from far above the axis (the tracker),
+    independent of the θ-table and of the nearest-root selection from the midpoint."""
+    x = np.atleast_1d(np.asarray(x, float))
+    g, ok = law._num.track(x, 1e-6 * np.abs(x - law.support()[0][0]))
+    assert ok.all()
+    g, _ = law._num.newton(g, x, steps=3)
+    return -g.imag / math.pi
+
+
+def test_mha_layer_edge_next_to_zero_keeps_its_mass():
+    """ν_{∞,8} ⊠ MP_{1/1.5} ⊠ π_2 (Hayase & Karakida 2026 eq. (C.15)): no atom (γ_K = 1,
+    γ_V, γ_O > 1), so the a.c. part carries mass 1.  Within 2e-3 of the left edge G runs from
+    0.15 − 1.8i to the double root −6.44; the edge's double root and the branch next to it were
+    taken from another sheet (density 0 there, mass 0.99994)."""
+    law = _mha_none(8, 1, 1.5, 2)
+    assert law.atoms() == []
+    (a, b), = law.support()
+    assert law.cdf(b) == pytest.approx(1.0, abs=1e-10)
+    assert total_mass(law) == pytest.approx(1.0, abs=1e-9)
+    # first moment of the quadrature against the exact moment (series)
+    m1 = integrate.quad(lambda x: x * law.pdf(x), a, b, limit=400, epsabs=1e-13, epsrel=1e-12)[0]
+    assert m1 == pytest.approx(float(law.moment(1)), rel=1e-9)
+    x = a + np.array([1e-8, 1e-6, 1e-4, 1e-3])
+    np.testing.assert_allclose(law.pdf(x), _tracked_density(law, x), rtol=1e-7)
+    assert law.pdf(a + 1e-4) > 0.1
