@@ -368,8 +368,14 @@ class AlgebraicLaw(Law):
             x = _x_of_theta(a, b, theta)
             r = self._num.roots(x)
             g = bd.select(r, info, x)
+            # ends carrying an atom (G ~ mass/δ there; hard edges without an atom excluded)
+            atom_a = any(bd.breakpoints[i - 1] == loc for loc, _ in self._atoms_raw(None))
+            atom_b = any(bd.breakpoints[i] == loc for loc, _ in self._atoms_raw(None))
+            if info["rule"] != "unique":
+                g = self._pole_side_continuity(g, r, theta, a, b, atom_a, atom_b)
             g, _ = self._num.newton(g, x, steps=2)
-            tables.append({"a": a, "b": b, "a_mp": bd.breakpoints[i - 1], "b_mp": bd.breakpoints[i],
+            tables.append({"pole_a": atom_a, "pole_b": atom_b,
+                           "a": a, "b": b, "a_mp": bd.breakpoints[i - 1], "b_mp": bd.breakpoints[i],
                            "info": info, "theta": theta, "g": g})
         poles = set(bd.poles)
         atoms = dict(self._atoms_raw(None))
@@ -404,6 +410,28 @@ class AlgebraicLaw(Law):
                 edge["end"] = "a" if end == t["a_mp"] else "b"
                 t["edges"].append(edge)
         return tables
+
+    @staticmethod
+    def _pole_side_continuity(g, r, theta, a, b, pole_a, pole_b):
+        """Continuity of the θ-table toward an end at a pole, in H = δ·G (δ the distance to
+        that end): next to a pole G ~ mass/δ, and nearest-root continuity in G jumps to a
+        bounded root of another sheet (the tied K=V layer's atom 1/2 at 0: the table took
+        −0.598 for 3105 − 23i); the predictor H = const picks the branch."""
+        g = g.copy()
+        n = len(theta)
+        mid = n // 2
+        for is_pole, seq, dist in ((pole_a, range(mid - 1, -1, -1),
+                                    (b - a) * np.sin(0.5 * theta) ** 2),
+                                   (pole_b, range(mid + 1, n),
+                                    (b - a) * np.cos(0.5 * theta) ** 2)):
+            if not is_pole:
+                continue
+            prev = mid
+            for k in seq:
+                pred = g[prev] * dist[prev] / dist[k]
+                g[k] = r[k, np.argmin(np.abs(r[k] - pred))]
+                prev = k
+        return g
 
     @cached_property
     def _cdf_tables(self):
@@ -450,6 +478,18 @@ class AlgebraicLaw(Law):
         else:
             delta = np.where(left, (x - a) + corr_a, (x - b) + corr_b)
         guess = np.interp(th, t["theta"], t["g"].real) + 1j * np.interp(th, t["theta"], t["g"].imag)
+        # next to an end at a pole G ~ mass/δ: interpolate H = δ·G there, not G
+        pole_side = np.zeros(th.shape, bool)
+        for end, side in (("a", left), ("b", ~left)):
+            if t.get("pole_" + end) and np.any(side):
+                tn = t["theta"]
+                dn = ((b - a) * np.sin(0.5 * tn) ** 2 if end == "a"
+                      else -(b - a) * np.cos(0.5 * tn) ** 2)
+                hn = t["g"] * dn
+                hs = np.interp(th[side], tn, hn.real) + 1j * np.interp(th[side], tn, hn.imag)
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    guess[side] = hs / delta[side]
+                pole_side |= side
         g = guess.copy()
         step = np.zeros(g.shape)
         for sh, side in ((sha, left), (shb, ~left)):
@@ -465,6 +505,13 @@ class AlgebraicLaw(Law):
                 if np.any(m):
                     r = sh.roots(delta[m])
                     gb = self._branch(None).select(r, t["info"], x[m])
+                    # on a pole side the H-interpolated guess is the better judge of the sheet
+                    ps = pole_side[m] & np.isfinite(guess[m])
+                    if np.any(ps):
+                        rp = r[ps]
+                        dd = np.abs(rp - guess[m][ps][:, None])
+                        dd = np.where(np.isfinite(dd), dd, np.inf)
+                        gb[ps] = rp[np.arange(len(rp)), np.argmin(dd, axis=1)]
                     g[m], _ = sh.newton(gb, delta[m], steps=2)
             # next to an end the nearest-root continuity from the interval's midpoint
             # (select) can land on another sheet's root where G moves fast (the ⊠ layer's
@@ -580,6 +627,10 @@ class AlgebraicLaw(Law):
                 return None
             p = self._edge_coefficients(mpmath.mpf(0), mass, c=ct)
             p = np.array([[float(v) for v in row] for row in p])
+            # coefficients that vanish exactly but come out of the 30-digit re-expansion as
+            # rounding residue (1e-42 next to O(1) in the tied K=V layer) dominate the
+            # expansion once δ is below ~1e-21 (there the root jumped to another sheet)
+            p[np.abs(p) <= 1e-24 * np.abs(p).max()] = 0.0
             return {"x": float(a), "corr": float(mpmath.mpf(float(a)) - a), "g": float(mass),
                     "p": p, "e_mp": a, "pole": True}
 
@@ -615,6 +666,25 @@ class AlgebraicLaw(Law):
             ok = np.isfinite(g) & (g.imag <= 0) & (step <= 1e-13 * np.abs(u))
             if not edge.get("pole"):  # at an atom the expansion is the better of the two
                 ok &= np.abs(g - g_fallback) <= 1e-3 * np.abs(g_fallback)
+        if edge.get("pole") and not np.all(ok):
+            # below ~1e-21 the float64 expansion loses u = H − mass (P̃'s coefficients span
+            # δ^6…δ^8 in the tied K=V layer); there H − mass is continued by its power law
+            # u ∝ |δ|^p, p and the phase from two points where the expansion still holds
+            tiny = ~ok & (np.abs(delta) < 1e-16)
+            if np.any(tiny):
+                for sgn in (-1.0, 1.0):
+                    m = tiny & (np.sign(delta) == sgn)
+                    if not np.any(m):
+                        continue
+                    d12 = sgn * np.array([1e-16, 1e-18])
+                    g12 = AlgebraicLaw._edge_local(edge, d12, np.full(2, np.nan + 0j))
+                    u12 = g12 * d12 - edge["g"]
+                    if np.all(np.isfinite(u12)) and np.all(np.abs(u12) > 0):
+                        pw = math.log(abs(u12[0]) / abs(u12[1])) / math.log(100.0)
+                        u = u12[1] * (np.abs(delta[m]) / 1e-18) ** pw
+                        g = np.array(g, dtype=complex)
+                        g[m] = (edge["g"] + u) / delta[m]
+                        ok = ok | m
         return np.where(ok, g, g_fallback)
 
     def _pdf_float(self, x):
