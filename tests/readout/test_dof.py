@@ -19,9 +19,6 @@ def test_attention_scalar_equals_cauchy_route(attention_mean_one):
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(raises=ArithmeticError, strict=False,
-                   reason="AlgebraicLaw cannot continue the branch to the pole at 0 of "
-                          "ν_{∞,h} ⊠ MP_2 (engine; was atoms() == [] before)")
 def test_values_scalar_equals_cauchy_route(values_mean_one):
     s = IndependentKV(1.0, 0.5, 32, gamma_v=0.5)
     lams = [1e-3, 0.1, 1.0, 10.0]
