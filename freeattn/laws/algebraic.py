@@ -296,11 +296,19 @@ class AlgebraicLaw(Law):
                 cands += [mpmath.re(r) for r in roots
                           if abs(mpmath.im(r)) <= 1e-10 * (1 + abs(r)) and 0 < mpmath.re(r) <= 1 + 1e-9]
             break
-        uniq = []
-        for m in cands:  # a multiple root of the polygon is one candidate
-            if all(abs(m - u) > 1e-20 * (1 + abs(u)) for u in uniq):
-                uniq.append(m)
-        cands = uniq
+        # a multiple root of the polygon is one candidate: a root of multiplicity k is split
+        # by rounding into k roots ~ eps^{1/k} apart (the tied K=V layer's mass 1/2 is a
+        # triple root: 0.5 ± 4e-11 at 30 digits), so roots closer than 10^{-dps/4} form one
+        # cluster, whose mean is the multiple root to full accuracy
+        merge = mpmath.mpf(10) ** (-(mpmath.mp.dps // 4))
+        clusters = []
+        for m in sorted(cands):
+            if clusters and abs(m - clusters[-1][-1]) <= merge * (1 + abs(m)):
+                clusters[-1].append(m)
+            else:
+                clusters.append([m])
+        cands = [mpmath.mpf(0) if any(m == 0 for m in cl) else mpmath.fsum(cl) / len(cl)
+                 for cl in clusters]
         if len(cands) == 1:
             return mpmath.mpf(0)
         others = [abs(b - a) for b in bd.breakpoints if b != a]
@@ -349,13 +357,19 @@ class AlgebraicLaw(Law):
             x = _x_of_theta(a, b, theta)
             r = self._num.roots(x)
             g = bd.select(r, info, x)
+            # ends carrying an atom (G ~ mass/δ there; hard edges without an atom excluded)
+            atom_a = any(bd.breakpoints[i - 1] == loc for loc, _ in self._atoms_raw(None))
+            atom_b = any(bd.breakpoints[i] == loc for loc, _ in self._atoms_raw(None))
+            if info["rule"] != "unique":
+                g = self._pole_side_continuity(g, r, theta, a, b, atom_a, atom_b)
             g, _ = self._num.newton(g, x, steps=2)
             # ends shared with another support interval are not square-root edges (a branch
             # point of other sheets, or a cusp): no edge expansion there
             inner = {bd.breakpoints[i - 1] if bd.intervals[i - 1]["support"] else None,
                      bd.breakpoints[i] if bd.intervals[i + 1]["support"] else None} - {None}
-            tables.append({"a": a, "b": b, "a_mp": bd.breakpoints[i - 1], "b_mp": bd.breakpoints[i],
-                           "info": info, "theta": theta, "g": g, "inner": inner})
+            tables.append({"pole_a": atom_a, "pole_b": atom_b, "inner": inner,
+                           "a": a, "b": b, "a_mp": bd.breakpoints[i - 1], "b_mp": bd.breakpoints[i],
+                           "info": info, "theta": theta, "g": g})
         poles = set(bd.poles)
         atoms = dict(self._atoms_raw(None))
         for t in tables:
@@ -370,13 +384,47 @@ class AlgebraicLaw(Law):
                 if end in poles or end in t["inner"]:
                     continue
                 ef = float(end)
-                # branch value just inside the support: picks the right double root at e
-                inside = ef + (1e-7 if end == t["a_mp"] else -1e-7) * (t["b"] - t["a"])
-                g_in = bd.select(self._num.roots(np.array([inside])), t["info"], np.array([inside]))[0]
+                # branch value just inside the support: picks the right double root at e.
+                # Continued down from far above the axis (the tracker), not by nearest-root
+                # continuity from the interval's midpoint: next to an edge where G moves fast
+                # (a cusp-like hard rise of the density, e.g. the ⊠ layer's edge next to 0)
+                # the midpoint's nearest root at e is another sheet's real root
+                width = t["b"] - t["a"]
+                d0 = (1e-7 if end == t["a_mp"] else -1e-7) * width
+                inside = ef + d0
+                g_tr, ok_tr = self._num.track(np.array([inside]), np.array([1e-5 * abs(d0)]))
+                if ok_tr[0]:
+                    g_in, _ = self._num.newton(g_tr, np.array([inside]), steps=3)
+                    g_in = g_in[0]
+                else:
+                    g_in = bd.select(self._num.roots(np.array([inside])), t["info"],
+                                     np.array([inside]))[0]
                 edge = self._edge_expansion(end, g_in)
                 edge["end"] = "a" if end == t["a_mp"] else "b"
                 t["edges"].append(edge)
         return tables
+
+    @staticmethod
+    def _pole_side_continuity(g, r, theta, a, b, pole_a, pole_b):
+        """Continuity of the θ-table toward an end at a pole, in H = δ·G (δ the distance to
+        that end): next to a pole G ~ mass/δ, and nearest-root continuity in G jumps to a
+        bounded root of another sheet (the tied K=V layer's atom 1/2 at 0: the table took
+        −0.598 for 3105 − 23i); the predictor H = const picks the branch."""
+        g = g.copy()
+        n = len(theta)
+        mid = n // 2
+        for is_pole, seq, dist in ((pole_a, range(mid - 1, -1, -1),
+                                    (b - a) * np.sin(0.5 * theta) ** 2),
+                                   (pole_b, range(mid + 1, n),
+                                    (b - a) * np.cos(0.5 * theta) ** 2)):
+            if not is_pole:
+                continue
+            prev = mid
+            for k in seq:
+                pred = g[prev] * dist[prev] / dist[k]
+                g[k] = r[k, np.argmin(np.abs(r[k] - pred))]
+                prev = k
+        return g
 
     @cached_property
     def _cdf_tables(self):
@@ -423,6 +471,18 @@ class AlgebraicLaw(Law):
         else:
             delta = np.where(left, (x - a) + corr_a, (x - b) + corr_b)
         guess = np.interp(th, t["theta"], t["g"].real) + 1j * np.interp(th, t["theta"], t["g"].imag)
+        # next to an end at a pole G ~ mass/δ: interpolate H = δ·G there, not G
+        pole_side = np.zeros(th.shape, bool)
+        for end, side in (("a", left), ("b", ~left)):
+            if t.get("pole_" + end) and np.any(side):
+                tn = t["theta"]
+                dn = ((b - a) * np.sin(0.5 * tn) ** 2 if end == "a"
+                      else -(b - a) * np.cos(0.5 * tn) ** 2)
+                hn = t["g"] * dn
+                hs = np.interp(th[side], tn, hn.real) + 1j * np.interp(th[side], tn, hn.imag)
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    guess[side] = hs / delta[side]
+                pole_side |= side
         g = guess.copy()
         step = np.zeros(g.shape)
         for sh, side in ((sha, left), (shb, ~left)):
@@ -457,7 +517,36 @@ class AlgebraicLaw(Law):
                         gb = np.where(use, gn, gb)
                     else:
                         gb = self._branch(None).select(r, t["info"], x[m])
+                    # on a pole side the H-interpolated guess is the better judge of the sheet
+                    ps = pole_side[m] & np.isfinite(guess[m])
+                    if np.any(ps):
+                        rp = r[ps]
+                        dd = np.abs(rp - guess[m][ps][:, None])
+                        dd = np.where(np.isfinite(dd), dd, np.inf)
+                        gb[ps] = rp[np.arange(len(rp)), np.argmin(dd, axis=1)]
                     g[m], _ = sh.newton(gb, delta[m], steps=2)
+            # next to an end the nearest-root continuity from the interval's midpoint
+            # (select) can land on another sheet's root where G moves fast (the ⊠ layer's
+            # edge next to 0: G from 0.15 − 1.8i to the double root −6.44 within 0.2); there
+            # the branch is continued down from far above the axis (the tracker) to a height
+            # far below the distance to the end, then polished on the real axis, so that the
+            # sheet check of the edge expansion below compares with the right branch
+            zone = np.zeros(bad.shape, bool)
+            for edge in t["edges"]:
+                if edge.get("pole"):
+                    continue
+                side = left if edge["end"] == "a" else ~left
+                # only where x resolves the distance to the end (x − e exact enough to track)
+                zone |= (bad & side & (np.abs(delta) <= _EDGE_ZONE * (b - a))
+                         & (np.abs(delta) >= 1e-10 * (abs(edge["x"]) + (b - a))))
+            if np.any(zone):
+                idx = np.flatnonzero(zone)
+                gt, okt = self._num.track(x[idx], 1e-3 * np.abs(delta[idx]))
+                for sh, side in ((sha, left[idx]), (shb, ~left[idx])):
+                    j = idx[side & okt]
+                    if j.size:
+                        gn, _ = sh.newton(gt[side & okt], delta[j], steps=3)
+                        g[j] = np.where(np.isfinite(gn) & (gn.imag <= 0), gn, g[j])
         for edge in t["edges"]:
             side = left if edge["end"] == "a" else ~left
             m = side & (np.abs(delta) <= _EDGE_ZONE * (b - a))
@@ -571,6 +660,10 @@ class AlgebraicLaw(Law):
                 return None
             p = self._edge_coefficients(mpmath.mpf(0), mass, c=ct)
             p = np.array([[float(v) for v in row] for row in p])
+            # coefficients that vanish exactly but come out of the 30-digit re-expansion as
+            # rounding residue (1e-42 next to O(1) in the tied K=V layer) dominate the
+            # expansion once δ is below ~1e-21 (there the root jumped to another sheet)
+            p[np.abs(p) <= 1e-24 * np.abs(p).max()] = 0.0
             return {"x": float(a), "corr": float(mpmath.mpf(float(a)) - a), "g": float(mass),
                     "p": p, "e_mp": a, "pole": True}
 
@@ -606,6 +699,25 @@ class AlgebraicLaw(Law):
             ok = np.isfinite(g) & (g.imag <= 0) & (step <= 1e-13 * np.abs(u))
             if not edge.get("pole"):  # at an atom the expansion is the better of the two
                 ok &= np.abs(g - g_fallback) <= 1e-3 * np.abs(g_fallback)
+        if edge.get("pole") and not np.all(ok):
+            # below ~1e-21 the float64 expansion loses u = H − mass (P̃'s coefficients span
+            # δ^6…δ^8 in the tied K=V layer); there H − mass is continued by its power law
+            # u ∝ |δ|^p, p and the phase from two points where the expansion still holds
+            tiny = ~ok & (np.abs(delta) < 1e-16)
+            if np.any(tiny):
+                for sgn in (-1.0, 1.0):
+                    m = tiny & (np.sign(delta) == sgn)
+                    if not np.any(m):
+                        continue
+                    d12 = sgn * np.array([1e-16, 1e-18])
+                    g12 = AlgebraicLaw._edge_local(edge, d12, np.full(2, np.nan + 0j))
+                    u12 = g12 * d12 - edge["g"]
+                    if np.all(np.isfinite(u12)) and np.all(np.abs(u12) > 0):
+                        pw = math.log(abs(u12[0]) / abs(u12[1])) / math.log(100.0)
+                        u = u12[1] * (np.abs(delta[m]) / 1e-18) ** pw
+                        g = np.array(g, dtype=complex)
+                        g[m] = (edge["g"] + u) / delta[m]
+                        ok = ok | m
         return np.where(ok, g, g_fallback)
 
     def _pdf_float(self, x):

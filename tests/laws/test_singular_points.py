@@ -283,3 +283,97 @@ def test_float_and_mpf_parameters_are_their_binary_values():
         MarchenkoPastur("abc")
     with pytest.raises(ValueError, match="ratio"):
         MarchenkoPastur("-0.1")
+
+
+# --- an edge where the branch moves fast (the multi-head layer's edge next to 0) ----------
+def _mha_none(h, gamma_k, gamma_v, gamma_o):
+    from freeattn import mha_output_law
+    return mha_output_law(1, h, gamma_k, gamma_v, gamma_o)
+
+
+def _tracked_density(law, x):
+    """−Im G(x + i0)/π by continuing the branch down from far above the axis (the tracker),
+    independent of the θ-table and of the nearest-root selection from the midpoint."""
+    x = np.atleast_1d(np.asarray(x, float))
+    g, ok = law._num.track(x, 1e-6 * np.abs(x - law.support()[0][0]))
+    assert ok.all()
+    g, _ = law._num.newton(g, x, steps=3)
+    return -g.imag / math.pi
+
+
+def test_mha_layer_edge_next_to_zero_keeps_its_mass():
+    """ν_{∞,8} ⊠ MP_{1/1.5} ⊠ π_2 (Hayase & Karakida 2026 eq. (C.15)): no atom (γ_K = 1,
+    γ_V, γ_O > 1), so the a.c. part carries mass 1.  Within 2e-3 of the left edge G runs from
+    0.15 − 1.8i to the double root −6.44; the edge's double root and the branch next to it were
+    taken from another sheet (density 0 there, mass 0.99994)."""
+    law = _mha_none(8, 1, 1.5, 2)
+    assert law.atoms() == []
+    (a, b), = law.support()
+    assert law.cdf(b) == pytest.approx(1.0, abs=1e-10)
+    assert total_mass(law) == pytest.approx(1.0, abs=1e-9)
+    # first moment of the quadrature against the exact moment (series)
+    m1 = integrate.quad(lambda x: x * law.pdf(x), a, b, limit=400, epsabs=1e-13, epsrel=1e-12)[0]
+    assert m1 == pytest.approx(float(law.moment(1)), rel=1e-9)
+    x = a + np.array([1e-8, 1e-6, 1e-4, 1e-3])
+    np.testing.assert_allclose(law.pdf(x), _tracked_density(law, x), rtol=1e-7)
+    assert law.pdf(a + 1e-4) > 0.1
+
+
+@pytest.mark.parametrize("h", [8, pytest.param(12, marks=pytest.mark.slow)])
+def test_mha_layer_second_head_count_matches_the_tracked_branch(h):
+    law = _mha_none(h, 1, 1.5, 2)
+    (a, b), = law.support()
+    assert law.cdf(b) == pytest.approx(1.0, abs=1e-10)
+    x = a + np.array([1e-7, 1e-5, 1e-3])
+    np.testing.assert_allclose(law.pdf(x), _tracked_density(law, x), rtol=1e-7)
+
+
+# --- tied K=V layer: atom whose mass is a triple root of the Newton polygon -------------------
+def _tied(h, gamma_k, gamma_o):
+    from freeattn import mha_output_law
+    return mha_output_law(1, h, gamma_k, gamma_k, gamma_o, sharing="tied_kv")
+
+
+def _check_tied(law, gamma_k, gamma_o):
+    """Atom at 0 of mass 1 − min{1, γ_K, γ_O} (Hayase & Karakida 2026 eq. (C.21); (μ ⊠ ν)({0})
+    = max of the masses, Belinschi 2003), total mass 1, first moment of the quadrature equal to
+    the exact moment (series)."""
+    expected = 1 - min(1.0, gamma_k, gamma_o)
+    atoms = law.atoms()
+    if expected > 0:
+        (loc, mass), = atoms
+        assert loc == 0.0 and mass == pytest.approx(expected, abs=1e-12)
+    else:
+        assert atoms == []
+    (a, b), = law.support()
+    assert law.cdf(b) == pytest.approx(1.0, abs=1e-9)
+    m1 = integrate.quad(lambda x: x * law.pdf(x), a, b, limit=400, epsabs=1e-12, epsrel=1e-10)[0]
+    assert m1 == pytest.approx(float(law.moment(1)), rel=1e-8)
+
+
+def test_tied_kv_atom_that_is_a_triple_polygon_root():
+    """γ_K = γ_O = 1/2: the mass 1/2 is a triple root of the polygon, split to 0.5 ± 2e-11 at
+    30 digits (was: 'the mass of the pole at 0.0 is ambiguous'); density ~ δ^{-1/2} beside it."""
+    _check_tied(_tied(2, 0.5, 0.5), 0.5, 0.5)
+
+
+@pytest.mark.slow
+def test_tied_kv_atom_that_is_a_triple_polygon_root_h4():
+    _check_tied(_tied(4, 0.5, 0.5), 0.5, 0.5)
+
+
+def test_tied_kv_no_atom_at_unit_ratios():
+    """γ_K = γ_O = 1: 1 − min{1, 1, 1} = 0, no atom; support from 0."""
+    _check_tied(_tied(2, 1, 1), 1.0, 1.0)
+    _check_tied(_tied(3, 1, 1), 1.0, 1.0)
+
+
+def test_tied_kv_mean_one_cauchy_near_zero_returns():
+    """w(λ) = 1 + λG(−λ) of the mean-one law at λ = 1e-3 (once hung for minutes): G(−λ) is
+    real and negative (−λ lies left of the support), and |λG(−λ) + mass at 0| is below 1."""
+    law = _tied(2, 0.5, 0.5)
+    lm = law.dilate(1 / float(law.mean()))
+    g = complex(lm.cauchy_transform(-1e-3))
+    assert g.imag == 0 and g.real < 0
+    # λG(−λ) → −(mass at 0) as λ → 0: an independent bound from the atom
+    assert -1e-3 * g.real == pytest.approx(0.5, abs=0.05)
