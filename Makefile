@@ -28,6 +28,8 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_montecarlo.py
 	$(BIN)/python benchmarks/bench_coldstart.py
 	$(BIN)/python benchmarks/bench_convolution.py
+	$(BIN)/python benchmarks/bench_precision.py
+	$(BIN)/python benchmarks/bench_readout.py
 
 clean:
 	rm -rf $(VENV) demo build *.egg-info
