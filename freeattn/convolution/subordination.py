@@ -882,7 +882,26 @@ class AdditiveConvolution(SubordinationLaw):
         return moments_from_free_cumulants(boxplus_free_cumulants(k1, k2))
 
 
-class MultiplicativeConvolution(SubordinationLaw):
+class _MultiplicativeSubordination(SubordinationLaw):
+    """Hooks shared by the ⊠ laws (μ ⊠ ν and μ^{⊠t}): the unknown u₀ is the subordination
+    function ω of the first input, G(z) = ω G_μ(ω)/z, and near 0 the scale is |z| itself."""
+
+    def _res_scale(self, u, z):
+        return np.ones(np.shape(z))
+
+    def _ladder_floor(self, z):
+        # near 0 the natural scale is |z| itself (a hard edge or an atom at 0)
+        az = np.abs(z)
+        return 1e-9 * np.where(az > 0, np.minimum(az, self._scale), self._scale)
+
+    def _G(self, u, z, st):
+        return u[0] * self._ev(0, u[0], st)[0] / z
+
+    def _G_mp(self, u, z, dps):
+        return u[0] * self._inputs[0].value_mp(u[0], dps)[0] / z
+
+
+class MultiplicativeConvolution(_MultiplicativeSubordination):
     """μ ⊠ ν for laws on [0, ∞) by subordination (see
     :func:`freeattn.free_multiplicative_convolution`)."""
 
@@ -913,20 +932,6 @@ class MultiplicativeConvolution(SubordinationLaw):
         f = [u[1] * (u[0] - F1) / z - 1, u[0] * (u[1] - F2) / z - 1]
         J = [[u[1] * (1 - d1) / z, (u[0] - F1) / z], [(u[1] - F2) / z, u[0] * (1 - d2) / z]]
         return f, J
-
-    def _res_scale(self, u, z):
-        return np.ones(np.shape(z))
-
-    def _ladder_floor(self, z):
-        # near 0 the natural scale is |z| itself (a hard edge or an atom at 0)
-        az = np.abs(z)
-        return 1e-9 * np.where(az > 0, np.minimum(az, self._scale), self._scale)
-
-    def _G(self, u, z, st):
-        return u[0] * self._ev(0, u[0], st)[0] / z
-
-    def _G_mp(self, u, z, dps):
-        return u[0] * self._inputs[0].value_mp(u[0], dps)[0] / z
 
     def _atoms_exact(self, dps):
         # Belinschi 2003: (μ ⊠ ν)({0}) = max(μ({0}), ν({0})); away from 0
@@ -1066,7 +1071,7 @@ class AdditivePower(SubordinationLaw):
             [t * k for k in free_cumulants_from_moments(_moments_of(self.mu, order))])
 
 
-class MultiplicativePower(SubordinationLaw):
+class MultiplicativePower(_MultiplicativeSubordination):
     """μ^{⊠t}, t ≥ 1, μ on [0, ∞) (see :func:`freeattn.free_multiplicative_power`)."""
 
     _n = 1
@@ -1094,20 +1099,6 @@ class MultiplicativePower(SubordinationLaw):
         q = w - F
         qp = q ** (t - 2) if mp_dps is None else mpmath.power(q, t - 2)
         return [w * q * qp / z - 1], [[(q * qp + (t - 1) * w * qp * (1 - dF)) / z]]
-
-    def _res_scale(self, u, z):
-        return np.ones(np.shape(z))
-
-    def _ladder_floor(self, z):
-        # near 0 the natural scale is |z| itself (a hard edge or an atom at 0)
-        az = np.abs(z)
-        return 1e-9 * np.where(az > 0, np.minimum(az, self._scale), self._scale)
-
-    def _G(self, u, z, st):
-        return u[0] * self._ev(0, u[0], st)[0] / z
-
-    def _G_mp(self, u, z, dps):
-        return u[0] * self._inputs[0].value_mp(u[0], dps)[0] / z
 
     def _atoms_exact(self, dps):
         # as for ⊠ (Belinschi 2003; Belinschi & Bercovici 2005): the atom at 0 is kept,
