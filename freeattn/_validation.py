@@ -12,6 +12,7 @@ import numpy as np
 
 __all__ = [
     "ParameterError",
+    "ParameterTypeError",
     "positive",
     "nonnegative",
     "positive_integer",
@@ -25,6 +26,7 @@ __all__ = [
     "declare",
     "real_vector",
     "probability_vector",
+    "law_instance",
 ]
 
 
@@ -40,16 +42,27 @@ class ParameterError(ValueError):
         super().__init__(message)
         self.param = param
 
+    def __reduce__(self):
+        return type(self), (self.param, str(self))
+
+
+class ParameterTypeError(ParameterError, TypeError):
+    """A parameter of the wrong type (a string, a boolean, a non-law, …).
+
+    Both a :class:`ParameterError` (it carries ``.param``, so the CLI names the flag) and a
+    ``TypeError`` (Python's convention for a wrong type, so ``except TypeError`` still works).
+    """
+
 
 def _real(name, value):
     # strings and booleans are refused rather than coerced: '2' or True as a width is a bug
     if isinstance(value, (bool, str, bytes)):
-        raise TypeError(f"{name} must be a real number, got {value!r}")
+        raise ParameterTypeError(name, f"{name} must be a real number, got {value!r}")
     if not isinstance(value, numbers.Real):
         try:
             value = float(value)
         except (TypeError, ValueError):
-            raise TypeError(f"{name} must be a real number, got {value!r}") from None
+            raise ParameterTypeError(name, f"{name} must be a real number, got {value!r}") from None
     if isinstance(value, float) and math.isnan(value) or value != value:
         raise ParameterError(name, f"{name} must be a real number, got NaN")
     return value
@@ -258,3 +271,13 @@ def probability_vector(name, weights, size, rtol=1e-9):
         raise ParameterError(name, f"{name} must sum to 1 (got {total!r}); normalise counts as "
                                    f"w / w.sum()")
     return arr
+
+
+def law_instance(name, value):
+    """Return ``value`` if it is a :class:`freeattn.laws.Law`, else raise
+    :class:`ParameterTypeError` naming ``name``."""
+    from .laws.base import Law
+
+    if not isinstance(value, Law):
+        raise ParameterTypeError(name, f"{name} must be a freeattn Law, got {type(value).__name__}")
+    return value

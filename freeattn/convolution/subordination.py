@@ -30,7 +30,7 @@ import math
 import mpmath
 import numpy as np
 
-from .._context import to_mp, workdps
+from .._context import inner_dps, mp_route, tolerance
 from ..laws.algebraic import AlgebraicLaw
 from ..laws.base import Law
 from ._dispatch import hull, mean_of
@@ -175,7 +175,9 @@ class _Input:
 
     # -------------------------------------------------------------- mpmath
     def value_mp(self, w, dps):
-        """(G(w), G′(w)) at the current mpmath precision (caller holds ``workdps``)."""
+        """(G(w), G′(w)) at the current mpmath precision; ``dps`` is the caller's working
+        precision (:func:`~freeattn._context.inner_dps`), so the law's rounded-back values keep
+        the caller's guard digits."""
         w = mpmath.mpc(w)
         if isinstance(self.law, AlgebraicLaw):
             # float64 branch value (warm path above), polished on P(g, w) = 0 at full precision
@@ -464,24 +466,18 @@ class SubordinationLaw(Law):
                 out[m] = np.maximum(-G.imag / math.pi, 0.0)
         return out
 
+    @mp_route
     def _pdf_mp(self, x, dps):
-        with workdps(dps):
-            x = to_mp(x)
-            inside = any(a < x < b for a, b in self._support(dps))
-            val = mpmath.mpf(0)
-            if inside:
-                val = max(-mpmath.im(self._cauchy_mp(x, dps)) / mpmath.pi, mpmath.mpf(0))
-        with mpmath.workdps(dps):
-            return +val
+        if not any(a < x < b for a, b in self._support(inner_dps(dps))):
+            return mpmath.mpf(0)
+        return max(-mpmath.im(self._cauchy_mp(x, inner_dps(dps))) / mpmath.pi, mpmath.mpf(0))
 
     # ------------------------------------------------------------- atoms
+    @mp_route
     def _atoms(self, dps):
         if dps is None:
             return list(self._atom_list)
-        with workdps(dps):
-            atoms = self._atoms_exact(dps)
-        with mpmath.workdps(dps):
-            return [(+mpmath.mpf(a), +mpmath.mpf(m)) for a, m in atoms]
+        return [(mpmath.mpf(a), mpmath.mpf(m)) for a, m in self._atoms_exact(inner_dps(dps))]
 
     @property
     def _atom_list(self):
@@ -496,14 +492,15 @@ class SubordinationLaw(Law):
             self._support_v = self._find_support()
         return self._support_v
 
+    @mp_route
     def _support(self, dps):
-        sup = self._support_float
         if dps is None:
-            return list(sup)
-        with workdps(dps):
-            out = [(self._edge_mp(a, dps), self._edge_mp(b, dps)) for a, b in sup]
-        with mpmath.workdps(dps):
-            return [(+a, +b) for a, b in out]
+            return list(self._support_float)
+        cache = self.__dict__.setdefault("_support_mp_v", {})
+        if dps not in cache:  # edges by mpmath Newton: computed once per precision
+            cache[dps] = [(self._edge_mp(a, dps), self._edge_mp(b, dps))
+                          for a, b in self._support_float]
+        return list(cache[dps])
 
     def _inside(self, G, u):
         """On the real axis: inside the support ⟺ a subordination function is off the axis
@@ -633,7 +630,7 @@ class SubordinationLaw(Law):
 
         def F(*v):
             uu = [mpmath.mpc(c) for c in v[:-1]]
-            f, J = self._eqs_mp(uu, mpmath.mpc(v[-1]), dps)
+            f, J = self._eqs_mp(uu, mpmath.mpc(v[-1]), inner_dps(dps))
             return [mpmath.re(fi) for fi in f] + [mpmath.re(_det(J))]
 
         try:
@@ -646,25 +643,22 @@ class SubordinationLaw(Law):
     def _eqs_mp(self, u, z, dps):
         return self._eqs(u, z, {}, mp_dps=dps)
 
+    @mp_route
     def _cauchy_mp(self, zv, dps):
-        with workdps(dps):
-            zv = zv if isinstance(zv, (mpmath.mpc, mpmath.mpf, complex)) else to_mp(zv)
-            zv = mpmath.mpc(zv)
-            conj = mpmath.im(zv) < 0
-            zq = mpmath.conj(zv) if conj else zv
-            u, _, ok = self._solve_float(np.array([complex(zq)]))
-            uu = [mpmath.mpc(complex(ui[0])) for ui in u]
-            tol = mpmath.mpf(10) ** (-(dps + 3))
-            for _ in range(80):
-                f, J = self._eqs_mp(uu, zq, dps)
-                d = _solve2(J, f)
-                uu = [a - b for a, b in zip(uu, d)]
-                if sum(abs(x) for x in d) <= tol * (sum(abs(x) for x in uu) + 1):
-                    break
-            val = self._G_mp(uu, zq, dps)
-            val = mpmath.conj(val) if conj else val
-        with mpmath.workdps(dps):
-            return +val
+        zv = mpmath.mpc(zv)
+        conj = mpmath.im(zv) < 0
+        zq = mpmath.conj(zv) if conj else zv
+        u, _, ok = self._solve_float(np.array([complex(zq)]))
+        uu = [mpmath.mpc(complex(ui[0])) for ui in u]
+        tol = tolerance(dps, 1e-3)  # Newton: quadratic, the last step is far below this
+        for _ in range(80):
+            f, J = self._eqs_mp(uu, zq, inner_dps(dps))
+            d = _solve2(J, f)
+            uu = [a - b for a, b in zip(uu, d)]
+            if sum(abs(x) for x in d) <= tol * (sum(abs(x) for x in uu) + 1):
+                break
+        val = self._G_mp(uu, zq, inner_dps(dps))
+        return mpmath.conj(val) if conj else val
 
     # ------------------------------------------------------------- cdf / ppf
     @property
@@ -753,27 +747,26 @@ class SubordinationLaw(Law):
                 out[m] += t["cum"][k] + self._gl(a, b, t["edges"][k], th)
         return np.clip(out, 0.0, 1.0)
 
+    @mp_route
     def _cdf_mp(self, x, dps):
-        with workdps(dps):
-            x = to_mp(x)
-            total = mpmath.mpf(0)
-            for loc, mass in self._atoms(dps):
-                if x >= loc:
-                    total += mass
-            for a, b in self._support(dps):
-                if x <= a:
-                    continue
-                upper = mpmath.pi if x >= b else mpmath.acos(1 - 2 * (x - a) / (b - a))
+        inner = inner_dps(dps)
+        total = mpmath.mpf(0)
+        for loc, mass in self._atoms(inner):
+            if x >= loc:
+                total += mass
+        for a, b in self._support(inner):
+            if x <= a:
+                continue
+            upper = mpmath.pi if x >= b else mpmath.acos(1 - 2 * (x - a) / (b - a))
 
-                def f(th, a=a, b=b):
-                    xx = a + (b - a) * (1 - mpmath.cos(th)) / 2
-                    if xx <= a or xx >= b:
-                        return mpmath.mpf(0)
-                    return self._pdf_mp(xx, dps) * (b - a) / 2 * mpmath.sin(th)
+            def f(th, a=a, b=b):
+                xx = a + (b - a) * (1 - mpmath.cos(th)) / 2
+                if xx <= a or xx >= b:
+                    return mpmath.mpf(0)
+                return self._pdf_mp(xx, inner) * (b - a) / 2 * mpmath.sin(th)
 
-                total += mpmath.quad(f, [0, upper])
-        with mpmath.workdps(dps):
-            return +total
+            total += mpmath.quad(f, [0, upper])
+        return total
 
     def _ppf_float(self, q):
         """Quantiles by bisection on the cdf (bracketed by the hull)."""

@@ -6,7 +6,7 @@ import math
 import mpmath
 import numpy as np
 
-from .._context import mp_route, round_back, workdps
+from .._context import mp_route
 from .._validation import probability_vector, real_vector
 from .base import Law
 
@@ -113,13 +113,11 @@ class Discrete(Law):
     def _support(self, dps):
         return []
 
+    @mp_route
     def _atoms(self, dps):
         if dps is None:
             return [(float(a), float(w)) for a, w in zip(self.points, self.weights)]
-        with workdps(dps):
-            out = [(mpmath.mpf(float(a)), mpmath.mpf(float(w)))
-                   for a, w in zip(self.points, self.weights)]
-        return round_back(out, dps)
+        return list(zip(self._points_mp(), self._weights_mp()))
 
     def _pdf_float(self, x):
         return np.zeros(np.shape(x))

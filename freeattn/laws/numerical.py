@@ -4,6 +4,7 @@ from __future__ import annotations
 import mpmath
 import numpy as np
 
+from .._context import mp_route
 from .._validation import ParameterError, positive, real_vector
 from .base import Law
 
@@ -113,7 +114,12 @@ class NumericalLaw(Law):
     def _cauchy_mp(self, z, dps):
         if self.cauchy_mp is None:
             return Law._cauchy_mp(self, z, dps)
-        return self.cauchy_mp(z, dps)
+        return self._user_cauchy_mp(z, dps)
+
+    @mp_route
+    def _user_cauchy_mp(self, z, dps):
+        # the user's callable runs with guard digits, its value is rounded back to dps
+        return mpmath.mpmathify(self.cauchy_mp(z, dps))
 
     def _pdf_float(self, x):
         if self.on_axis:

@@ -6,7 +6,7 @@ import math
 import mpmath
 import numpy as np
 
-from .._context import round_back, to_mp, tolerance, workdps
+from .._context import inner_dps, mp_route, tolerance
 from .._validation import ParameterError, finite_real
 from .base import Law
 
@@ -107,39 +107,57 @@ class Transformed(Law):
         dg = np.asarray(self.law.cauchy_transform_derivative(x.reshape(-1))).reshape(x.shape)
         return (dg / d**2 - g * dd / d**3).sum(axis=1)
 
+    @mp_route
     def _cauchy_mp(self, z, dps):
-        with workdps(dps):
-            z = mpmath.mpc(to_mp(z))
-            coefs = [mpmath.mpf(float(c)) for c in reversed(self.coefficients)]
-            coefs[-1] -= z
-            xs = mpmath.polyroots(coefs, maxsteps=200, extraprec=60) if len(coefs) > 2 else \
-                [-coefs[1] / coefs[0]]
-            dcoef = [k * c for k, c in enumerate(mpmath.mpf(float(c)) for c in self.coefficients)][1:]
-            total = mpmath.mpc(0)
-            tol = tolerance(dps)
-            for x in xs:
-                d = mpmath.fsum(c * x**k for k, c in enumerate(dcoef))
-                if mpmath.im(z) == 0 and abs(mpmath.im(x)) <= tol * (1 + abs(x)):
-                    g = self.law._cauchy_mp(mpmath.re(x), dps + 5)
-                    if mpmath.re(d) < 0:
-                        g = mpmath.conj(g)
-                    total += g / mpmath.re(d)
-                else:
-                    total += self.law._cauchy_mp(x, dps + 5) / d
-        return round_back(total, dps)
+        z = mpmath.mpc(z)
+        coefs = [mpmath.mpf(float(c)) for c in reversed(self.coefficients)]
+        coefs[-1] -= z
+        xs = mpmath.polyroots(coefs, maxsteps=200, extraprec=60) if len(coefs) > 2 else \
+            [-coefs[1] / coefs[0]]
+        dcoef = [k * c for k, c in enumerate(mpmath.mpf(float(c)) for c in self.coefficients)][1:]
+        total = mpmath.mpc(0)
+        tol = tolerance(dps)
+        for x in xs:
+            d = mpmath.fsum(c * x**k for k, c in enumerate(dcoef))
+            if mpmath.im(z) == 0 and abs(mpmath.im(x)) <= tol * (1 + abs(x)):
+                g = self.law._cauchy_mp(mpmath.re(x), inner_dps(dps))
+                if mpmath.re(d) < 0:
+                    g = mpmath.conj(g)
+                total += g / mpmath.re(d)
+            else:
+                total += self.law._cauchy_mp(x, inner_dps(dps)) / d
+        return total
 
     # ------------------------------------------------------------ structure
     def _phi(self, x):
         return np.polynomial.polynomial.polyval(x, self._c)
 
+    def _phi_mp(self, x):
+        """φ(x) at the current mpmath precision (coefficients: their binary values)."""
+        return mpmath.polyval([mpmath.mpf(float(c)) for c in reversed(self.coefficients)], x)
+
+    def _critical_points(self, dps):
+        """Real zeros of φ′, sorted (float64, or mpmath at the working precision)."""
+        if len(self._dc) < 2:
+            return []
+        if dps is None:
+            crit = np.polynomial.polynomial.polyroots(self._dc)
+            return sorted(float(c.real) for c in crit if abs(c.imag) <= 1e-12 * (1 + abs(c)))
+        dc = [mpmath.mpf(float(c)) for c in reversed(self._dc)]
+        crit = mpmath.polyroots(dc, maxsteps=200, extraprec=60) if len(dc) > 2 else [-dc[1] / dc[0]]
+        tol = tolerance(dps)
+        return sorted(mpmath.re(c) for c in crit if abs(mpmath.im(c)) <= tol * (1 + abs(c)))
+
+    @mp_route
     def _support(self, dps):
-        crit = np.polynomial.polynomial.polyroots(self._dc) if len(self._dc) > 1 else np.array([])
-        crit = np.sort(crit[np.abs(crit.imag) <= 1e-12].real)
+        """φ of each support interval of μ: its image is [min, max] of φ over the ends and the
+        critical points inside (exactly at ``dps`` when μ's edges are)."""
+        phi = (lambda x: float(self._phi(np.array([float(x)]))[0])) if dps is None else self._phi_mp
+        crit = self._critical_points(dps)
         images = []
-        for a, b in self.law.support():
-            pts = [a, b] + [c for c in crit if a < c < b]
-            v = self._phi(np.array(pts, dtype=float))
-            images.append((float(v.min()), float(v.max())))
+        for a, b in self.law.support(None if dps is None else inner_dps(dps)):
+            v = [phi(p) for p in [a, b] + [c for c in crit if a < c < b]]
+            images.append((min(v), max(v)))
         images.sort()
         merged = []
         for a, b in images:
@@ -147,23 +165,15 @@ class Transformed(Law):
                 merged[-1] = (merged[-1][0], max(merged[-1][1], b))
             else:
                 merged.append((a, b))
-        if dps is None:
-            return merged
-        with workdps(dps):
-            out = [(mpmath.mpf(a), mpmath.mpf(b)) for a, b in merged]
-        return round_back(out, dps)
+        return merged
 
+    @mp_route
     def _atoms(self, dps):
         merged = {}
-        for a, w in self.law.atoms(dps):
-            if dps is None:
-                loc = float(self._phi(np.array([float(a)]))[0])
-            else:
-                with workdps(dps):
-                    loc = mpmath.fsum(mpmath.mpf(float(c)) * a**k for k, c in enumerate(self.coefficients))
+        for a, w in self.law.atoms(None if dps is None else inner_dps(dps)):
+            loc = float(self._phi(np.array([float(a)]))[0]) if dps is None else self._phi_mp(a)
             merged[loc] = merged.get(loc, 0) + w
-        out = sorted(merged.items(), key=lambda p: p[0])
-        return out if dps is None else round_back(out, dps)
+        return sorted(merged.items(), key=lambda p: p[0])
 
     def _pdf_float(self, y):
         y = np.asarray(y, dtype=float)
