@@ -41,14 +41,15 @@ class Empirical(Discrete):
     2.5
     """
 
-    #: declared parameter domains (the samples are validated by ``real_vector``)
-    parameters = (Param("bandwidth", "positive", "η", "half-width of smoothed_pdf"),)
+    parameters = (Param("samples", "real_vector", "λ_i", "observed eigenvalues"),
+                  Param("bandwidth", "positive", "η", "half-width of smoothed_pdf", optional=True))
 
     def __init__(self, samples, bandwidth=None):
-        x = np.sort(real_vector("samples", samples))
+        x = np.sort(self.parameters[0].validate(samples))
         self.samples = x
         self.n = x.size
-        self.bandwidth = None if bandwidth is None else float(self.parameters[0].validate(bandwidth))
+        bandwidth = self.parameters[1].validate(bandwidth)
+        self.bandwidth = None if bandwidth is None else float(bandwidth)
         uniq, counts = np.unique(x, return_counts=True)
         super().__init__(uniq, counts / x.size)
         self.name = f"Empirical(n={x.size})"

@@ -18,7 +18,8 @@ import numpy as np
 
 from .._context import FLOAT_REFERENCE_DPS, mp_route, to_mp, workdps
 from ..algebraic.polynomial import G, z
-from ._params import exact_positive, fresh
+from .._validation import Param
+from ._params import fresh
 from .algebraic import AlgebraicLaw
 
 def _complex(re, im):
@@ -107,12 +108,15 @@ class MarchenkoPastur(AlgebraicLaw):
 
     Raises
     ------
-    ValueError
-        If ``ratio`` is not a finite number > 0 (a ``ParameterError`` naming ``ratio``).
+    ParameterError
+        If ``ratio`` is not a finite number > 0 (``.param == "ratio"``; a ``ParameterTypeError``
+        for a non-number).
     """
 
+    parameters = (Param("ratio", "positive", "y", "rows/columns"),)
+
     def __init__(self, ratio):
-        y_exact = exact_positive("ratio", ratio)
+        y_exact = self.parameters[0].exact(ratio)
         self.ratio = float(y_exact)
         y = fresh("y")
         self._y_symbol = y
@@ -251,12 +255,15 @@ class FreePoisson(MarchenkoPastur):
 
     Raises
     ------
-    ValueError
-        If ``rate`` is not a finite number > 0 (a ``ParameterError`` naming ``rate``).
+    ParameterError
+        If ``rate`` is not a finite number > 0 (``.param == "rate"``; a ``ParameterTypeError``
+        for a non-number).
     """
 
+    parameters = (Param("rate", "positive", "t", "rate (free cumulants κ_q = t)"),)
+
     def __init__(self, rate):
-        t_exact = exact_positive("rate", rate)
+        t_exact = self.parameters[0].exact(rate)
         self.rate = float(t_exact)
         self.ratio = 1 / self.rate
         self._dil = self.rate

@@ -7,10 +7,23 @@ import mpmath
 import numpy as np
 
 from .._context import inner_dps, mp_route
-from .._validation import ParameterError, dps_or_none, probability_vector
+from .._validation import Param, ParameterError, ParameterTypeError, dps_or_none
 from .base import Law
 
 __all__ = ["Mixture"]
+
+
+def _law_list(name, laws):
+    try:
+        laws = list(laws)
+    except TypeError:
+        raise ParameterTypeError(name, f"{name} must be a sequence of laws") from None
+    if not laws:
+        raise ParameterError(name, f"{name} must hold at least one law")
+    for law in laws:
+        if not isinstance(law, Law):
+            raise ParameterTypeError(name, f"{name} must be Law instances, got {type(law).__name__}")
+    return laws
 
 
 class Mixture(Law):
@@ -35,15 +48,15 @@ class Mixture(Law):
         If ``laws`` is empty or holds a non-law, or the weights are invalid.
     """
 
+    parameters = (Param("laws", lambda name, v: _law_list(name, v), "μ_i",
+                        "a non-empty sequence of freeattn Laws"),
+                  Param("weights", "probability_vector", "w_i", optional=True))
+
     def __init__(self, laws, weights=None):
-        laws = list(laws)
-        if not laws:
-            raise ParameterError("laws", "laws must hold at least one law")
-        for law in laws:
-            if not isinstance(law, Law):
-                raise ParameterError("laws", f"laws must be Law instances, got {type(law).__name__}")
-        w = np.full(len(laws), 1.0 / len(laws)) if weights is None else \
-            probability_vector("weights", weights, len(laws))
+        laws = self.parameters[0].validate(laws)
+        w = self.parameters[1].validate(weights, size=len(laws))
+        if w is None:
+            w = np.full(len(laws), 1.0 / len(laws))
         keep = w > 0
         self.laws = tuple(law for law, k in zip(laws, keep) if k)
         self.weights = w[keep]

@@ -5,9 +5,9 @@ import mpmath
 import numpy as np
 
 from .._context import FLOAT_REFERENCE_DPS, mp_route, to_mp
-from .._validation import _real
+from .._validation import Param
 from ..algebraic.polynomial import G, z
-from ._params import exact, fresh
+from ._params import fresh
 from .algebraic import AlgebraicLaw
 
 __all__ = ["PointMass"]
@@ -23,16 +23,15 @@ class PointMass(AlgebraicLaw):
 
     Raises
     ------
-    ValueError
-        If ``location`` is NaN or infinite.
+    ParameterError
+        If ``location`` is NaN or infinite (``.param == "location"``; a
+        ``ParameterTypeError`` for a non-number).
     """
 
+    parameters = (Param("location", "real", "c"),)
+
     def __init__(self, location=1.0):
-        if not isinstance(location, str):
-            loc = _real("location", location)
-            if loc in (float("inf"), float("-inf")):
-                raise ValueError(f"location must be finite, got {location!r}")
-        c_exact = exact(location, "location")
+        c_exact = self.parameters[0].exact(location)
         self.location = float(c_exact)
         c = fresh("c")
         self._c_symbol = c

@@ -8,7 +8,8 @@ import numpy as np
 
 from .._context import FLOAT_REFERENCE_DPS, mp_route, to_mp, workdps
 from ..algebraic.polynomial import G, z
-from ._params import exact_positive, fresh
+from .._validation import Param
+from ._params import fresh
 from .algebraic import AlgebraicLaw
 
 def _complex(re, im):
@@ -40,12 +41,15 @@ class Semicircle(AlgebraicLaw):
 
     Raises
     ------
-    ValueError
-        If ``variance`` is not a finite number > 0 (a ``ParameterError`` naming ``variance``).
+    ParameterError
+        If ``variance`` is not a finite number > 0 (``.param == "variance"``; a ``ParameterTypeError``
+        for a non-number).
     """
 
+    parameters = (Param("variance", "positive", "σ²"),)
+
     def __init__(self, variance=1.0):
-        v_exact = exact_positive("variance", variance)
+        v_exact = self.parameters[0].exact(variance)
         self.variance = float(v_exact)
         v = fresh("v")
         self._v_symbol = v

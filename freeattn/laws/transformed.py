@@ -7,10 +7,27 @@ import mpmath
 import numpy as np
 
 from .._context import inner_dps, mp_route, tolerance
-from .._validation import ParameterError, finite_real
+from .._validation import Param, ParameterError, finite_real
 from .base import Law
 
 __all__ = ["Transformed"]
+
+
+def _coefficients(name, coefficients):
+    """Finite real coefficients (lowest degree first, trailing zeros dropped) of degree ≥ 1."""
+    if isinstance(coefficients, np.polynomial.Polynomial):
+        coefficients = coefficients.coef
+    try:
+        coefs = [finite_real(name, c) for c in list(coefficients)]
+    except TypeError:
+        raise ParameterError(name, f"{name} must be a sequence of real numbers, "
+                                   f"got {coefficients!r}") from None
+    while len(coefs) > 1 and coefs[-1] == 0:
+        coefs.pop()
+    if len(coefs) < 2:
+        raise ParameterError(name, f"{name} must define a non-constant polynomial (degree ≥ 1), "
+                                   f"got {coefficients!r}")
+    return coefs
 
 
 class Transformed(Law):
@@ -41,17 +58,13 @@ class Transformed(Law):
         If ``coefficients`` is constant, has a non-finite entry, or a zero leading coefficient.
     """
 
+    parameters = (Param("law", "law", "μ"),
+                  Param("coefficients", lambda name, v: _coefficients(name, v), "φ",
+                        "real polynomial coefficients, lowest degree first, degree ≥ 1"))
+
     def __init__(self, law, coefficients):
-        if not isinstance(law, Law):
-            raise TypeError(f"law must be a Law, got {type(law).__name__}")
-        if isinstance(coefficients, np.polynomial.Polynomial):
-            coefficients = coefficients.coef
-        coefs = [finite_real("coefficients", c) for c in list(coefficients)]
-        while len(coefs) > 1 and coefs[-1] == 0:
-            coefs.pop()
-        if len(coefs) < 2:
-            raise ParameterError("coefficients", "coefficients must define a non-constant "
-                                                 f"polynomial (degree ≥ 1), got {coefficients!r}")
+        law = self.parameters[0].validate(law)
+        coefs = self.parameters[1].validate(coefficients)
         self.law = law
         self.coefficients = tuple(coefs)
         self._c = np.array([float(c) for c in coefs])
