@@ -31,6 +31,7 @@ import mpmath
 import numpy as np
 
 from .._context import inner_dps, mp_route, tolerance
+from .._validation import Param, declare
 from ..laws.algebraic import AlgebraicLaw
 from ..laws.base import Law
 from ._dispatch import hull, mean_of
@@ -48,6 +49,14 @@ _LADDER_RATIO = 0.25
 _GL_X, _GL_W = np.polynomial.legendre.leggauss(16)
 #: tolerance on the total mass (atoms + density) below which the cdf table is accepted
 _MASS_TOL = 1e-10
+
+
+#: the convolution engine's parameters, declared once: the classes below list them in
+#: ``parameters`` and the public functions (⊞, ⊠, π(μ, t), powers) validate through them
+_MU = Param("mu", "law", "μ")
+_NU = Param("nu", "law", "ν")
+_RATE = Param("rate", "positive", "t", "rate of the compound free Poisson law")
+_POWER = Param("t", "at_least_one", "t", "exponent of a free power")
 
 
 # --------------------------------------------------------------------------- inputs
@@ -827,7 +836,10 @@ def _f_of(g, dg):
 class AdditiveConvolution(SubordinationLaw):
     """μ ⊞ ν by subordination (see :func:`freeattn.free_additive_convolution`)."""
 
+    parameters = (_MU, _NU)
+
     def __init__(self, mu, nu, name=None):
+        declare(self.parameters, mu=mu, nu=nu)
         super().__init__([mu, nu], name or f"({mu.name}) ⊞ ({nu.name})")
         self.mu, self.nu = mu, nu
 
@@ -900,7 +912,10 @@ class MultiplicativeConvolution(_MultiplicativeSubordination):
 
     _half_line = True
 
+    parameters = (_MU, _NU)
+
     def __init__(self, mu, nu, name=None):
+        declare(self.parameters, mu=mu, nu=nu)
         super().__init__([mu, nu], name or f"({mu.name}) ⊠ ({nu.name})")
         self.mu, self.nu = mu, nu
 
@@ -954,7 +969,10 @@ class CompoundFreePoisson(SubordinationLaw):
 
     _n = 1
 
+    parameters = (_MU, _RATE)
+
     def __init__(self, mu, rate, name=None):
+        declare(self.parameters, mu=mu, rate=rate)
         super().__init__([mu], name or f"π({mu.name}, {float(rate):g})")
         self.mu, self.rate = mu, float(rate)
         self._half_line = self._inputs[0].hull()[0] >= 0
@@ -1021,7 +1039,10 @@ class AdditivePower(SubordinationLaw):
 
     _n = 1
 
+    parameters = (_MU, _POWER)
+
     def __init__(self, mu, t, name=None):
+        declare(self.parameters, mu=mu, t=t)
         super().__init__([mu], name or f"({mu.name})^⊞{float(t):g}")
         self.mu, self.t = mu, float(t)
 
@@ -1070,7 +1091,10 @@ class MultiplicativePower(_MultiplicativeSubordination):
     _n = 1
     _half_line = True
 
+    parameters = (_MU, _POWER)
+
     def __init__(self, mu, t, name=None):
+        declare(self.parameters, mu=mu, t=t)
         super().__init__([mu], name or f"({mu.name})^⊠{float(t):g}")
         self.mu, self.t = mu, float(t)
 

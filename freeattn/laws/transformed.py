@@ -7,7 +7,7 @@ import mpmath
 import numpy as np
 
 from .._context import inner_dps, mp_route, tolerance
-from .._validation import Param, ParameterError, finite_real
+from .._validation import Param, ParameterError, finite_real, integer_at_least
 from .base import Law
 
 __all__ = ["Transformed"]
@@ -222,7 +222,7 @@ class Transformed(Law):
     def moment(self, k, dps=None, method=None):
         if method is None and not self.law._overrides("exact_moments"):
             method = "quad"
-            k_int = int(k)
+            k_int = integer_at_least("k", k, 0)
             if k_int >= 1 and len(self._c) * k_int < 60:
                 # ∫ φ^k dμ from μ's moments (exact polynomial algebra, float moments)
                 p = np.polynomial.polynomial.polypow(self._c, k_int)

@@ -37,12 +37,12 @@ _STEPS = 200
 
 def cauchy_transform(law, z, dps=None):
     """G(z) = ∫ dμ(x)/(z − x); see :meth:`freeattn.laws.Law.cauchy_transform`."""
-    return law.cauchy_transform(z, dps=dps)
+    return law_instance("law", law).cauchy_transform(z, dps=dps)
 
 
 def free_cumulants(law, order):
     """κ₁..κ_order of ``law`` as exact sympy expressions; see :meth:`Law.free_cumulants`."""
-    return law.free_cumulants(order)
+    return law_instance("law", law).free_cumulants(order)
 
 
 @lru_cache(maxsize=None)
@@ -167,6 +167,7 @@ def r_transform(law, g, dps=None, method=None):
     ValueError
         If the relation degenerates on the path.
     """
+    law_instance("law", law)
     if _route(law, method) == "inverse":
         return _inverse_evaluate(law, "R", g, dps)
     return _evaluate(law, "R", g, dps, float(law.moment(1)))
@@ -187,16 +188,18 @@ def s_transform(law, w_arg, dps=None, method=None):
 
     Raises
     ------
-    ValueError
-        If the law has non-positive mean or a real argument is outside (−1 + μ({0}), 0].
+    ParameterError
+        ``.param == "law"`` if the law has non-positive mean or mass below 0; ``"w"`` if a
+        real argument is outside (−1 + μ({0}), 0]; ``"method"``, ``"dps"`` likewise.
 
     Notes
     -----
     S_{μ⊠ν} = S_μ S_ν; S_{π(μ,t)}(w) = S_μ(w/t)/(t + w) (Hayase & Karakida 2026, (C.3)–(C.4)).
     """
+    law_instance("law", law)
     m1 = float(law.moment(1))
     if not m1 > 0:
-        raise ValueError(f"law must have a positive mean for the S-transform, got {m1}")
+        raise ParameterError("law", f"law must have a positive mean for the S-transform, got {m1}")
     arr = np.asarray(w_arg)
     if not np.iscomplexobj(arr):
         atom0 = sum(m for a, m in law.atoms() if a == 0)
@@ -206,7 +209,8 @@ def s_transform(law, w_arg, dps=None, method=None):
                                       f"of ψ on (−∞, 0)), got {w_arg!r}")
     if _route(law, method) == "inverse":
         if law.support() and law.support()[0][0] < 0 or any(a < 0 for a, _ in law.atoms()):
-            raise ValueError(f"the S-transform needs a law on [0, ∞); {law.name} has mass below 0")
+            raise ParameterError("law", f"the S-transform needs a law on [0, ∞); {law.name} has "
+                                        "mass below 0")
         return _inverse_evaluate(law, "S", w_arg, dps)
     return _evaluate(law, "S", w_arg, dps, 1.0 / m1)
 
