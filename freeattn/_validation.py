@@ -265,7 +265,13 @@ class Param:
 
         if value is None and self.optional:
             return None
-        v = exact(value, self.name)
+        try:
+            v = exact(value, self.name)
+        except ParameterTypeError:
+            raise
+        except ParameterError:  # NaN, ±∞, a malformed decimal string: state the domain
+            raise ParameterError(self.name, f"{self.name} must be {self._statement()}, "
+                                            f"got {value!r}") from None
         if isinstance(self.domain, tuple):
             kind, lo, hi = self.domain
             test = (lambda u: lo <= u <= hi) if kind == "closed" else (lambda u: lo < u < hi)

@@ -94,7 +94,8 @@ def _evaluate(law, kind, arg, dps, start):
     arr = np.asarray(arg, dtype=complex if np.iscomplexobj(arg) else float)
     flat = arr.reshape(-1)
     if np.any(~np.isfinite(flat)):
-        raise ParameterError("w" if kind == "S" else "g", "the argument must be finite (no NaN or inf)")
+        name = "w" if kind == "S" else "g"
+        raise ParameterError(name, f"{name} must be finite (no NaN or inf), got {arg!r}")
     out = []
     for a in flat:
         if a == 0:
@@ -385,7 +386,8 @@ def _inverse_evaluate(law, kind, arg, dps):
     arr = np.asarray(arg, dtype=complex if cplx else float)
     flat = arr.reshape(-1)
     if np.any(~np.isfinite(flat)):
-        raise ParameterError("w" if kind == "S" else "g", "the argument must be finite (no NaN or inf)")
+        name = "w" if kind == "S" else "g"
+        raise ParameterError(name, f"{name} must be finite (no NaN or inf), got {arg!r}")
     out = []
     for a in flat:
         val = _inverse_complex(law, kind, complex(a)) if cplx else _inverse_real(law, kind, float(a))
