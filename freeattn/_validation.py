@@ -158,8 +158,8 @@ def check_method(method, allowed, name="method"):
 
 # ----------------------------------------------------------- declared parameters
 def _at_least_one(name, value):
-    value = finite_real(name, value)
-    if not value >= 1:
+    value = _real(name, value)
+    if not (1 <= value < math.inf):
         raise ParameterError(name, f"{name} must be a finite number >= 1, got {value!r}")
     return value
 
