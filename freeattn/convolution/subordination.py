@@ -32,6 +32,8 @@ import numpy as np
 
 from .._context import inner_dps, mp_route, tolerance
 from .._validation import Param, declare
+from ..laws._theta import (adaptive_panels, cumulative_in_panels, graded_panels, theta_of_x,
+                           x_of_theta)
 from ..laws.algebraic import AlgebraicLaw
 from ..laws.base import Law
 from ._dispatch import hull, mean_of
@@ -46,7 +48,7 @@ _TABLE_NODES = 257
 #: ratio between successive heights of the continuation ladder
 _LADDER_RATIO = 0.25
 #: Gauss–Legendre nodes per θ-panel for the cdf
-_GL_X, _GL_W = np.polynomial.legendre.leggauss(16)
+_GL_NODES = 16
 #: tolerance on the total mass (atoms + density) below which the cdf table is accepted
 _MASS_TOL = 1e-10
 
@@ -433,7 +435,7 @@ class SubordinationLaw(Law):
             tables = []
             theta = np.linspace(0.0, math.pi, _TABLE_NODES)[1:-1]  # edges excluded
             for a, b in self._support_float:
-                x = a + (b - a) * np.sin(0.5 * theta) ** 2
+                x = x_of_theta(a, b, theta)
                 st = {}
                 u, _, ok = self._solve_float(x + 0j, states=st)
                 tables.append({"a": a, "b": b, "theta": theta, "u": u, "ok": ok, "st": st})
@@ -444,7 +446,7 @@ class SubordinationLaw(Law):
         """G(x + i0) for real x inside the support interval of table ``t``: Newton at real x
         from the interpolated table; points that do not confirm go down the full ladder."""
         a, b = t["a"], t["b"]
-        th = 2 * np.arcsin(np.sqrt(np.clip((x - a) / (b - a), 0.0, 1.0)))
+        th = theta_of_x(a, b, x)
 
         def interp(arr):
             return np.interp(th, t["theta"], arr.real) + 1j * np.interp(th, t["theta"], arr.imag)
@@ -531,7 +533,7 @@ class SubordinationLaw(Law):
         th = np.linspace(0.0, math.pi, _SCAN_POINTS // 2)
         x = np.unique(np.concatenate([
             np.linspace(lo - pad, hi + pad, _SCAN_POINTS - th.size),
-            (lo - pad) + (hi - lo + 2 * pad) * np.sin(0.5 * th) ** 2]))
+            x_of_theta(lo - pad, hi + pad, th)]))
         atoms = [a for a, _ in self._atom_list]
         keep = np.ones(x.shape, bool)
         for a in atoms + ([0.0] if self._half_line else []):
@@ -684,8 +686,7 @@ class SubordinationLaw(Law):
             # e.g. x^{-2/3}); critical-point edges (square root, or inverse square root at a
             # hard edge) are smooth in θ, and their neighbourhood is ill-conditioned
             zero_edge = self._half_line and a == 0
-            edges, mass = self._adaptive_panels(a, b, _graded_panels(32, left=zero_edge),
-                                                grade0=zero_edge)
+            edges, mass = self._adaptive_panels(a, b, zero_edge)
             tables.append({"a": a, "b": b, "edges": edges,
                            "cum": np.concatenate([[0.0], np.cumsum(mass)])})
             total += mass.sum()
@@ -695,50 +696,33 @@ class SubordinationLaw(Law):
         self._cdf_v = (tables, total)
         return self._cdf_v
 
-    def _adaptive_panels(self, a, b, edges, grade0=False):
-        """θ-panels split until 16-point Gauss–Legendre on a panel agrees with the sum over
-        its two halves to 1e-14 + 1e-11 of the panel mass (vectorised over panels); returns (edges, panel masses)."""
-        lo, hi = edges[:-1], edges[1:]
-        keep_lo, keep_mass = [], []
-        for depth in range(20):  # panels down to π/32·2^-20: a kink (narrow gap) costs < 1e-11
-            mid = 0.5 * (lo + hi)
-            whole = self._gl(a, b, lo, hi)
-            left, right = self._gl(a, b, lo, mid), self._gl(a, b, mid, hi)
-            # a panel at a critical-point edge is not split below 2e-3 in θ: there the
-            # θ-integrand is smooth but the density is ill-conditioned (rounding in G grows
-            # like eps/distance next to a hard edge), so deeper nodes only add noise
+    def _adaptive_panels(self, a, b, grade0=False):
+        """θ-panels (32 uniform, graded toward a = 0 when ``grade0``) split until 16-point
+        Gauss–Legendre on a panel agrees with its two halves to 1e-14 + 1e-11 of the panel
+        mass; returns (edges, panel masses).
+
+        The per-panel tolerance 1e-11 relative keeps the total below 1e-10 while staying above
+        the density's rounding noise (else noise would split panels forever); at most 4096
+        panels are split per round and 20 halvings are made (π/32·2^-20: a kink at a narrow
+        gap costs < 1e-11).  A panel at a critical-point edge is not split below 2e-3 in θ:
+        there the θ-integrand is smooth but the density is ill-conditioned (rounding in G grows
+        like eps/distance next to a hard edge), so deeper nodes only add noise."""
+        def frozen(lo, hi):
             at_edge = ((lo == 0.0) & (not grade0)) | (hi == math.pi)
-            # per-panel tolerance 1e-11 relative keeps the total below 1e-10 while staying
-            # above the density's rounding noise (else noise would split panels forever);
-            # at most 4096 panels are split per round
-            ok = ((np.abs(whole - (left + right)) <= 1e-14 + 1e-11 * np.abs(whole))
-                  | (depth == 19) | (at_edge & (hi - lo <= 2e-3)))
-            if np.count_nonzero(~ok) > 4096:
-                ok[:] = True
-            keep_lo += [lo[ok], mid[ok]]
-            keep_mass += [left[ok], right[ok]]
-            lo, hi = np.concatenate([lo[~ok], mid[~ok]]), np.concatenate([mid[~ok], hi[~ok]])
-            if lo.size == 0:
-                break
-        starts = np.concatenate(keep_lo)
-        masses = np.concatenate(keep_mass)
-        order = np.argsort(starts)
-        return np.append(starts[order], math.pi), masses[order]
+            return at_edge & (hi - lo <= 2e-3)
+
+        return adaptive_panels(lambda th: self._theta_density(a, b, th),
+                               graded_panels(32, left=grade0, right=False), nodes=_GL_NODES,
+                               atol=1e-14, rtol=1e-11, max_levels=20, frozen=frozen,
+                               max_split=4096)
 
     def _theta_density(self, a, b, th):
-        x = a + (b - a) * np.sin(0.5 * th) ** 2
+        x = x_of_theta(a, b, th)
         f = np.zeros(th.shape)
         m = (x > a) & (x < b)
         if np.any(m):
             f[m] = self._pdf_float(x[m]) * 0.5 * (b - a) * np.sin(th[m])
         return f
-
-    def _gl(self, a, b, lo, hi):
-        lo, hi = np.asarray(lo, float), np.asarray(hi, float)
-        half = 0.5 * (hi - lo)
-        nodes = (0.5 * (hi + lo))[:, None] + half[:, None] * _GL_X[None, :]
-        vals = self._theta_density(a, b, nodes.reshape(-1)).reshape(nodes.shape)
-        return half * (vals @ _GL_W)
 
     def _cdf_float(self, x):
         tables, _ = self._cdf_table
@@ -750,10 +734,9 @@ class SubordinationLaw(Law):
             out += np.where(x >= b, t["cum"][-1], 0.0)
             m = (x > a) & (x < b)
             if np.any(m):
-                th = 2 * np.arcsin(np.sqrt(np.clip((x[m] - a) / (b - a), 0, 1)))
-                k = np.clip(np.searchsorted(t["edges"], th, side="right") - 1, 0,
-                            len(t["edges"]) - 2)
-                out[m] += t["cum"][k] + self._gl(a, b, t["edges"][k], th)
+                out[m] += cumulative_in_panels(lambda th: self._theta_density(a, b, th),
+                                               t["edges"], t["cum"], theta_of_x(a, b, x[m]),
+                                               _GL_NODES)
         return np.clip(out, 0.0, 1.0)
 
     @mp_route
@@ -801,15 +784,6 @@ class SubordinationLaw(Law):
 
 
 # --------------------------------------------------------------------------- operations
-def _graded_panels(k, left=False, levels=24, ratio=0.25):
-    """θ-panel boundaries on [0, π]: k uniform panels, the first one graded geometrically
-    when ``left`` (an integrable power singularity of the density at that edge, e.g. the
-    x^{-2/3} of MP ⊠ MP at 0, still gets exponential convergence)."""
-    h = math.pi / k
-    start = [0.0] + ([h * ratio**j for j in range(levels, 0, -1)] if left else [])
-    return np.array(start + [h * i for i in range(1, k + 1)])
-
-
 #: masses below this are rounding, not atoms (the rules above subtract numbers near 1)
 _ATOM_TOL = 1e-14
 
