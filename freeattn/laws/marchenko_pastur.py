@@ -20,14 +20,8 @@ from .._context import FLOAT_REFERENCE_DPS, mp_route, to_mp, workdps
 from ..algebraic.polynomial import G, z
 from .._validation import Param
 from ._params import fresh
+from ._closed import cauchy_mp_upper, complex_array as _complex
 from .algebraic import AlgebraicLaw
-
-def _complex(re, im):
-    """re + i·im without the 0·∞ = NaN of a complex product."""
-    out = np.empty(np.shape(re), dtype=complex)
-    out.real = re
-    out.imag = im
-    return out
 
 
 __all__ = ["MarchenkoPastur", "FreePoisson"]
@@ -223,23 +217,18 @@ class MarchenkoPastur(AlgebraicLaw):
     @mp_route
     def _cauchy_mp(self, zv, dps):
         y, s = self._y_mp(), self._dil_mp()
-        zv = mpmath.mpc(zv) / s
         a, b = _mp_edges_mp(y)
-        if mpmath.isnan(zv.real) or mpmath.isnan(zv.imag):
-            return mpmath.mpc(mpmath.nan, mpmath.nan)
-        if not mpmath.isfinite(zv):
-            return mpmath.mpc(0)
-        conj = zv.imag < 0
-        zq = mpmath.conj(zv) if conj else zv
-        rt = mpmath.sqrt(zq - a) * mpmath.sqrt(zq - b)
-        sm = zq + y - 1
-        if zq == 0 and y >= 1:
-            return mpmath.mpc(mpmath.inf)
-        if abs(sm + rt) >= abs(sm - rt):
-            val = 2 / (sm + rt) / s
-        else:
-            val = (sm - rt) / (2 * y * zq) / s
-        return mpmath.conj(val) if conj and mpmath.isfinite(val) else val
+
+        def g_upper(zq):
+            rt = mpmath.sqrt(zq - a) * mpmath.sqrt(zq - b)
+            sm = zq + y - 1
+            if zq == 0 and y >= 1:
+                return mpmath.mpc(mpmath.inf)
+            if abs(sm + rt) >= abs(sm - rt):  # the larger root: no cancellation
+                return 2 / (sm + rt) / s
+            return (sm - rt) / (2 * y * zq) / s
+
+        return cauchy_mp_upper(mpmath.mpc(zv) / s, g_upper)
 
 
 class FreePoisson(MarchenkoPastur):

@@ -10,14 +10,8 @@ from .._context import FLOAT_REFERENCE_DPS, mp_route, to_mp, workdps
 from ..algebraic.polynomial import G, z
 from .._validation import Param
 from ._params import fresh
+from ._closed import cauchy_mp_upper, complex_array as _complex
 from .algebraic import AlgebraicLaw
-
-def _complex(re, im):
-    """re + i·im without the 0·∞ = NaN of a complex product."""
-    out = np.empty(np.shape(re), dtype=complex)
-    out.real = re
-    out.imag = im
-    return out
 
 
 __all__ = ["Semicircle"]
@@ -133,16 +127,8 @@ class Semicircle(AlgebraicLaw):
 
     @mp_route
     def _cauchy_mp(self, zv, dps):
-        zv = mpmath.mpc(zv)
         r = self._radius_mp()
-        if mpmath.isnan(zv.real) or mpmath.isnan(zv.imag):
-            return mpmath.mpc(mpmath.nan, mpmath.nan)
-        if not mpmath.isfinite(zv):
-            return mpmath.mpc(0)
-        conj = zv.imag < 0
-        zq = mpmath.conj(zv) if conj else zv
-        val = 2 / (zq + mpmath.sqrt(zq - r) * mpmath.sqrt(zq + r))
-        return mpmath.conj(val) if conj else val
+        return cauchy_mp_upper(zv, lambda zq: 2 / (zq + mpmath.sqrt(zq - r) * mpmath.sqrt(zq + r)))
 
     def moment(self, k, dps=None, method=None):
         """k-th moment: σ^k Catalan(k/2) for even k, exactly 0 for odd k (``method`` as in
