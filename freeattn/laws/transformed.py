@@ -6,7 +6,7 @@ import math
 import mpmath
 import numpy as np
 
-from .._context import inner_dps, mp_route, tolerance
+from .._context import inner_dps, mp_route, polyroots, tolerance
 from .._validation import Param, ParameterError, finite_real, integer_at_least
 from .base import Law
 
@@ -125,8 +125,7 @@ class Transformed(Law):
         z = mpmath.mpc(z)
         coefs = [mpmath.mpf(float(c)) for c in reversed(self.coefficients)]
         coefs[-1] -= z
-        xs = mpmath.polyroots(coefs, maxsteps=200, extraprec=60) if len(coefs) > 2 else \
-            [-coefs[1] / coefs[0]]
+        xs = polyroots(coefs)
         dcoef = [k * c for k, c in enumerate(mpmath.mpf(float(c)) for c in self.coefficients)][1:]
         total = mpmath.mpc(0)
         tol = tolerance(dps)
@@ -157,7 +156,7 @@ class Transformed(Law):
             crit = np.polynomial.polynomial.polyroots(self._dc)
             return sorted(float(c.real) for c in crit if abs(c.imag) <= 1e-12 * (1 + abs(c)))
         dc = [mpmath.mpf(float(c)) for c in reversed(self._dc)]
-        crit = mpmath.polyroots(dc, maxsteps=200, extraprec=60) if len(dc) > 2 else [-dc[1] / dc[0]]
+        crit = polyroots(dc)
         tol = tolerance(dps)
         return sorted(mpmath.re(c) for c in crit if abs(mpmath.im(c)) <= tol * (1 + abs(c)))
 

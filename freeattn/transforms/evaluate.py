@@ -25,7 +25,7 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from .._context import GUARD_DPS, inner_dps, mp_route, to_mp, tolerance
+from .._context import GUARD_DPS, inner_dps, mp_route, polyroots, to_mp, tolerance
 from .._validation import ParameterError, check_method, dps_or_none, law_instance
 from ..algebraic.polynomial import S, r_relation, s_relation, w
 
@@ -85,7 +85,7 @@ def _polish_mp(law, kind, target, guess):
     coeffs = [mpmath.mpmathify(f(*vals, target)) for f in fns]
     while len(coeffs) > 1 and coeffs[0] == 0:
         coeffs.pop(0)
-    roots = mpmath.polyroots(coeffs, maxsteps=200, extraprec=60)
+    roots = polyroots(coeffs)
     return min(roots, key=lambda r: abs(r - guess))
 
 
