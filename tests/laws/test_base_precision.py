@@ -65,20 +65,23 @@ def _sc_numerical():
 # (id, law factory, reference G at the current mpmath precision, real point inside the
 # support or None, reference pdf there or None, methods to run at dps)
 _FAST = ("cauchy_transform", "cauchy_transform_derivative", "pdf", "support", "atoms", "mean")
+#: the rest of the scipy.stats-like vocabulary, for the laws with closed forms
+_MORE = ("logpdf", "logcdf", "isf", "median", "std", "interval", "expect")
 CASES = [
     ("Semicircle", lambda: Semicircle("0.5"), lambda z: sc_g(z, mpmath.mpf("0.5")), "0.3",
-     lambda x: sc_pdf(x, mpmath.mpf("0.5")), _FAST + ("cdf", "sf", "ppf", "var", "moment")),
+     lambda x: sc_pdf(x, mpmath.mpf("0.5")), _FAST + _MORE + ("cdf", "sf", "ppf", "var", "moment")),
     ("MarchenkoPastur", lambda: MarchenkoPastur("0.5"), lambda z: mp_g(z, mpmath.mpf("0.5")),
-     "1.1", None, _FAST + ("cdf", "ppf", "var", "moment")),
+     "1.1", None, _FAST + _MORE + ("cdf", "ppf", "var", "moment")),
     ("MarchenkoPastur>1", lambda: MarchenkoPastur(2), lambda z: mp_g(z, 2), "2.0", None,
      _FAST + ("cdf", "moment")),
     ("FreePoisson", lambda: FreePoisson("0.25"), lambda z: fp_g(z, mpmath.mpf("0.25")), "0.5",
      None, _FAST + ("cdf", "moment")),
     ("PointMass", lambda: PointMass("0.75"), lambda z: 1 / (z - mpmath.mpf("0.75")), None, None,
-     _FAST + ("cdf", "ppf", "var", "moment")),
+     _FAST + ("cdf", "ppf", "var", "moment", "median", "expect")),
     ("Discrete", lambda: Discrete([0.25, 1.5, 4.0], [0.125, 0.375, 0.5]),
      lambda z: (mpmath.mpf(0.125) / (z - mpmath.mpf(0.25)) + mpmath.mpf(0.375) / (z - mpmath.mpf(1.5))
-                + mpmath.mpf(0.5) / (z - 4)), None, None, _FAST + ("ppf", "var", "moment")),
+                + mpmath.mpf(0.5) / (z - 4)), None, None,
+     _FAST + ("ppf", "var", "moment", "median", "std", "expect")),
     ("Empirical", lambda: Empirical([1.0, 2.0, 2.0, 5.0]),
      lambda z: (1 / (z - 1) + 2 / (z - 2) + 1 / (z - 5)) / 4, None, None, _FAST + ("moment",)),
     ("NumericalLaw", _sc_numerical, sc_g, "-0.7", sc_pdf, _FAST),
@@ -109,6 +112,14 @@ def _call(law, method, dps, x_in):
         return law.ppf(mpmath.mpf("0.3"), dps=dps)
     if method == "moment":
         return law.moment(2, dps=dps)
+    if method in ("logpdf", "logcdf"):
+        return getattr(law, method)(mpmath.mpf(x_in or "0.5"), dps=dps)
+    if method == "isf":
+        return law.isf(mpmath.mpf("0.3"), dps=dps)
+    if method == "interval":
+        return law.interval(mpmath.mpf("0.5"), dps=dps)
+    if method == "expect":
+        return law.expect(lambda x: x * x, dps=dps)
     return getattr(law, method)(dps=dps)
 
 
@@ -180,7 +191,6 @@ def test_closed_form_edges_atoms_and_cdf_at_30_digits(global_17_digits):
     assert abs(mass - mpmath.mpf("0.75")) <= TOL
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("op", ["boxtimes", "power"])
 def test_multiplicative_subordination_at_30_digits_equals_algebraic(op, global_17_digits):
     """⊠ by subordination at 30 digits = the exact algebraic route (a second algorithm)."""
