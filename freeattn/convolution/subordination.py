@@ -32,8 +32,8 @@ import numpy as np
 
 from .._context import inner_dps, mp_route, tolerance
 from .._validation import Param, declare
-from ..laws._theta import (adaptive_panels, cumulative_in_panels, graded_panels, theta_of_x,
-                           x_of_theta)
+from ..laws._theta import (adaptive_panels, cumulative_in_panels, graded_panels,
+                           panel_integrals, theta_of_x, x_of_theta)
 from ..laws.algebraic import AlgebraicLaw
 from ..laws.base import Law
 from ._dispatch import hull, mean_of
@@ -761,21 +761,42 @@ class SubordinationLaw(Law):
         return total
 
     def _ppf_float(self, q):
-        """Quantiles by bisection on the cdf (bracketed by the hull)."""
-        lo_h, hi_h = self._hull()
-        pts = [lo_h, hi_h] + [v for ab in self._support_float for v in ab]
-        lo = np.full(q.shape, min(pts))
-        hi = np.full(q.shape, max(pts))
-        for _ in range(64):
-            mid = 0.5 * (lo + hi)
-            c = self._cdf_float(mid)
-            up = c >= q
-            hi = np.where(up, mid, hi)
-            lo = np.where(up, lo, mid)
-        for loc, _ in self._atom_list:  # a quantile inside an atom's jump is its location
-            snap = (np.abs(hi - loc) <= 1e-12 * self._scale) & (self._cdf_float(np.full(q.shape, loc)) >= q)
-            hi = np.where(snap, loc, hi)
-        return hi
+        """Quantiles inf{x : F(x) ≥ q} from the cdf table: the atom or support interval where
+        the cumulative mass reaches q, then the θ-panel where the interval's table does, then
+        θ in that panel by ``scipy.optimize.elementwise.find_root`` (Chandrupatla's bracketing
+        method) on the panel's Gauss–Legendre cdf; x = x(θ)."""
+        from scipy.optimize.elementwise import find_root
+
+        tables, _ = self._cdf_table
+        pieces = sorted([(loc, loc, mass, None) for loc, mass in self._atom_list]
+                        + [(t["a"], t["b"], t["cum"][-1], t) for t in tables],
+                        key=lambda p: (p[0], p[1]))
+        before = np.concatenate([[0.0], np.cumsum([p[2] for p in pieces])])
+        # the piece where the cumulative mass first reaches q (the last one for q ≥ its total)
+        k = np.clip(np.searchsorted(before[1:], q, side="left"), 0, len(pieces) - 1)
+        out = np.empty(q.shape)
+        for i, (a, b, _, t) in enumerate(pieces):
+            m = k == i
+            if not np.any(m):
+                continue
+            if t is None:  # an atom: its location for every q in its jump
+                out[m] = a
+                continue
+            r = np.clip(q[m] - before[i], 0.0, t["cum"][-1])
+            edges, cum = t["edges"], t["cum"]
+            j = np.clip(np.searchsorted(cum, r, side="left") - 1, 0, len(edges) - 2)
+
+            def f(th, lo, c0, target, a=a, b=b):
+                return c0 + panel_integrals(lambda s: self._theta_density(a, b, s), lo, th,
+                                            _GL_NODES) - target
+
+            res = find_root(f, (edges[j], edges[j + 1]), args=(edges[j], cum[j], r))
+            th = np.where(r <= 0, 0.0, np.where(r >= cum[-1], math.pi, res.x))
+            out[m] = x_of_theta(a, b, th)
+        # the ends exactly (the table's total may differ from 1 by rounding)
+        out[q <= 0] = pieces[0][0]
+        out[q >= 1] = pieces[-1][1]
+        return out
 
     # ------------------------------------------------------------- moments
     def exact_moments(self, order):
