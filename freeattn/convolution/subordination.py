@@ -635,7 +635,13 @@ class SubordinationLaw(Law):
         return float(0.5 * (a + b))
 
     def _edge_mp(self, e, dps):
-        """Edge at ``dps`` digits: mpmath Newton on the critical system from the float edge."""
+        """Edge at ``dps`` digits: mpmath Newton on the critical system from the float edge.
+
+        The edge 0 of a law on [0, ∞) is exact (a breakpoint of the system, decided by
+        :meth:`_refine_edge`); an edge the Newton iteration cannot refine raises rather than
+        pass a float64 edge off as a ``dps``-digit one."""
+        if self._half_line and e == 0.0:
+            return mpmath.mpf(0)
         u, _, _ = self._solve_float(np.array([e + 0j]))
         start = [mpmath.mpf(float(ui[0].real)) for ui in u] + [mpmath.mpf(e)]
 
@@ -646,8 +652,9 @@ class SubordinationLaw(Law):
 
         try:
             sol = mpmath.findroot(F, start)
-        except (ValueError, ZeroDivisionError):
-            return mpmath.mpf(e)
+        except (ValueError, ZeroDivisionError) as exc:
+            raise ArithmeticError(f"{self.name}: the edge near {e!r} could not be refined to "
+                                  f"{dps} digits ({exc}); use dps=None") from None
         return sol[self._n]
 
     # ------------------------------------------------------------- mpmath
