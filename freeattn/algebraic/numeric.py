@@ -26,6 +26,7 @@ import sympy as sp
 
 from .._context import to_mp, workdps
 from .polynomial import G, canonicalize, discriminant_factors, discriminant_tables, z
+from .roots import polyroots
 
 __all__ = ["NumericPolynomial", "BranchData"]
 
@@ -304,62 +305,7 @@ class NumericPolynomial:
             coeffs.pop(0)
         if len(coeffs) == 1:
             return []
-        fast = self._roots_by_polish(coeffs)
-        if fast is not None:
-            return fast
-        extra = 20
-        while True:
-            try:
-                return list(mpmath.polyroots(coeffs, maxsteps=200, extraprec=extra))
-            except mpmath.libmp.libhyper.NoConvergence:
-                if extra > 800:
-                    raise
-                extra *= 3
-
-    @staticmethod
-    def _roots_by_polish(coeffs):
-        """All roots from float64 companion eigenvalues polished by Newton at the working
-        precision, or None when that is not conclusive (roots closer than float64 separates,
-        a Newton step that does not settle, coefficients outside the double range): the
-        caller then uses mpmath.polyroots."""
-        n = len(coeffs) - 1
-        try:
-            cf = np.array([complex(c) for c in coeffs])
-        except (OverflowError, ValueError):
-            return None
-        if not np.all(np.isfinite(cf)) or cf[0] == 0:
-            return None
-        M = np.zeros((n, n), dtype=complex)
-        M[0, :] = -cf[1:] / cf[0]
-        M[np.arange(n - 1) + 1, np.arange(n - 1)] = 1
-        start = np.linalg.eigvals(M)
-        scale = np.max(np.abs(start)) + 1e-300
-        if n > 1:
-            sep = np.min([abs(a - b) for i, a in enumerate(start) for b in start[i + 1:]])
-            if sep <= 1e-6 * scale:
-                return None
-        tol = mpmath.mpf(2) ** (-mpmath.mp.prec + 10)
-        out = []
-        for r0 in start:
-            g = mpmath.mpc(complex(r0)) if r0.imag != 0 else mpmath.mpf(r0.real)
-            for _ in range(40):
-                p = coeffs[0]
-                dp = 0
-                for ck in coeffs[1:]:
-                    dp = dp * g + p
-                    p = p * g + ck
-                if dp == 0:
-                    return None
-                d = p / dp
-                g -= d
-                if abs(d) <= tol * (abs(g) + tol):
-                    break
-            else:
-                return None
-            if abs(g - complex(r0)) > 1e-8 * scale:
-                return None
-            out.append(g)
-        return out
+        return polyroots(coeffs)
 
     def coeffs_at_mp(self, x):
         """Coefficients of P(·, x) at the current precision, highest power of G first."""
@@ -458,15 +404,7 @@ class BranchData:
                 coeffs.pop(0)
             if len(coeffs) == 1:
                 continue
-            extra = 30
-            while True:
-                try:
-                    roots = mpmath.polyroots(coeffs, maxsteps=400, extraprec=extra)
-                    break
-                except mpmath.libmp.libhyper.NoConvergence:
-                    if extra > 2000:
-                        raise
-                    extra *= 3
+            roots = polyroots(coeffs, extraprec=30, maxsteps=400)
             scale = max(abs(r) for r in roots) + 1
             for r in roots:
                 if abs(mpmath.im(r)) <= mpmath.mpf(10) ** (-(mpmath.mp.dps // 3)) * scale:
@@ -518,7 +456,7 @@ class BranchData:
 
     def track_mp(self, x, h_from, g_from, h_end):
         """Scalar continuation at the working precision down x + ih from ``h_from`` (branch
-        value ``g_from``) to ``h_end``; all roots at each step (polyroots), adaptive steps.
+        value ``g_from``) to ``h_end``; all roots at each step (roots.polyroots), adaptive steps.
         Used where float64 cannot resolve the point (intervals narrower than 1e-13)."""
         npoly = self.numpoly
         t, t_end = mpmath.log(h_from), mpmath.log(h_end)

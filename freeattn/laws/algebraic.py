@@ -15,6 +15,7 @@ from ..algebraic.numeric import _TABLE_NODES, BranchData, NumericPolynomial
 from ..algebraic.polynomial import G, z
 from ..algebraic.polynomial import (affine_polynomial, r_relation, s_relation,
                                     series_moments, stieltjes_factor)
+from ..algebraic.roots import polyroots
 from ..algebraic.series import series_moments_numeric
 from ._theta import theta_of_x as _theta_of_x, x_of_theta as _x_of_theta
 from .base import Law
@@ -290,7 +291,7 @@ class AlgebraicLaw(Law):
                 cl.pop(0)
             if len(cl) >= 2:
                 try:
-                    roots = mpmath.polyroots(cl, maxsteps=400, extraprec=4 * mpmath.mp.prec)
+                    roots = polyroots(cl, extraprec=4 * mpmath.mp.prec, maxsteps=400)
                 except mpmath.libmp.libhyper.NoConvergence:
                     roots = []
                 cands += [mpmath.re(r) for r in roots
@@ -583,7 +584,7 @@ class AlgebraicLaw(Law):
         dcoef = [sum(dP[k][j] * e**j for j in range(len(dP[0]))) for k in range(len(dP) - 1, -1, -1)]
         while len(dcoef) > 1 and dcoef[0] == 0:
             dcoef.pop(0)
-        cands = mpmath.polyroots(dcoef, maxsteps=200, extraprec=60) if len(dcoef) > 1 else []
+        cands = polyroots(dcoef, extraprec=60) if len(dcoef) > 1 else []
         ge = mpmath.mpf(complex(g_guess).real)
         if cands:
             ge = mpmath.re(min(cands, key=lambda r: abs(complex(r) - complex(g_guess))))

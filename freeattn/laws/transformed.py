@@ -8,6 +8,7 @@ import numpy as np
 
 from .._context import round_back, to_mp, tolerance, workdps
 from .._validation import ParameterError, finite_real
+from ..algebraic.roots import polyroots
 from .base import Law
 
 __all__ = ["Transformed"]
@@ -112,7 +113,7 @@ class Transformed(Law):
             z = mpmath.mpc(to_mp(z))
             coefs = [mpmath.mpf(float(c)) for c in reversed(self.coefficients)]
             coefs[-1] -= z
-            xs = mpmath.polyroots(coefs, maxsteps=200, extraprec=60) if len(coefs) > 2 else \
+            xs = polyroots(coefs, extraprec=60) if len(coefs) > 2 else \
                 [-coefs[1] / coefs[0]]
             dcoef = [k * c for k, c in enumerate(mpmath.mpf(float(c)) for c in self.coefficients)][1:]
             total = mpmath.mpc(0)
