@@ -62,6 +62,57 @@ class NumericPolynomial:
 
     def __init__(self, P, values=None):
         self.values = dict(values or {})
+        params = sorted(self.values, key=lambda s_: s_.name)
+        self._params = params
+        self._mp_cache = {}
+        rows = self._integer_terms(P, params)
+        if rows is None:
+            self._init_sympy(P)
+        else:
+            deg = max(k for k, _ in rows)
+
+            def coeff_expr(key):
+                return sp.Add(*[sp.Rational(n, d) * sp.Mul(*[s_**e for s_, e in zip(params, ex)])
+                                for ex, n, d in rows[key]])
+
+            # drop leading powers of G whose coefficients vanish identically at these values
+            while deg > 0 and all(sp.expand(coeff_expr(key).xreplace(self.values)) == 0
+                                  for key in rows if key[0] == deg):
+                deg -= 1
+            self.deg = deg
+            self.deg_z = max(j for (k, j) in rows if k <= deg)
+            self._rows = [[rows.get((k, j), []) for j in range(self.deg_z + 1)]
+                          for k in range(self.deg + 1)]
+        with mpmath.workdps(40):
+            c = self.coefficients_mp()
+        # float64 coefficient polynomials in z, highest power first, for G^deg .. G^0
+        self.cf = np.array([[float(c[k][j]) for j in range(self.deg_z, -1, -1)]
+                            for k in range(self.deg, -1, -1)])
+
+    @staticmethod
+    def _integer_terms(P, params):
+        """{(k, j): [(exponents over params, num, den), …]} of the coefficient of G^k z^j, read
+        term by term off an expanded P with rational coefficients (no sympy.Poly, no
+        lambdify: evaluated per precision by :meth:`coefficients_mp`), or None for any other
+        P (the sympy route)."""
+        from .exact import NotConvertible, _expanded_terms
+
+        gens = [G, z] + list(params)
+        if len({g.name for g in gens}) != len(gens) or not P.free_symbols <= set(gens):
+            return None
+        try:
+            terms = _expanded_terms(P, {g.name: i for i, g in enumerate(gens)}, len(gens))
+        except NotConvertible:
+            return None
+        if not terms:
+            return None
+        rows = {}
+        for m, (n, d) in terms.items():
+            if n:
+                rows.setdefault((m[0], m[1]), []).append((m[2:], n, d))
+        return rows or None
+
+    def _init_sympy(self, P):
         poly = sp.Poly(P, G, z)
         terms = {}
         for (k, j), c in poly.terms():
@@ -77,17 +128,9 @@ class NumericPolynomial:
         for (k, j), c in terms.items():
             if k <= deg:
                 self._exact_c[k][j] = c
-        params = sorted(self.values, key=lambda s_: s_.name)
-        self._params = params
-        self._mp_cache = {}
-        with mpmath.workdps(40):
-            c = self.coefficients_mp()
-        # float64 coefficient polynomials in z, highest power first, for G^deg .. G^0
-        self.cf = np.array([[float(c[k][j]) for j in range(self.deg_z, -1, -1)]
-                            for k in range(self.deg, -1, -1)])
 
-    # Lambdified coefficient functions are rebuilt on demand and never pickled: a law must
-    # pickle (process pools, Dask) whether or not it has been evaluated.
+    # Lambdified coefficient functions (sympy route) are rebuilt on demand and never
+    # pickled: a law must pickle (process pools, Dask) whether or not it has been evaluated.
     @property
     def _fns(self):
         fns = self.__dict__.get("_fns_")
@@ -115,8 +158,25 @@ class NumericPolynomial:
         key = mpmath.mp.prec
         if key not in self._mp_cache:
             vals = self.param_values_mp()
-            self._mp_cache[key] = [[mpmath.mpmathify(f(*vals)) for f in row] for row in self._fns]
+            rows = self.__dict__.get("_rows")
+            if rows is None:
+                self._mp_cache[key] = [[mpmath.mpmathify(f(*vals)) for f in row]
+                                       for row in self._fns]
+            else:
+                self._mp_cache[key] = [[self._eval_terms(t, vals) for t in row] for row in rows]
         return self._mp_cache[key]
+
+    @staticmethod
+    def _eval_terms(terms, vals):
+        """Σ n/d · Π vals^e at the current precision (one coefficient of P)."""
+        acc = mpmath.mpf(0)
+        for ex, n, d in terms:
+            t = mpmath.mpf(n) / d if d != 1 else mpmath.mpf(n)
+            for v, e in zip(vals, ex):
+                if e:
+                    t = t * (v if e == 1 else v**e)
+            acc += t
+        return acc
 
     # ------------------------------------------------------------ float64
     def coeffs_at(self, x):

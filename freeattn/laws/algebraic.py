@@ -13,8 +13,9 @@ from .._context import FLOAT_REFERENCE_DPS, to_mp, workdps
 from .._validation import integer_at_least, positive
 from ..algebraic.numeric import _TABLE_NODES, BranchData, NumericPolynomial
 from ..algebraic.polynomial import G, z
-from ..algebraic.polynomial import (affine_polynomial, r_relation, s_relation,
-                                    series_moments, stieltjes_factor)
+from ..algebraic.polynomial import (affine_polynomial, discriminant_structure_seen,
+                                    r_relation, s_relation, series_moments, stieltjes_factor,
+                                    substitute_polynomial)
 from ..algebraic.roots import polyroots
 from ..algebraic.series import series_moments_numeric
 from ._theta import theta_of_x as _theta_of_x, x_of_theta as _x_of_theta
@@ -59,6 +60,24 @@ _PANELS = _theta_panels()
 
 
 
+def _is_monomial(t):
+    if t.is_Symbol or t.is_Rational:
+        return True
+    if t.is_Pow:
+        return t.base.is_Symbol and t.exp.is_Integer and t.exp > 0
+    if t.is_Mul:
+        return all(f.is_Symbol or f.is_Rational
+                   or (f.is_Pow and f.base.is_Symbol and f.exp.is_Integer and f.exp > 0)
+                   for f in t.args)
+    return False
+
+
+def _is_expanded(P):
+    """Whether P is a sum of monomials with rational coefficients (sympy's Add has combined
+    like terms), i.e. sp.expand(P) == P."""
+    return all(_is_monomial(t) for t in (P.args if P.is_Add else (P,)))
+
+
 def _mpc(v):
     """A complex argument (Python, numpy, sympy or mpmath number) as mpc at the current
     precision."""
@@ -91,7 +110,10 @@ class AlgebraicLaw(Law):
 
     def __init__(self, polynomial, values=None, name="algebraic law"):
         self.values = dict(values or {})
-        self.symbolic_polynomial = sp.expand(polynomial)
+        polynomial = sp.sympify(polynomial)
+        # the exact eliminations return expanded polynomials already (FLINT's terms): sympy's
+        # expand would only re-walk them (~1 s for the tied K=V layer's dilation)
+        self.symbolic_polynomial = polynomial if _is_expanded(polynomial) else sp.expand(polynomial)
         self.name = name
 
     # ----------------------------------------------------------- structure
@@ -113,7 +135,8 @@ class AlgebraicLaw(Law):
         so that the discriminant stays cheap however many affine maps and convolutions
         built the law, while no large exact expression ever enters sympy's algebra."""
         rational = {p: v for p, v in self.values.items() if getattr(v, "is_Rational", False)}
-        return sp.expand(self._factor.xreplace(rational))
+        # in FLINT (up to a rational factor, which P = 0 does not see)
+        return substitute_polynomial(self._factor, rational)
 
     @cached_property
     def _num(self):
@@ -138,7 +161,9 @@ class AlgebraicLaw(Law):
         dps = FLOAT_REFERENCE_DPS if dps is None else max(int(dps), FLOAT_REFERENCE_DPS)
         cache = self.__dict__.setdefault("_branch_cache", {})
         if dps not in cache:
-            symbolic = self._symbolic_discriminant_ok
+            # the symbolic discriminant once the structure recurs (a scan), the substituted
+            # one for the first law of a structure (cold start)
+            symbolic = self._symbolic_discriminant_ok and discriminant_structure_seen(self._factor)
             if symbolic:
                 try:
                     cache[dps] = BranchData(self._num, self._factor, dps, evaluator=self._num_full)
@@ -268,6 +293,7 @@ class AlgebraicLaw(Law):
         d = self._num.deg
         tol = mpmath.mpf(10) ** (-(mpmath.mp.dps - 8))
         by_power = {}
+        ap = [a**n for n in range(len(c[0]))]
         for k, row in enumerate(c):
             for j, ckj in enumerate(row):
                 if ckj == 0:
@@ -275,7 +301,7 @@ class AlgebraicLaw(Law):
                 for i in range(j + 1):  # (a + s)^j = Σ_i C(j, i) s^i a^{j-i}
                     ps = d - k + i
                     by_power.setdefault(ps, {})
-                    by_power[ps][k] = by_power[ps].get(k, 0) + ckj * mpmath.binomial(j, i) * a ** (j - i)
+                    by_power[ps][k] = by_power[ps].get(k, 0) + ckj * math.comb(j, i) * ap[j - i]
         cands = [mpmath.mpf(0)]
         for ps in sorted(by_power):
             coeffs = by_power[ps]
@@ -446,7 +472,8 @@ class AlgebraicLaw(Law):
             with workdps(FLOAT_REFERENCE_DPS):
                 c = self._num.coefficients_mp()
                 dz = len(c[0]) - 1
-                cf = np.array([[float(sum(c[k][j] * mpmath.binomial(j, i) * e ** (j - i)
+                ep = [e**n for n in range(dz + 1)]
+                cf = np.array([[float(sum(c[k][j] * math.comb(j, i) * ep[j - i]
                                           for j in range(i, dz + 1)))
                                 for i in range(dz, -1, -1)] for k in range(len(c) - 1, -1, -1)])
                 corr = float(mpmath.mpf(t[end]) - e)
@@ -608,12 +635,13 @@ class AlgebraicLaw(Law):
         d = len(c) - 1
         dz = len(c[0]) - 1
         out = [[mpmath.mpf(0)] * (d + dz + 1) for _ in range(d + 1)]
+        ap = [a**n for n in range(dz + 1)]
         for k in range(d + 1):
             for j in range(dz + 1):
                 if c[k][j] == 0:
                     continue
                 for i in range(j + 1):
-                    out[k][d - k + i] += c[k][j] * mpmath.binomial(j, i) * a ** (j - i)
+                    out[k][d - k + i] += c[k][j] * math.comb(j, i) * ap[j - i]
         return out
 
     def _edge_coefficients(self, e, ge, c=None):
@@ -623,14 +651,16 @@ class AlgebraicLaw(Law):
             c = self._num.coefficients_mp()
         deg, degz = len(c) - 1, len(c[0]) - 1
         p = [[mpmath.mpf(0)] * (degz + 1) for _ in range(deg + 1)]
+        gp = [ge**n for n in range(deg + 1)]
+        ep = [e**n for n in range(degz + 1)]
         for i in range(deg + 1):
             for j in range(degz + 1):
                 acc = mpmath.mpf(0)
                 for k in range(i, deg + 1):
                     for jj in range(j, degz + 1):
                         if c[k][jj] != 0:
-                            acc += (c[k][jj] * mpmath.binomial(k, i) * ge ** (k - i)
-                                    * mpmath.binomial(jj, j) * e ** (jj - j))
+                            acc += (c[k][jj] * (math.comb(k, i) * math.comb(jj, j))
+                                    * gp[k - i] * ep[jj - j])
                 p[i][j] = acc
         p[0][0] = mpmath.mpf(0)
         p[1][0] = mpmath.mpf(0)
