@@ -567,6 +567,37 @@ class AlgebraicLaw(Law):
                 # only where x resolves the distance to the end (x − e exact enough to track)
                 zone |= (bad & side & (np.abs(delta) <= _EDGE_ZONE * (b - a))
                          & (np.abs(delta) >= 1e-10 * (abs(edge["x"]) + (b - a))))
+            # Each end's branch is first continued once, down from far above at the zone's
+            # outer end and then along the real axis toward the end on a log-spaced grid
+            # (_edge_path, cached per end); every point of the zone then takes the root of
+            # P(·, x) nearest that path.  Only if the path is ambiguous are the points
+            # tracked one by one.
+            for edge in t["edges"]:
+                if edge.get("pole") or not np.any(zone):
+                    continue
+                is_a = edge["end"] == "a"
+                side = left if is_a else ~left
+                j = np.flatnonzero(zone & side)
+                if not j.size:
+                    continue
+                sh = sha if is_a else shb
+                path = self._edge_path(t, edge, sh)
+                if path is None:
+                    continue
+                ld, gp = path
+                lq = np.log(np.abs(delta[j]))
+                ref = np.interp(lq, ld, gp.real) + 1j * np.interp(lq, ld, gp.imag)
+                r = sh.roots(delta[j])
+                with np.errstate(invalid="ignore", divide="ignore"):
+                    dist = np.abs(r - ref[:, None])
+                dist = np.where(np.isfinite(dist), dist, np.inf)
+                srt = np.sort(dist, axis=1)
+                pick = r[np.arange(len(j)), np.argmin(dist, axis=1)]
+                gn, _ = sh.newton(pick, delta[j], steps=3)
+                sure = (np.isfinite(gn) & (gn.imag <= 0)
+                        & (srt[:, 0] <= 0.25 * (srt[:, 1] if r.shape[1] > 1 else np.inf)))
+                g[j[sure]] = gn[sure]
+                zone[j[sure]] = False
             if np.any(zone):
                 idx = np.flatnonzero(zone)
                 gt, okt = self._num.track(x[idx], 1e-3 * np.abs(delta[idx]))
@@ -698,6 +729,53 @@ class AlgebraicLaw(Law):
             return {"x": float(a), "corr": float(mpmath.mpf(float(a)) - a), "g": float(mass),
                     "p": p, "e_mp": a, "pole": True}
 
+    #: grid points per decade of the path toward a square-root end (_edge_path); the branch
+    #: moves by a factor e^{ln 10/(2·20)} ≈ 1.06 in u ~ √δ per step, its partner root is 2|u|
+    #: away
+    _PATH_PER_DECADE = 20
+
+    def _edge_path(self, t, edge, sh):
+        """The branch on a log-spaced grid of δ = x − e from the outer end of the edge zone
+        (|δ| = _EDGE_ZONE·(b − a)) toward the end e (|δ| = 1e-10·(|e| + b − a)): tracked down
+        from far above the axis at the outer point, then continued inward point by point
+        by the nearest root of P(·, e + δ) (unambiguous: at most a quarter of the distance to
+        the next root).  Returns (ln|δ| ascending, branch values) or None where the
+        continuation is ambiguous; cached on the edge."""
+        if "path" in edge:
+            return edge["path"]
+        a, b = t["a"], t["b"]
+        sgn = 1.0 if edge["end"] == "a" else -1.0
+        hi = _EDGE_ZONE * (b - a) * 1.5
+        lo = 1e-10 * (abs(edge["x"]) + (b - a)) * 0.5
+        n = max(2, int(math.ceil(math.log10(hi / lo) * self._PATH_PER_DECADE)) + 1)
+        mag = np.geomspace(hi, lo, n)  # outer point first
+        d = sgn * mag
+        e = edge["x"]
+        path = None
+        g0, ok = self._num.track(np.array([e + d[0]]), np.array([1e-3 * mag[0]]))
+        if ok[0]:
+            g0, _ = sh.newton(g0, d[:1], steps=3)
+            r = sh.roots(d)
+            gs = np.empty(n, complex)
+            gs[0] = g0[0]
+            good = np.isfinite(g0[0])
+            for k in range(1, n):
+                if not good:
+                    break
+                dist = np.abs(r[k] - gs[k - 1])
+                dist = np.where(np.isfinite(dist), dist, np.inf)
+                o = np.argsort(dist)
+                if not (len(o) == 1 or dist[o[0]] <= 0.25 * dist[o[1]]):
+                    good = False
+                    break
+                gs[k] = r[k, o[0]]
+            if good:
+                gs, _ = sh.newton(gs, d, steps=2)
+                if np.all(np.isfinite(gs)) and np.all(gs.imag <= 0):
+                    path = (np.log(mag[::-1]), gs[::-1])
+        edge["path"] = path
+        return path
+
     @staticmethod
     def _edge_local(edge, delta, g_fallback):
         """Branch near a square-root edge from the local expansion (see _edge_expansion);
@@ -823,8 +901,10 @@ class AlgebraicLaw(Law):
         keep_lo, keep_mass = [], []
         for level in range(_MAX_LEVELS):
             mid = 0.5 * (lo + hi)
-            whole = self._gl(t, lo, hi)
-            left, right = self._gl(t, lo, mid), self._gl(t, mid, hi)
+            # the three rules in one vectorised evaluation (one branch solve per level)
+            n = lo.size
+            both = self._gl(t, np.concatenate([lo, lo, mid]), np.concatenate([hi, mid, hi]))
+            whole, left, right = both[:n], both[n:2 * n], both[2 * n:]
             tol = np.maximum(_PANEL_TOL, 4e-16 * np.abs(whole))
             ok = (np.abs(whole - (left + right)) <= tol) | (hi - lo <= 1e-15 * math.pi)
             total = sum(len(k) for k in keep_lo) + 2 * lo.size
