@@ -2,17 +2,17 @@
 
 One root finder for every place of the package that needs all roots of a polynomial with
 mpmath coefficients (branch roots of P(·, x), breakpoints from discriminant factors, Newton
-polygons at atoms, double roots at edges, push-forward preimages).  Three routes, cheapest
-first:
+polygons at atoms, double roots at edges, push-forward preimages).  Three routes:
 
-1. float64 companion-matrix eigenvalues polished by Newton's method at the working
-   precision, accepted only when every root settles next to its float64 start and the
-   starts are well separated (most calls);
-2. python-flint's ``acb_poly.roots`` (FLINT/Arb: Aberth iteration with rigorous isolation
+1. python-flint's ``acb_poly.roots`` (FLINT/Arb: Aberth iteration with rigorous isolation
    by interval arithmetic) on the coefficients converted exactly, at the working precision
-   plus guard bits, accepted when every enclosure is narrower than the working precision
-   (ill-scaled polynomials: coefficients spanning 10^200, roots near 1e35 beside roots
-   near 0.1, close clusters);
+   plus guard bits, accepted when every enclosure is narrower than the working precision.
+   It takes the ill-scaled polynomials too (coefficients spanning 10^200, roots near 1e35
+   beside roots near 0.1, close clusters), and it is the fastest: 0.1–1 ms at degree 2–8
+   and 40 digits, where route 2 takes 0.3–10 ms (Newton in pure-Python mpmath);
+2. float64 companion-matrix eigenvalues polished by Newton's method at the working
+   precision, accepted only when every root settles next to its float64 start and the
+   starts are well separated;
 3. ``mpmath.polyroots`` (Durand–Kerner) with growing extra precision, the last resort:
    FLINT's isolation needs a squarefree polynomial, and an exactly repeated root (a
    rounded coefficient that came out as an exact multiple root) is left to mpmath.
@@ -72,9 +72,9 @@ def polyroots(coeffs, *, extraprec=20, maxsteps=200):
         return _sorted(out)
     if n == 1:
         return _sorted(out + [_clean(-cs[1] / cs[0])])
-    roots = _roots_by_polish(cs)
+    roots = _roots_by_flint(cs)
     if roots is None:
-        roots = _roots_by_flint(cs)
+        roots = _roots_by_polish(cs)
     if roots is None:
         roots = _roots_by_mpmath(cs, extraprec, maxsteps)
     return _sorted(out + roots)
