@@ -33,10 +33,14 @@ def _minutes(seconds):
               help="Worker processes (default: all cores). Results do not depend on it.")
 @click.option("--scheduler", default=None,
               help="Dask scheduler ADDRESS to run the draws on (needs freeattn[dask]).")
+@click.option("--method", type=click.Choice(["reduced", "direct"]), default="reduced",
+              show_default=True,
+              help="How draws are computed: 'reduced' samples the same joint law of the two "
+                   "spectra as the literal 'direct' construction with less work.")
 @click.option("--estimate", is_flag=True,
               help="Only estimate each row's run time here (from one timed BERT-base draw).")
 @click.option("--json", "as_json", is_flag=True, help="Print the rows as JSON.")
-def table_d2(rows, draws, seed, workers, scheduler, estimate, as_json):
+def table_d2(rows, draws, seed, workers, scheduler, method, estimate, as_json):
     """Table D.2 of Hayase & Karakida 2026: rel. W1 (%) and KS between the softmax and the
     Gaussian-model spectra of the centred layer output, β = 1, d_O = d.
 
@@ -82,7 +86,8 @@ def table_d2(rows, draws, seed, workers, scheduler, estimate, as_json):
             continue
         try:
             results.append(t.reproduce_row(name, draws, seed, workers=workers,
-                                           scheduler=scheduler, progress=not as_json))
+                                           scheduler=scheduler, progress=not as_json,
+                                           method=method))
         except MemoryError as exc:
             raise RunError(f"row {name}: {exc}") from None
         except (OSError, TimeoutError) as exc:

@@ -91,6 +91,7 @@ class RowResult:
     ks: Stat
     seconds: float
     seed: int
+    method: str = "reduced"
 
     @property
     def paper(self):
@@ -108,7 +109,8 @@ class RowResult:
                 "ks": self.ks.to_dict(),
                 "paper": {"rel_w1": {"mean": w, "half_width": dw, "unit": "%"},
                           "ks": {"mean": k, "half_width": dk}, "draws": PAPER_DRAWS},
-                "agrees": self.agrees, "seconds": self.seconds, "seed": self.seed}
+                "agrees": self.agrees, "seconds": self.seconds, "seed": self.seed,
+                "method": self.method}
 
 
 def _row_name(name):
@@ -118,7 +120,7 @@ def _row_name(name):
 
 
 def reproduce_row(name, draws=PAPER_DRAWS, seed=0, *, workers=None, scheduler=None,
-                  progress=False):
+                  progress=False, method="reduced"):
     """Reproduce one row of Table D.2.
 
     Parameters
@@ -133,6 +135,11 @@ def reproduce_row(name, draws=PAPER_DRAWS, seed=0, *, workers=None, scheduler=No
         Worker processes (default all cores); ``scheduler``: a Dask address or Client.
     progress : bool
         Progress bar on stderr.
+    method : {'reduced', 'direct'}, default 'reduced'
+        How each draw is computed (:func:`freeattn.montecarlo.sample`): 'reduced' samples
+        the same joint law of the two spectra as the literal construction 'direct' with
+        less work (the Gaussian noise drawn through the values, W^O through the joint row
+        space of both models' head outputs).
 
     Returns
     -------
@@ -154,19 +161,19 @@ def reproduce_row(name, draws=PAPER_DRAWS, seed=0, *, workers=None, scheduler=No
     mean = cfg.table_d2_mean()
     t0 = time.perf_counter()
     results = run_draws(cfg.model("mha"), draws, seed, workers=workers, scheduler=scheduler,
-                        gaussian=True, progress=progress, desc=name)
+                        gaussian=True, progress=progress, desc=name, method=method)
     seconds = time.perf_counter() - t0
     w1 = [100 * rel_w1_two_sample(r.softmax, r.gaussian, mean) for r in results]
     ks = [ks_two_sample(r.softmax, r.gaussian) for r in results]
-    return RowResult(name, cfg, Stat.of(w1), Stat.of(ks), seconds, seed)
+    return RowResult(name, cfg, Stat.of(w1), Stat.of(ks), seconds, seed, method)
 
 
 def reproduce_table(rows=None, draws=PAPER_DRAWS, seed=0, *, workers=None, scheduler=None,
-                    progress=False):
+                    progress=False, method="reduced"):
     """Reproduce several rows (default all of :data:`ROWS`); a list of :class:`RowResult`."""
     rows = ROWS if rows is None else tuple(_row_name(r) for r in rows)
     return [reproduce_row(r, draws, seed, workers=workers, scheduler=scheduler,
-                          progress=progress) for r in rows]
+                          progress=progress, method=method) for r in rows]
 
 
 def draw_cost(cfg):
