@@ -26,7 +26,7 @@ import mpmath
 import numpy as np
 
 __all__ = ["GUARD_DPS", "FLOAT_REFERENCE_DPS", "FLOAT_EPS", "workdps", "to_mp", "round_back",
-           "mp_route", "inner_dps", "tolerance", "polyroots"]
+           "mp_route", "inner_dps", "tolerance"]
 
 GUARD_DPS = 10
 #: precision at which float64 results' reference data (edges, atoms, parameters) are computed
@@ -133,19 +133,3 @@ def tolerance(dps=None, factor=1.0):
     if dps is None:
         return factor * FLOAT_EPS
     return mpmath.mpf(factor) * mpmath.mpf(10) ** (-int(dps))
-
-
-#: Durand–Kerner step budget and extra working bits of every mpmath.polyroots call (clustered
-#: roots, e.g. near a double root, need the extra bits to separate)
-POLYROOTS_MAXSTEPS = 200
-POLYROOTS_EXTRAPREC = 60
-
-
-def polyroots(coeffs):
-    """All complex roots of the polynomial with ``coeffs`` (highest degree first), at the
-    current mpmath precision: ``mpmath.polyroots`` with the package's step budget and extra
-    bits; a linear polynomial is solved directly."""
-    coeffs = list(coeffs)
-    if len(coeffs) == 2:
-        return [-mpmath.mpmathify(coeffs[1]) / coeffs[0]]
-    return mpmath.polyroots(coeffs, maxsteps=POLYROOTS_MAXSTEPS, extraprec=POLYROOTS_EXTRAPREC)

@@ -6,7 +6,8 @@ import math
 import mpmath
 import numpy as np
 
-from .._context import inner_dps, mp_route, polyroots, tolerance
+from .._context import inner_dps, mp_route, tolerance
+from ..algebraic.roots import polyroots
 from .._validation import Param, ParameterError, finite_real, integer_at_least
 from .base import Law
 

@@ -25,7 +25,8 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from .._context import GUARD_DPS, inner_dps, mp_route, polyroots, to_mp, tolerance
+from .._context import GUARD_DPS, inner_dps, mp_route, to_mp, tolerance
+from ..algebraic.roots import polyroots
 from .._validation import ParameterError, check_method, dps_or_none, law_instance
 from ..algebraic.polynomial import S, r_relation, s_relation, w
 
