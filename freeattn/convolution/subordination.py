@@ -262,7 +262,7 @@ class SubordinationLaw(Law):
 
     Subclasses define ``_n`` (number of subordination functions), ``_eqs`` (residual and
     Jacobian), ``_fixed`` (one fixed-point sweep), ``_start``, ``_G`` (G from the solution),
-    ``_fz`` (∂f/∂z), ``_hull`` (an interval containing the support), ``_atoms_exact`` and
+    ``_fz`` (∂f/∂z), ``_hull`` (an interval containing the support), ``_atom_rule`` and
     ``exact_moments``.  Everything else — the on-axis limit, edges, atoms, cdf, quantiles,
     the mpmath route — lives here.
     """
@@ -490,6 +490,25 @@ class SubordinationLaw(Law):
             return list(self._atom_list)
         return [(mpmath.mpf(a), mpmath.mpf(m)) for a, m in self._atoms_exact(inner_dps(dps))]
 
+    def _atom_rule(self, dps):
+        """(location, mass) from the operation's atom rule (Bercovici–Voiculescu, Belinschi,
+        Belinschi–Bercovici) for every pair of input atoms, masses ≤ 0 included."""
+        raise NotImplementedError
+
+    def _atoms_exact(self, dps):
+        return sorted((a, m) for a, m in self._atom_rule(dps) if m > _atom_tol(dps))
+
+    @property
+    def _borderline(self):
+        """Points where the atom rule gives mass 0 exactly (to rounding), e.g. μ({b}) + ν({c})
+        = 1 for ⊞: G diverges there without an atom (a hard edge, density ~ |x − p|^{-1/2},
+        both subordination functions at input atoms).  An edge found next to one is that
+        point: its inside/outside test is ill-conditioned there."""
+        if "_borderline_v" not in self.__dict__:
+            self._borderline_v = sorted(float(a) for a, m in self._atom_rule(None)
+                                        if abs(m) <= _ATOM_TOL)
+        return self._borderline_v
+
     @property
     def _atom_list(self):
         if "_atom_v" not in self.__dict__:
@@ -602,6 +621,10 @@ class SubordinationLaw(Law):
                 return 0.0
             x_out = 0.0
         a, b, u_a = self._bracket(x_out, x_in, 3)
+        slack = 1e-12 * self._scale
+        for p in self._borderline:  # a hard edge at a borderline point of the atom rule
+            if min(a, b) - slack <= p <= max(a, b) + slack:
+                return p
         if u_a is None:
             u_a = u_out
         n = self._n
@@ -628,7 +651,6 @@ class SubordinationLaw(Law):
                     good = True
                     break
         xe = float(v[-1].real)
-        slack = 1e-12 * self._scale
         if good and min(a, b) - slack <= xe <= max(a, b) + slack:
             return xe
         a, b, _ = self._bracket(a, b, 12)
@@ -876,14 +898,9 @@ class AdditiveConvolution(SubordinationLaw):
     def _G_mp(self, u, z, dps):
         return self._inputs[0].value_mp(u[0], dps)[0]
 
-    def _atoms_exact(self, dps):
+    def _atom_rule(self, dps):
         # Bercovici & Voiculescu 1998: (μ ⊞ ν)({a}) = max(0, μ({b}) + ν({a − b}) − 1)
-        out = []
-        for b, mb in self.mu.atoms(dps):
-            for c, mc in self.nu.atoms(dps):
-                if mb + mc - 1 > _atom_tol(dps):
-                    out.append((b + c, mb + mc - 1))
-        return sorted(out)
+        return [(b + c, mb + mc - 1) for b, mb in self.mu.atoms(dps) for c, mc in self.nu.atoms(dps)]
 
     def exact_moments(self, order):
         from ..transforms.cumulants import (boxplus_free_cumulants, free_cumulants_from_moments,
@@ -949,18 +966,16 @@ class MultiplicativeConvolution(_MultiplicativeSubordination):
         return f, J
 
     def _atoms_exact(self, dps):
-        # Belinschi 2003: (μ ⊠ ν)({0}) = max(μ({0}), ν({0})); away from 0
-        # (μ ⊠ ν)({ab}) = max(0, μ({a}) + ν({b}) − 1)
+        # Belinschi 2003: (μ ⊠ ν)({0}) = max(μ({0}), ν({0})); away from 0 the rule below
         a0 = _mass_at_zero(self.mu.atoms(dps))
         b0 = _mass_at_zero(self.nu.atoms(dps))
-        out = []
-        if max(a0, b0) > 0:
-            out.append((0 * a0, max(a0, b0)))
-        for a, ma in self.mu.atoms(dps):
-            for b, mb in self.nu.atoms(dps):
-                if a != 0 and b != 0 and ma + mb - 1 > _atom_tol(dps):
-                    out.append((a * b, ma + mb - 1))
-        return sorted(out)
+        out = [(0 * a0, max(a0, b0))] if max(a0, b0) > 0 else []
+        return sorted(out + SubordinationLaw._atoms_exact(self, dps))
+
+    def _atom_rule(self, dps):
+        # away from 0: (μ ⊠ ν)({ab}) = max(0, μ({a}) + ν({b}) − 1)
+        return [(a * b, ma + mb - 1) for a, ma in self.mu.atoms(dps) for b, mb in self.nu.atoms(dps)
+                if a != 0 and b != 0]
 
     def exact_moments(self, order):
         from ..transforms.cumulants import (boxtimes_free_cumulants, free_cumulants_from_moments,
@@ -1026,12 +1041,12 @@ class CompoundFreePoisson(SubordinationLaw):
     def _G_mp(self, u, z, dps):
         return 1 / u[0]
 
-    def _atoms_exact(self, dps):
+    def _atom_rule(self, dps):
         # π(μ, t) = lim ((1 − t/N) δ₀ + (t/N) μ)^{⊞N}: atom 1 − t(1 − μ({0})) at 0 if positive
         m0 = _mass_at_zero(self.mu.atoms(dps))
         t = self.rate if dps is None else to_mp(self._rate_exact)
         mass = 1 - t * (1 - m0)
-        return [(0 * mass, mass)] if mass > _atom_tol(dps) else []
+        return [(0 * mass, mass)]
 
     def exact_moments(self, order):
         from ..transforms.cumulants import (compound_free_poisson_cumulants,
@@ -1078,11 +1093,10 @@ class AdditivePower(SubordinationLaw):
     def _G_mp(self, u, z, dps):
         return self._inputs[0].value_mp(u[0], dps)[0]
 
-    def _atoms_exact(self, dps):
+    def _atom_rule(self, dps):
         # Belinschi & Bercovici 2004: μ^{⊞t}({t a}) = max(0, t μ({a}) − (t − 1))
         t = self.t if dps is None else to_mp(self._t_exact)
-        return [(t * a, t * m - (t - 1)) for a, m in self.mu.atoms(dps)
-                if t * m - (t - 1) > _atom_tol(dps)]
+        return [(t * a, t * m - (t - 1)) for a, m in self.mu.atoms(dps)]
 
     def exact_moments(self, order):
         from ..transforms.cumulants import free_cumulants_from_moments, moments_from_free_cumulants
@@ -1128,14 +1142,13 @@ class MultiplicativePower(_MultiplicativeSubordination):
     def _atoms_exact(self, dps):
         # as for ⊠ (Belinschi 2003; Belinschi & Bercovici 2005): the atom at 0 is kept,
         # μ^{⊠t}({a^t}) = max(0, t μ({a}) − (t − 1)) for a > 0
+        return sorted([(a, m) for a, m in self.mu.atoms(dps) if a == 0]
+                      + SubordinationLaw._atoms_exact(self, dps))
+
+    def _atom_rule(self, dps):
+        # away from 0: μ^{⊠t}({a^t}) = max(0, t μ({a}) − (t − 1))
         t = self.t if dps is None else to_mp(self._t_exact)
-        out = []
-        for a, m in self.mu.atoms(dps):
-            if a == 0:
-                out.append((a, m))
-            elif t * m - (t - 1) > _atom_tol(dps):
-                out.append((a**t, t * m - (t - 1)))
-        return sorted(out)
+        return [(a**t, t * m - (t - 1)) for a, m in self.mu.atoms(dps) if a != 0]
 
     def exact_moments(self, order):
         from ..transforms.cumulants import moments_from_s_transform_series, s_transform_series

@@ -126,15 +126,18 @@ def test_atoms_bercovici_voiculescu():
     assert np.all(law.pdf(x) >= 0)
 
 
-@pytest.mark.xfail(strict=True, reason="the edge at the hard edge x = 2 (density ~ 1/√(x − 2)) "
-                   "comes out 5.5e-11 low, which costs ~6e-7 of mass in the θ-quadrature; the "
-                   "mass check raises rather than return a wrong cdf")
 def test_atoms_bercovici_voiculescu_mass():
+    """μ({0}) + ν({2}) = 1 exactly: no atom at 2 but a hard edge there (density ~ 1/√(x − 2));
+    the edge is that point exactly (it came out 5.5e-11 low, costing ~6e-7 of mass)."""
     import sympy as sp
 
     R = sp.Rational
     mu = AlgebraicLaw(z * (z - 1) * G - R(3, 4) * (z - 1) - R(1, 4) * z)
     nu = AlgebraicLaw(z * (z - 2) * G - R(3, 4) * (z - 2) - R(1, 4) * z)
     law = free_additive_convolution(mu, nu, method="subordination")
-    assert abs(law.support()[1][0] - 2) <= 1e-12
+    assert law.support()[1][0] == 2.0
     assert abs(law.cdf(10.0) - 1) <= 1e-10
+    # the exact algebraic route (a second algorithm) on both sides of the hard edge
+    x = np.array([0.5, 1.0, 2.0 + 1e-6, 2.5, 2.8])
+    exact = free_additive_convolution(mu, nu, method="algebraic")
+    np.testing.assert_allclose(law.cdf(x), exact.cdf(x), rtol=0, atol=1e-9)
