@@ -417,17 +417,26 @@ class AlgebraicLaw(Law):
                 # (a cusp-like hard rise of the density, e.g. the ⊠ layer's edge next to 0)
                 # the midpoint's nearest root at e is another sheet's real root
                 width = t["b"] - t["a"]
-                d0 = (1e-7 if end == t["a_mp"] else -1e-7) * width
-                inside = ef + d0
-                g_tr, ok_tr = self._num.track(np.array([inside]), np.array([1e-5 * abs(d0)]))
-                if ok_tr[0]:
-                    g_in, _ = self._num.newton(g_tr, np.array([inside]), steps=3)
-                    g_in = g_in[0]
-                else:
-                    g_in = bd.select(self._num.roots(np.array([inside])), t["info"],
-                                     np.array([inside]))[0]
+                side = "a" if end == t["a_mp"] else "b"
+                d0 = (1e-7 if side == "a" else -1e-7) * width
+                # the continued path toward the end (_edge_path: one tracked point, then
+                # nearest-root steps along the axis) gives the branch at δ0 …
+                sh, _ = self._shifted(t, side)
+                probe = {"x": ef, "end": side}
+                g_in = self._on_path(self._edge_path(t, probe, sh), sh, d0)
+                if g_in is None:  # … else the tracker at δ0 itself
+                    inside = ef + d0
+                    g_tr, ok_tr = self._num.track(np.array([inside]), np.array([1e-5 * abs(d0)]))
+                    if ok_tr[0]:
+                        g_in, _ = self._num.newton(g_tr, np.array([inside]), steps=3)
+                        g_in = g_in[0]
+                    else:
+                        g_in = bd.select(self._num.roots(np.array([inside])), t["info"],
+                                         np.array([inside]))[0]
                 edge = self._edge_expansion(end, g_in)
-                edge["end"] = "a" if end == t["a_mp"] else "b"
+                edge["end"] = side
+                if "path" in probe:
+                    edge["path"] = probe["path"]
                 t["edges"].append(edge)
         return tables
 
@@ -775,6 +784,26 @@ class AlgebraicLaw(Law):
                     path = (np.log(mag[::-1]), gs[::-1])
         edge["path"] = path
         return path
+
+    @staticmethod
+    def _on_path(path, sh, d):
+        """The root of the re-expanded P (``sh``) at δ = ``d`` nearest the path's value there
+        (unambiguous: at most a quarter of the distance to the next root), polished; or None."""
+        if path is None:
+            return None
+        ld, gp = path
+        lq = math.log(abs(d))
+        if not ld[0] <= lq <= ld[-1]:
+            return None
+        ref = np.interp(lq, ld, gp.real) + 1j * np.interp(lq, ld, gp.imag)
+        r = sh.roots(np.array([d]))[0]
+        dist = np.abs(r - ref)
+        dist = np.where(np.isfinite(dist), dist, np.inf)
+        o = np.argsort(dist)
+        if len(o) > 1 and not dist[o[0]] <= 0.25 * dist[o[1]]:
+            return None
+        g, _ = sh.newton(r[o[:1]], np.array([d]), steps=3)
+        return g[0] if np.isfinite(g[0]) and g[0].imag <= 0 else None
 
     @staticmethod
     def _edge_local(edge, delta, g_fallback):
@@ -1480,8 +1509,11 @@ class AlgebraicLaw(Law):
             raise ValueError("scale must be non-zero, got 0")
         a_s, b_s = fresh("shift"), fresh("scale")
         P = affine_polynomial(self.symbolic_polynomial, a_s, b_s)
-        return AlgebraicLaw(P, {**self.values, a_s: shift, b_s: scale},
-                            name=f"{shift} + {scale}·({self.name})")
+        out = AlgebraicLaw(P, {**self.values, a_s: shift, b_s: scale},
+                           name=f"{shift} + {scale}·({self.name})")
+        # the image's hull is the affine image of this law's (convolution domain checks)
+        out._affine_source = (self, shift, scale)
+        return out
 
     def dilate(self, t):
         """Dilation D_t (push-forward by x ↦ t x), t > 0."""

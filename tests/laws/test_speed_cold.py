@@ -50,6 +50,14 @@ def test_convolution_hull_from_breakpoints_equals_support_and_atoms():
     pts = [v for ab in law.support() for v in ab] + [a for a, _ in law.atoms()]
     assert (lo, hi) == (min(pts), max(pts))
     assert lo == 0.0 and abs(dict(law.atoms())[0.0] - 2 / 3) <= 1e-12
+    # an affine image (ρ_t of the attention law): the image of the source's hull
+    rho = MarchenkoPastur(2).affine(sp.exp(sp.Rational(1, 4)) - sp.Rational(5, 4), sp.Rational(1, 4))
+    lo, hi = hull(rho)
+    assert "_branch_cache" not in rho.__dict__  # not even breakpoints
+    pts = [v for ab in rho.support() for v in ab] + [a for a, _ in rho.atoms()]
+    assert abs(lo - min(pts)) <= 1e-14 and abs(hi - max(pts)) <= 1e-14 * max(pts)
+    neg = MarchenkoPastur(2).affine(0, -1)  # a negative scale swaps the ends
+    assert hull(neg) == (-hull(MarchenkoPastur(2))[1], -hull(MarchenkoPastur(2))[0])
     att = attention_law(1.0, 0.5, 3)
     lo, hi = hull(att)
     assert (lo, hi) == (att.support()[0][0], att.support()[-1][1])
