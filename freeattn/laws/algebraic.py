@@ -157,13 +157,18 @@ class AlgebraicLaw(Law):
     def _num_full(self):
         return NumericPolynomial(self._factor, self.values)
 
+    @cached_property
+    def _symbolic_route(self):
+        """Breakpoints from the symbolic discriminant once the structure recurs (a scan),
+        from the substituted one for the first law of a structure (cold start); decided
+        once per law."""
+        return self._symbolic_discriminant_ok and discriminant_structure_seen(self._factor)
+
     def _branch(self, dps):
         dps = FLOAT_REFERENCE_DPS if dps is None else max(int(dps), FLOAT_REFERENCE_DPS)
         cache = self.__dict__.setdefault("_branch_cache", {})
         if dps not in cache:
-            # the symbolic discriminant once the structure recurs (a scan), the substituted
-            # one for the first law of a structure (cold start)
-            symbolic = self._symbolic_discriminant_ok and discriminant_structure_seen(self._factor)
+            symbolic = self._symbolic_route
             if symbolic:
                 try:
                     cache[dps] = BranchData(self._num, self._factor, dps, evaluator=self._num_full)
@@ -530,6 +535,8 @@ class AlgebraicLaw(Law):
                     & (np.abs(g - guess) <= 1e-2 * np.abs(guess)) & (g.imag <= 0))
         bad |= (th < t["theta"][1]) | (th > t["theta"][-2])
         if np.any(bad):
+            self._edge_zone_guess(t, g, bad, left, delta, sha, shb)
+        if np.any(bad):
             for sh, side in ((sha, left), (shb, ~left)):
                 m = bad & side
                 if np.any(m):
@@ -593,7 +600,7 @@ class AlgebraicLaw(Law):
                 path = self._edge_path(t, edge, sh)
                 if path is None:
                     continue
-                ld, gp = path
+                ld, gp, _ = path
                 lq = np.log(np.abs(delta[j]))
                 ref = np.interp(lq, ld, gp.real) + 1j * np.interp(lq, ld, gp.imag)
                 r = sh.roots(delta[j])
@@ -748,8 +755,8 @@ class AlgebraicLaw(Law):
         (|δ| = _EDGE_ZONE·(b − a)) toward the end e (|δ| = 1e-10·(|e| + b − a)): tracked down
         from far above the axis at the outer point, then continued inward point by point
         by the nearest root of P(·, e + δ) (unambiguous: at most a quarter of the distance to
-        the next root).  Returns (ln|δ| ascending, branch values) or None where the
-        continuation is ambiguous; cached on the edge."""
+        the next root).  Returns (ln|δ| ascending, branch values, distance to the nearest
+        other root) or None where the continuation is ambiguous; cached on the edge."""
         if "path" in edge:
             return edge["path"]
         a, b = t["a"], t["b"]
@@ -780,10 +787,58 @@ class AlgebraicLaw(Law):
                 gs[k] = r[k, o[0]]
             if good:
                 gs, _ = sh.newton(gs, d, steps=2)
+                # distance from the branch to the nearest other root at each grid point
+                sep = np.abs(r - gs[:, None])
+                sep = np.where(np.isfinite(sep), sep, np.inf)
+                sep = np.sort(sep, axis=1)[:, 1] if r.shape[1] > 1 else np.full(n, np.inf)
                 if np.all(np.isfinite(gs)) and np.all(gs.imag <= 0):
-                    path = (np.log(mag[::-1]), gs[::-1])
+                    path = (np.log(mag[::-1]), gs[::-1], sep[::-1])
         edge["path"] = path
         return path
+
+    def _edge_zone_guess(self, t, g, bad, left, delta, sha, shb):
+        """In place: the branch at ``bad`` points of the zones next to square-root ends
+        without companion eigenvalues.  Where the end's path (_edge_path) covers |δ|: Newton
+        on the re-expanded P from the path's value, kept when it settles within a fifth of
+        the distance to the next root there.  Below the path (|δ| < 1e-10·(|e| + b − a),
+        where double precision cannot separate the two roots meeting at e): the edge
+        expansion, kept when it agrees with the double root G_e to 1e-3 (as the sheet check
+        of _edge_local).  Points kept are cleared from ``bad``; the others keep the general
+        route."""
+        a, b = t["a"], t["b"]
+        for edge in t["edges"]:
+            if edge.get("pole") or "p" not in edge:
+                continue
+            is_a = edge["end"] == "a"
+            side = left if is_a else ~left
+            j = np.flatnonzero(bad & side & (np.abs(delta) <= _EDGE_ZONE * (b - a)))
+            if not j.size:
+                continue
+            sh = sha if is_a else shb
+            path = edge["path"] if "path" in edge else self._edge_path(t, edge, sh)
+            if path is None:
+                continue
+            ld, gp, sep = path
+            lq = np.log(np.abs(delta[j]))
+            on = (lq >= ld[0]) & (lq <= ld[-1])
+            if np.any(on):
+                jj, lo_ = j[on], lq[on]
+                ref = np.interp(lo_, ld, gp.real) + 1j * np.interp(lo_, ld, gp.imag)
+                gap = np.minimum(np.interp(lo_, ld, sep), sep[np.clip(np.searchsorted(ld, lo_), 0, len(ld) - 1)])
+                gn, stp = sh.newton(ref.copy(), delta[jj], steps=4)
+                with np.errstate(invalid="ignore"):
+                    keep = (np.isfinite(gn) & (gn.imag <= 0) & (stp <= 1e-10 * np.abs(gn))
+                            & (np.abs(gn - ref) <= 0.2 * gap))
+                g[jj[keep]] = gn[keep]
+                bad[jj[keep]] = False
+            below = lq < ld[0]
+            if np.any(below):
+                jj = j[below]
+                ge = np.full(jj.size, complex(edge["g"]))
+                gl = self._edge_local(edge, delta[jj], np.full(jj.size, np.nan + 0j), ref=ge)
+                keep = np.isfinite(gl)
+                g[jj[keep]] = gl[keep]
+                bad[jj[keep]] = False
 
     @staticmethod
     def _on_path(path, sh, d):
@@ -791,7 +846,7 @@ class AlgebraicLaw(Law):
         (unambiguous: at most a quarter of the distance to the next root), polished; or None."""
         if path is None:
             return None
-        ld, gp = path
+        ld, gp, _ = path
         lq = math.log(abs(d))
         if not ld[0] <= lq <= ld[-1]:
             return None
@@ -806,9 +861,13 @@ class AlgebraicLaw(Law):
         return g[0] if np.isfinite(g[0]) and g[0].imag <= 0 else None
 
     @staticmethod
-    def _edge_local(edge, delta, g_fallback):
+    def _edge_local(edge, delta, g_fallback, ref=None):
         """Branch near a square-root edge from the local expansion (see _edge_expansion);
-        ``delta`` = x − e, measured from the exact edge."""
+        ``delta`` = x − e, measured from the exact edge.  The expansion's root is kept where
+        it agrees with ``ref`` (default ``g_fallback``) to 1e-3 (same sheet), else
+        ``g_fallback``."""
+        if ref is None:
+            ref = g_fallback
         p = edge["p"]
         q = np.array([np.polyval(p[i, ::-1], delta) for i in range(p.shape[0])]) + 0j
         with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
@@ -836,7 +895,7 @@ class AlgebraicLaw(Law):
             # accept the local root when Newton converged on the same sheet as the global solve
             ok = np.isfinite(g) & (g.imag <= 0) & (step <= 1e-13 * np.abs(u))
             if not edge.get("pole"):  # at an atom the expansion is the better of the two
-                ok &= np.abs(g - g_fallback) <= 1e-3 * np.abs(g_fallback)
+                ok &= np.abs(g - ref) <= 1e-3 * np.abs(ref)
         if edge.get("pole") and not np.all(ok):
             # below ~1e-21 the float64 expansion loses u = H − mass (P̃'s coefficients span
             # δ^6…δ^8 in the tied K=V layer); there H − mass is continued by its power law

@@ -110,3 +110,4 @@ def test_edge_path_gives_the_per_point_tracked_branch(monkeypatch):
         pts += list(a + w * np.geomspace(1e-10, 1.4e-3, 15)) + list(b - w * np.geomspace(1e-10, 1.4e-3, 15))
     x = np.array(pts)
     assert np.max(np.abs(fast.pdf(x) - slow.pdf(x)) / slow.pdf(x)) <= 1e-12
+
