@@ -404,7 +404,22 @@ class AlgebraicLaw(Law):
                            "info": info, "theta": theta, "g": g})
         poles = set(bd.poles)
         atoms = dict(self._atoms_raw(None))
-        for t in tables:
+        # the anchors of all square-root ends' paths (_edge_path) in one vectorised track
+        probes = {}
+        for k, t in enumerate(tables):
+            for side in ("a", "b"):
+                end = t[side + "_mp"]
+                if end in atoms or end in poles or end in t["inner"]:
+                    continue
+                probes[(k, side)] = {"x": float(end), "end": side}
+        if probes:
+            keys = list(probes)
+            spans = [self._edge_path_span(tables[k], probes[(k, side)]) for k, side in keys]
+            g0, ok0 = self._num.track(np.array([e + d for e, d, _ in spans]),
+                                      np.array([h for _, _, h in spans]))
+            for key, g_, ok_ in zip(keys, g0, ok0):
+                probes[key]["anchor"] = (g_, bool(ok_))
+        for k, t in enumerate(tables):
             t["edges"] = []
             for end in (t["a_mp"], t["b_mp"]):
                 if end in atoms:  # an atom next to the support: local expansion of H = δ·G
@@ -427,7 +442,7 @@ class AlgebraicLaw(Law):
                 # the continued path toward the end (_edge_path: one tracked point, then
                 # nearest-root steps along the axis) gives the branch at δ0 …
                 sh, _ = self._shifted(t, side)
-                probe = {"x": ef, "end": side}
+                probe = probes[(k, side)]
                 g_in = self._on_path(self._edge_path(t, probe, sh), sh, d0)
                 if g_in is None:  # … else the tracker at δ0 itself
                     inside = ef + d0
@@ -750,6 +765,13 @@ class AlgebraicLaw(Law):
     #: away
     _PATH_PER_DECADE = 20
 
+    @staticmethod
+    def _edge_path_span(t, edge):
+        """(e, δ, h) of the point where an end's path starts: x = e + δ at the outer end of
+        the edge zone, tracked down to the height h."""
+        hi = _EDGE_ZONE * (t["b"] - t["a"]) * 1.5
+        return edge["x"], (hi if edge["end"] == "a" else -hi), 1e-3 * hi
+
     def _edge_path(self, t, edge, sh):
         """The branch on a log-spaced grid of δ = x − e from the outer end of the edge zone
         (|δ| = _EDGE_ZONE·(b − a)) toward the end e (|δ| = 1e-10·(|e| + b − a)): tracked down
@@ -768,7 +790,10 @@ class AlgebraicLaw(Law):
         d = sgn * mag
         e = edge["x"]
         path = None
-        g0, ok = self._num.track(np.array([e + d[0]]), np.array([1e-3 * mag[0]]))
+        if "anchor" in edge:  # tracked already, together with the other ends (_tables)
+            g0, ok = np.array([edge["anchor"][0]]), [edge["anchor"][1]]
+        else:
+            g0, ok = self._num.track(np.array([e + d[0]]), np.array([1e-3 * mag[0]]))
         if ok[0]:
             g0, _ = sh.newton(g0, d[:1], steps=3)
             r = sh.roots(d)
@@ -806,6 +831,31 @@ class AlgebraicLaw(Law):
         of _edge_local).  Points kept are cleared from ``bad``; the others keep the general
         route."""
         a, b = t["a"], t["b"]
+        # an end shared with the next support interval (a branch point of other sheets or a
+        # cusp): beyond the table's first node, the path continued from that node
+        for is_a, end in ((True, t["a_mp"]), (False, t["b_mp"])):
+            if end not in t["inner"] or t.get("pole_" + ("a" if is_a else "b")):
+                continue
+            side = left if is_a else ~left
+            sh = sha if is_a else shb
+            path = self._inner_path(t, "a" if is_a else "b", sh)
+            j = np.flatnonzero(bad & side)
+            if path is None or not j.size:
+                continue
+            ld, gp, sep = path
+            lq = np.log(np.abs(delta[j]))
+            on = (lq >= ld[0]) & (lq <= ld[-1])
+            if np.any(on):
+                jj, lo_ = j[on], lq[on]
+                ref = np.interp(lo_, ld, gp.real) + 1j * np.interp(lo_, ld, gp.imag)
+                gap = np.minimum(np.interp(lo_, ld, sep),
+                                 sep[np.clip(np.searchsorted(ld, lo_), 0, len(ld) - 1)])
+                gn, stp = sh.newton(ref.copy(), delta[jj], steps=4)
+                with np.errstate(invalid="ignore"):
+                    keep = (np.isfinite(gn) & (gn.imag <= 0) & (stp <= 1e-10 * np.abs(gn))
+                            & (np.abs(gn - ref) <= 0.2 * gap))
+                g[jj[keep]] = gn[keep]
+                bad[jj[keep]] = False
         for edge in t["edges"]:
             if edge.get("pole") or "p" not in edge:
                 continue
@@ -839,6 +889,52 @@ class AlgebraicLaw(Law):
                 keep = np.isfinite(gl)
                 g[jj[keep]] = gl[keep]
                 bad[jj[keep]] = False
+
+    def _inner_path(self, t, side, sh):
+        """The branch on a log-spaced grid of δ toward an end shared with the next support
+        interval, from the table's first node (|δ| ≈ 4e-5·(b − a)) down to 1e-40·(b − a):
+        nearest-root steps of the re-expanded P (unambiguous: at most a quarter of the
+        distance to the next root), truncated at the first ambiguous step (roots that meet
+        at the end, a cusp, are not separated by doubles below some |δ|).  Returns
+        (ln|δ| ascending, branch values, distance to the nearest other root) or None;
+        cached on the table."""
+        key = "inner_path_" + side
+        if key in t:
+            return t[key]
+        a, b = t["a"], t["b"]
+        k0 = 1 if side == "a" else len(t["theta"]) - 2
+        th0 = t["theta"][k0]
+        mag0 = (b - a) * (math.sin(0.5 * th0) ** 2 if side == "a" else math.cos(0.5 * th0) ** 2)
+        lo = (b - a) * 1e-40
+        # 5 points a decade: a root moving like |δ|^p, p ≥ 1/3, moves by < 17 % of its
+        # distance to its partner per step
+        n = int(math.ceil(math.log10(mag0 / lo) * 5)) + 1
+        mag = np.geomspace(mag0, lo, n)
+        d = (1.0 if side == "a" else -1.0) * mag
+        path = None
+        g0, _ = sh.newton(np.array([t["g"][k0]]), d[:1], steps=3)
+        if np.isfinite(g0[0]) and abs(g0[0] - t["g"][k0]) <= 1e-8 * abs(t["g"][k0]):
+            r = sh.roots(d)
+            gs = np.empty(n, complex)
+            gs[0] = g0[0]
+            k = 1
+            while k < n:
+                dist = np.abs(r[k] - gs[k - 1])
+                dist = np.where(np.isfinite(dist), dist, np.inf)
+                o = np.argsort(dist)
+                if not (len(o) == 1 or dist[o[0]] <= 0.25 * dist[o[1]]):
+                    break
+                gs[k] = r[k, o[0]]
+                k += 1
+            if k >= 2:
+                gs, _ = sh.newton(gs[:k], d[:k], steps=2)
+                sep = np.abs(r[:k] - gs[:, None])
+                sep = np.where(np.isfinite(sep), sep, np.inf)
+                sep = np.sort(sep, axis=1)[:, 1] if r.shape[1] > 1 else np.full(k, np.inf)
+                if np.all(np.isfinite(gs)) and np.all(gs.imag <= 0):
+                    path = (np.log(mag[:k][::-1]), gs[::-1], sep[::-1])
+        t[key] = path
+        return path
 
     @staticmethod
     def _on_path(path, sh, d):

@@ -111,3 +111,26 @@ def test_edge_path_gives_the_per_point_tracked_branch(monkeypatch):
     x = np.array(pts)
     assert np.max(np.abs(fast.pdf(x) - slow.pdf(x)) / slow.pdf(x)) <= 1e-12
 
+
+
+def test_inner_end_path_gives_the_general_route_branch(monkeypatch):
+    """Beyond the table's first node next to an end shared with the next support interval
+    (ν_{∞,12} ⊠ MP_{2/3}: two tables meeting inside the support), Newton from the continued
+    path (_inner_path) instead of companion eigenvalues: same cdf tables and pdf."""
+    def law():
+        return boxtimes(attention_law(1.0, 1.5, 12), MarchenkoPastur(2 / 3))
+
+    fast = law()
+    fast.support()
+    assert len(fast._tables) == 2 and fast._tables[0]["b"] == fast._tables[1]["a"]
+    assert fast._tables[0]["inner_path_b"] is not None
+    monkeypatch.setattr(AlgebraicLaw, "_inner_path", lambda self, t, side, sh: None)
+    monkeypatch.setattr(AlgebraicLaw, "_edge_path", lambda self, t, edge, sh: None)
+    slow = law()
+    slow.support()
+    for tf, ts in zip(fast._cdf_tables, slow._cdf_tables):
+        assert np.array_equal(tf["panels"], ts["panels"])
+        assert np.max(np.abs(tf["cum"] - ts["cum"])) <= 1e-15
+    e = fast._tables[0]["b"]
+    x = np.concatenate([e - e * np.geomspace(1e-15, 1e-4, 12), e + e * np.geomspace(1e-15, 1e-4, 12)])
+    assert np.max(np.abs(fast.pdf(x) - slow.pdf(x)) / slow.pdf(x)) <= 1e-12
