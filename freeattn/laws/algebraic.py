@@ -13,8 +13,10 @@ from .._context import FLOAT_REFERENCE_DPS, to_mp, workdps
 from .._validation import integer_at_least, positive
 from ..algebraic.numeric import _TABLE_NODES, BranchData, NumericPolynomial
 from ..algebraic.polynomial import G, z
-from ..algebraic.polynomial import (affine_polynomial, r_relation, s_relation,
-                                    series_moments, stieltjes_factor)
+from ..algebraic.polynomial import (affine_polynomial, discriminant_structure_seen,
+                                    r_relation, s_relation, series_moments, stieltjes_factor,
+                                    substitute_polynomial)
+from ..algebraic.roots import polyroots
 from ..algebraic.series import series_moments_numeric
 from ._theta import theta_of_x as _theta_of_x, x_of_theta as _x_of_theta
 from .base import Law
@@ -58,6 +60,24 @@ _PANELS = _theta_panels()
 
 
 
+def _is_monomial(t):
+    if t.is_Symbol or t.is_Rational:
+        return True
+    if t.is_Pow:
+        return t.base.is_Symbol and t.exp.is_Integer and t.exp > 0
+    if t.is_Mul:
+        return all(f.is_Symbol or f.is_Rational
+                   or (f.is_Pow and f.base.is_Symbol and f.exp.is_Integer and f.exp > 0)
+                   for f in t.args)
+    return False
+
+
+def _is_expanded(P):
+    """Whether P is a sum of monomials with rational coefficients (sympy's Add has combined
+    like terms), i.e. sp.expand(P) == P."""
+    return all(_is_monomial(t) for t in (P.args if P.is_Add else (P,)))
+
+
 def _mpc(v):
     """A complex argument (Python, numpy, sympy or mpmath number) as mpc at the current
     precision."""
@@ -90,7 +110,10 @@ class AlgebraicLaw(Law):
 
     def __init__(self, polynomial, values=None, name="algebraic law"):
         self.values = dict(values or {})
-        self.symbolic_polynomial = sp.expand(polynomial)
+        polynomial = sp.sympify(polynomial)
+        # the exact eliminations return expanded polynomials already (FLINT's terms): sympy's
+        # expand would only re-walk them (~1 s for the tied K=V layer's dilation)
+        self.symbolic_polynomial = polynomial if _is_expanded(polynomial) else sp.expand(polynomial)
         self.name = name
 
     # ----------------------------------------------------------- structure
@@ -112,7 +135,8 @@ class AlgebraicLaw(Law):
         so that the discriminant stays cheap however many affine maps and convolutions
         built the law, while no large exact expression ever enters sympy's algebra."""
         rational = {p: v for p, v in self.values.items() if getattr(v, "is_Rational", False)}
-        return sp.expand(self._factor.xreplace(rational))
+        # in FLINT (up to a rational factor, which P = 0 does not see)
+        return substitute_polynomial(self._factor, rational)
 
     @cached_property
     def _num(self):
@@ -137,7 +161,9 @@ class AlgebraicLaw(Law):
         dps = FLOAT_REFERENCE_DPS if dps is None else max(int(dps), FLOAT_REFERENCE_DPS)
         cache = self.__dict__.setdefault("_branch_cache", {})
         if dps not in cache:
-            symbolic = self._symbolic_discriminant_ok
+            # the symbolic discriminant once the structure recurs (a scan), the substituted
+            # one for the first law of a structure (cold start)
+            symbolic = self._symbolic_discriminant_ok and discriminant_structure_seen(self._factor)
             if symbolic:
                 try:
                     cache[dps] = BranchData(self._num, self._factor, dps, evaluator=self._num_full)
@@ -267,6 +293,7 @@ class AlgebraicLaw(Law):
         d = self._num.deg
         tol = mpmath.mpf(10) ** (-(mpmath.mp.dps - 8))
         by_power = {}
+        ap = [a**n for n in range(len(c[0]))]
         for k, row in enumerate(c):
             for j, ckj in enumerate(row):
                 if ckj == 0:
@@ -274,7 +301,7 @@ class AlgebraicLaw(Law):
                 for i in range(j + 1):  # (a + s)^j = Σ_i C(j, i) s^i a^{j-i}
                     ps = d - k + i
                     by_power.setdefault(ps, {})
-                    by_power[ps][k] = by_power[ps].get(k, 0) + ckj * mpmath.binomial(j, i) * a ** (j - i)
+                    by_power[ps][k] = by_power[ps].get(k, 0) + ckj * math.comb(j, i) * ap[j - i]
         cands = [mpmath.mpf(0)]
         for ps in sorted(by_power):
             coeffs = by_power[ps]
@@ -290,7 +317,7 @@ class AlgebraicLaw(Law):
                 cl.pop(0)
             if len(cl) >= 2:
                 try:
-                    roots = mpmath.polyroots(cl, maxsteps=400, extraprec=4 * mpmath.mp.prec)
+                    roots = polyroots(cl, extraprec=4 * mpmath.mp.prec, maxsteps=400)
                 except mpmath.libmp.libhyper.NoConvergence:
                     roots = []
                 cands += [mpmath.re(r) for r in roots
@@ -445,7 +472,8 @@ class AlgebraicLaw(Law):
             with workdps(FLOAT_REFERENCE_DPS):
                 c = self._num.coefficients_mp()
                 dz = len(c[0]) - 1
-                cf = np.array([[float(sum(c[k][j] * mpmath.binomial(j, i) * e ** (j - i)
+                ep = [e**n for n in range(dz + 1)]
+                cf = np.array([[float(sum(c[k][j] * math.comb(j, i) * ep[j - i]
                                           for j in range(i, dz + 1)))
                                 for i in range(dz, -1, -1)] for k in range(len(c) - 1, -1, -1)])
                 corr = float(mpmath.mpf(t[end]) - e)
@@ -539,6 +567,37 @@ class AlgebraicLaw(Law):
                 # only where x resolves the distance to the end (x − e exact enough to track)
                 zone |= (bad & side & (np.abs(delta) <= _EDGE_ZONE * (b - a))
                          & (np.abs(delta) >= 1e-10 * (abs(edge["x"]) + (b - a))))
+            # Each end's branch is first continued once, down from far above at the zone's
+            # outer end and then along the real axis toward the end on a log-spaced grid
+            # (_edge_path, cached per end); every point of the zone then takes the root of
+            # P(·, x) nearest that path.  Only if the path is ambiguous are the points
+            # tracked one by one.
+            for edge in t["edges"]:
+                if edge.get("pole") or not np.any(zone):
+                    continue
+                is_a = edge["end"] == "a"
+                side = left if is_a else ~left
+                j = np.flatnonzero(zone & side)
+                if not j.size:
+                    continue
+                sh = sha if is_a else shb
+                path = self._edge_path(t, edge, sh)
+                if path is None:
+                    continue
+                ld, gp = path
+                lq = np.log(np.abs(delta[j]))
+                ref = np.interp(lq, ld, gp.real) + 1j * np.interp(lq, ld, gp.imag)
+                r = sh.roots(delta[j])
+                with np.errstate(invalid="ignore", divide="ignore"):
+                    dist = np.abs(r - ref[:, None])
+                dist = np.where(np.isfinite(dist), dist, np.inf)
+                srt = np.sort(dist, axis=1)
+                pick = r[np.arange(len(j)), np.argmin(dist, axis=1)]
+                gn, _ = sh.newton(pick, delta[j], steps=3)
+                sure = (np.isfinite(gn) & (gn.imag <= 0)
+                        & (srt[:, 0] <= 0.25 * (srt[:, 1] if r.shape[1] > 1 else np.inf)))
+                g[j[sure]] = gn[sure]
+                zone[j[sure]] = False
             if np.any(zone):
                 idx = np.flatnonzero(zone)
                 gt, okt = self._num.track(x[idx], 1e-3 * np.abs(delta[idx]))
@@ -583,7 +642,7 @@ class AlgebraicLaw(Law):
         dcoef = [sum(dP[k][j] * e**j for j in range(len(dP[0]))) for k in range(len(dP) - 1, -1, -1)]
         while len(dcoef) > 1 and dcoef[0] == 0:
             dcoef.pop(0)
-        cands = mpmath.polyroots(dcoef, maxsteps=200, extraprec=60) if len(dcoef) > 1 else []
+        cands = polyroots(dcoef, extraprec=60) if len(dcoef) > 1 else []
         ge = mpmath.mpf(complex(g_guess).real)
         if cands:
             ge = mpmath.re(min(cands, key=lambda r: abs(complex(r) - complex(g_guess))))
@@ -607,12 +666,13 @@ class AlgebraicLaw(Law):
         d = len(c) - 1
         dz = len(c[0]) - 1
         out = [[mpmath.mpf(0)] * (d + dz + 1) for _ in range(d + 1)]
+        ap = [a**n for n in range(dz + 1)]
         for k in range(d + 1):
             for j in range(dz + 1):
                 if c[k][j] == 0:
                     continue
                 for i in range(j + 1):
-                    out[k][d - k + i] += c[k][j] * mpmath.binomial(j, i) * a ** (j - i)
+                    out[k][d - k + i] += c[k][j] * math.comb(j, i) * ap[j - i]
         return out
 
     def _edge_coefficients(self, e, ge, c=None):
@@ -622,14 +682,16 @@ class AlgebraicLaw(Law):
             c = self._num.coefficients_mp()
         deg, degz = len(c) - 1, len(c[0]) - 1
         p = [[mpmath.mpf(0)] * (degz + 1) for _ in range(deg + 1)]
+        gp = [ge**n for n in range(deg + 1)]
+        ep = [e**n for n in range(degz + 1)]
         for i in range(deg + 1):
             for j in range(degz + 1):
                 acc = mpmath.mpf(0)
                 for k in range(i, deg + 1):
                     for jj in range(j, degz + 1):
                         if c[k][jj] != 0:
-                            acc += (c[k][jj] * mpmath.binomial(k, i) * ge ** (k - i)
-                                    * mpmath.binomial(jj, j) * e ** (jj - j))
+                            acc += (c[k][jj] * (math.comb(k, i) * math.comb(jj, j))
+                                    * gp[k - i] * ep[jj - j])
                 p[i][j] = acc
         p[0][0] = mpmath.mpf(0)
         p[1][0] = mpmath.mpf(0)
@@ -666,6 +728,53 @@ class AlgebraicLaw(Law):
             p[np.abs(p) <= 1e-24 * np.abs(p).max()] = 0.0
             return {"x": float(a), "corr": float(mpmath.mpf(float(a)) - a), "g": float(mass),
                     "p": p, "e_mp": a, "pole": True}
+
+    #: grid points per decade of the path toward a square-root end (_edge_path); the branch
+    #: moves by a factor e^{ln 10/(2·20)} ≈ 1.06 in u ~ √δ per step, its partner root is 2|u|
+    #: away
+    _PATH_PER_DECADE = 20
+
+    def _edge_path(self, t, edge, sh):
+        """The branch on a log-spaced grid of δ = x − e from the outer end of the edge zone
+        (|δ| = _EDGE_ZONE·(b − a)) toward the end e (|δ| = 1e-10·(|e| + b − a)): tracked down
+        from far above the axis at the outer point, then continued inward point by point
+        by the nearest root of P(·, e + δ) (unambiguous: at most a quarter of the distance to
+        the next root).  Returns (ln|δ| ascending, branch values) or None where the
+        continuation is ambiguous; cached on the edge."""
+        if "path" in edge:
+            return edge["path"]
+        a, b = t["a"], t["b"]
+        sgn = 1.0 if edge["end"] == "a" else -1.0
+        hi = _EDGE_ZONE * (b - a) * 1.5
+        lo = 1e-10 * (abs(edge["x"]) + (b - a)) * 0.5
+        n = max(2, int(math.ceil(math.log10(hi / lo) * self._PATH_PER_DECADE)) + 1)
+        mag = np.geomspace(hi, lo, n)  # outer point first
+        d = sgn * mag
+        e = edge["x"]
+        path = None
+        g0, ok = self._num.track(np.array([e + d[0]]), np.array([1e-3 * mag[0]]))
+        if ok[0]:
+            g0, _ = sh.newton(g0, d[:1], steps=3)
+            r = sh.roots(d)
+            gs = np.empty(n, complex)
+            gs[0] = g0[0]
+            good = np.isfinite(g0[0])
+            for k in range(1, n):
+                if not good:
+                    break
+                dist = np.abs(r[k] - gs[k - 1])
+                dist = np.where(np.isfinite(dist), dist, np.inf)
+                o = np.argsort(dist)
+                if not (len(o) == 1 or dist[o[0]] <= 0.25 * dist[o[1]]):
+                    good = False
+                    break
+                gs[k] = r[k, o[0]]
+            if good:
+                gs, _ = sh.newton(gs, d, steps=2)
+                if np.all(np.isfinite(gs)) and np.all(gs.imag <= 0):
+                    path = (np.log(mag[::-1]), gs[::-1])
+        edge["path"] = path
+        return path
 
     @staticmethod
     def _edge_local(edge, delta, g_fallback):
@@ -792,8 +901,10 @@ class AlgebraicLaw(Law):
         keep_lo, keep_mass = [], []
         for level in range(_MAX_LEVELS):
             mid = 0.5 * (lo + hi)
-            whole = self._gl(t, lo, hi)
-            left, right = self._gl(t, lo, mid), self._gl(t, mid, hi)
+            # the three rules in one vectorised evaluation (one branch solve per level)
+            n = lo.size
+            both = self._gl(t, np.concatenate([lo, lo, mid]), np.concatenate([hi, mid, hi]))
+            whole, left, right = both[:n], both[n:2 * n], both[2 * n:]
             tol = np.maximum(_PANEL_TOL, 4e-16 * np.abs(whole))
             ok = (np.abs(whole - (left + right)) <= tol) | (hi - lo <= 1e-15 * math.pi)
             total = sum(len(k) for k in keep_lo) + 2 * lo.size
