@@ -262,7 +262,7 @@ def partial_kv_values_law(beta, heads, gamma_k, rho, *, _generic=False):
         law = _law(P, values, c, name)
     law.name = name
     law.params = {"beta": beta, "heads": heads, "gamma_k": gamma_k, "gamma_v": gamma_k,
-                  "tied": rho == 1, "rho": float(rho)}
+                  "tied": False, "rho": float(rho)}
     law.describes = "values"
     return law
 
