@@ -229,7 +229,9 @@ class MHAConfig(WidthRatios):
             raise ParameterError("d_v", f"sharing='tied_kv' (W^V = W^K) needs d_v == d_k={d_k}, "
                                         f"got d_v={d_v}")
         if self.rho is not None:
-            rho = float(v.in_closed_interval("rho", self.rho, 0.0, 1.0))
+            from .partial_kv import check_rho
+
+            rho = float(check_rho(self.rho))
             if self.sharing == "tied_kv" and rho != 1:
                 raise ParameterError("rho", f"sharing='tied_kv' is rho = 1, got rho={rho!r}")
             if d_v != d_k:

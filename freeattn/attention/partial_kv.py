@@ -103,8 +103,9 @@ def check_rho(rho):
     """
     try:
         in_closed_interval("rho", rho, *RHO_RANGE)
-    except TypeError:
-        raise ParameterError("rho", f"rho must be a real number in [0, 1], got {rho!r}") from None
+    except (TypeError, ParameterError):
+        raise ParameterError("rho", f"rho must be a real number in the closed interval "
+                                    f"[0, 1], got {rho!r}") from None
     return exact(rho, "rho")
 
 
