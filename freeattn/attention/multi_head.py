@@ -207,15 +207,9 @@ def mha_output_law(beta, heads, gamma_k, gamma_v, gamma_o, sharing="none", kv_he
     name = (f"mha_output_law(beta={beta:g}, heads={heads}, gamma_k={gamma_k:g}, "
             f"gamma_v={gamma_v:g}, gamma_o={gamma_o:g}, sharing={sharing!r})")
     if rho is not None:
-        from .partial_kv import check_rho, partial_kv_output_law
+        from .partial_kv import check_rho_layer, partial_kv_output_law
 
-        rho_x = check_rho(rho)
-        if sharing == "tied_kv" and rho_x != 1:
-            raise ParameterError("rho", f"sharing='tied_kv' is rho = 1; got rho={rho!r} (use "
-                                        f"sharing='none', 'gqa' or 'mqa' with rho in [0, 1])")
-        if not math.isclose(gamma_v, gamma_k, rel_tol=1e-12):
-            raise ParameterError("gamma_v", f"rho (W^V = ρW^K + sqrt(1 − ρ²)W̃) needs gamma_v "
-                                            f"== gamma_k = {gamma_k:g}, got {gamma_v:g}")
+        rho_x = check_rho_layer(rho, sharing, gamma_k, gamma_v)
         params["rho"] = float(rho_x)
         name = name[:-1] + f", rho={float(rho_x):g})"
         law = partial_kv_output_law(beta, heads, gamma_k, gamma_o, rho)

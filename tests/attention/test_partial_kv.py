@@ -178,3 +178,39 @@ def test_config_law_and_model_agree():
     assert cfg.table_d2_mean() == pytest.approx(mean, rel=1e-14)
     assert float(cfg.law("values").mean()) == pytest.approx(math.e - 1 + 0.36 * 2, rel=1e-14)
     assert cfg.to_dict()["rho"] == 0.6
+
+
+# ------------------------------------------------------------------------------------- CLI
+def test_cli_rho_flags():
+    from click.testing import CliRunner
+
+    from freeattn.cli import main
+
+    res = CliRunner().invoke(main, ["check", "mha", "--n", "80", "--heads", "2", "--d-k", "40",
+                                    "--d-o", "120", "--rho", "0.6", "--draws", "2", "--workers",
+                                    "1", "--no-law", "--ks-tol", "0.2", "--w1-tol", "0.3"])
+    assert res.exit_code == 0, res.output
+    assert "rho=0.6" in res.output
+    for cmd in (["check", "mha", "--n", "80", "--heads", "2", "--d-k", "40", "--no-law"],
+                ["density", "mha", "--heads", "2", "--gamma-k", "1"]):
+        res = CliRunner().invoke(main, cmd + ["--rho", "1.5"])
+        assert res.exit_code == 2 and "--rho" in res.output and "[0, 1]" in res.output, res.output
+    res = CliRunner().invoke(main, ["density", "mha", "--heads", "2", "--gamma-k", "1",
+                                    "--sharing", "tied_kv", "--rho", "0.5"])
+    assert res.exit_code == 2 and "--rho" in res.output, res.output
+
+
+@pytest.mark.slow
+def test_cli_density_mha_rho(tmp_path):
+    from click.testing import CliRunner
+
+    from freeattn.cli import main
+
+    out = tmp_path / "c.json"
+    res = CliRunner().invoke(main, ["density", "mha", "--heads", "2", "--gamma-k", "1",
+                                    "--gamma-o", "1.5", "--rho", "0.6", "--points", "20",
+                                    "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    assert "rho=0.6" in res.output and out.exists()
+    m1 = float(res.output.split("moment 1  :")[1].split()[0])
+    assert m1 == pytest.approx(1.5 * (math.e - 1 + 0.36 * 2), rel=1e-9)
