@@ -6,6 +6,7 @@ true softmax layer and of its finite Gaussian equivalent (same weights), via
 figure titles (KS of each model to the law) are computed in the same run.
 
 Usage (from the repository root): python docs/make_law_plots.py [--n 400] [--draws 3]
+[--only FILE[,FILE...]]
 """
 from __future__ import annotations
 
@@ -29,6 +30,8 @@ FIGURES = [
                                     sharing="mqa"), "(C.15), MQA (h_KV = 1)"),
     ("law-mha-tied.png", "mha", dict(heads=4, gamma_k=1.5, gamma_o=2.0, sharing="tied_kv"),
      "(C.21) tied K = V"),
+    ("law-mha-partial-kv.png", "mha", dict(heads=4, gamma_k=1.5, gamma_o=2.0, rho=0.6),
+     "W^V = ρW^K + √(1−ρ²)W̃, ρ = 0.6"),
 ]
 
 
@@ -36,8 +39,12 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--n", type=int, default=400)
     ap.add_argument("--draws", type=int, default=3)
+    ap.add_argument("--only", default=None, help="comma-separated file names to regenerate")
     args = ap.parse_args()
+    only = None if args.only is None else set(args.only.split(","))
     for fname, kind, layer, label in FIGURES:
+        if only is not None and fname not in only:
+            continue
         cfg = MHAConfig.from_ratios(args.n, **layer)
         res = check(cfg.law(kind), cfg.model(kind), draws=args.draws, seed=0, workers=1)
         title = (f"{label}: β = 1, h = {cfg.heads}, γ_K = {cfg.gamma_k:g}, n = {cfg.n}\n"

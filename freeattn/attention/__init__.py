@@ -5,9 +5,11 @@ from .config import (BETA_LAW_RANGE, BETA_MODEL_RANGE, GAMMA_RANGE, MAX_HEADS, P
 from .multi_head import (head_average_law, mha_output_law, output_law_from_weights,
                          output_outlier, sigma_vo, values_law)
 from .tied import kv_law, kv_values_law
+from .partial_kv import partial_kv_jump_law, partial_kv_output_law, partial_kv_values_law
 from .single_head import attention_law, c_beta, rho_law, theta1, theta2
 
 __all__ = ["attention_law", "rho_law", "theta1", "theta2", "c_beta", "head_average_law",
            "values_law", "mha_output_law", "output_outlier", "sigma_vo", "output_law_from_weights",
-           "kv_law", "kv_values_law", "MHAConfig", "PRESETS",
+           "kv_law", "kv_values_law", "partial_kv_jump_law", "partial_kv_values_law",
+           "partial_kv_output_law", "MHAConfig", "PRESETS",
            "SHARINGS", "BETA_LAW_RANGE", "BETA_MODEL_RANGE", "GAMMA_RANGE", "MAX_HEADS"]

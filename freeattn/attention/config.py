@@ -175,6 +175,10 @@ class MHAConfig(WidthRatios):
         Inverse temperature.
     sharing : {'none', 'gqa', 'mqa', 'tied_kv'}, default 'none'
         Across-head K/V sharing ('gqa', 'mqa') or within-head tying W^V_r = W^K_r ('tied_kv').
+    rho : float in [0, 1], optional
+        Within-head key–value correlation W^V_r = ρ W^K_r + sqrt(1 − ρ²) W̃_r (needs d_V = d_K;
+        combines with 'none', 'gqa', 'mqa'; with 'tied_kv' only ρ = 1).  None: independent
+        values (tied for 'tied_kv').  Beyond Hayase & Karakida 2026 (derivations/partial_kv.py).
 
     Raises
     ------
@@ -201,6 +205,7 @@ class MHAConfig(WidthRatios):
     d_o: int | None = None
     beta: float = 1.0
     sharing: str = "none"
+    rho: float | None = None
 
     def __post_init__(self):
         set_ = lambda k, val: object.__setattr__(self, k, val)  # noqa: E731
@@ -223,11 +228,21 @@ class MHAConfig(WidthRatios):
         if self.sharing == "tied_kv" and d_v != d_k:
             raise ParameterError("d_v", f"sharing='tied_kv' (W^V = W^K) needs d_v == d_k={d_k}, "
                                         f"got d_v={d_v}")
+        if self.rho is not None:
+            from .partial_kv import check_rho
+
+            rho = float(check_rho(self.rho))
+            if self.sharing == "tied_kv" and rho != 1:
+                raise ParameterError("rho", f"sharing='tied_kv' is rho = 1, got rho={rho!r}")
+            if d_v != d_k:
+                raise ParameterError("d_v", f"rho (W^V = ρW^K + sqrt(1 − ρ²)W̃) needs d_v == "
+                                            f"d_k={d_k}, got d_v={d_v}")
+            set_("rho", rho)
 
     # ------------------------------------------------------------ construction
     @classmethod
     def from_ratios(cls, n, gamma_k, heads=1, gamma_v=None, gamma_o=None, *, d=None,
-                    kv_heads=None, beta=1.0, sharing="none", rtol=WIDTH_RTOL):
+                    kv_heads=None, beta=1.0, sharing="none", rtol=WIDTH_RTOL, rho=None):
         """Build a layer from the proportional-limit ratios of Hayase & Karakida 2026, §2.
 
         d_K = γ_K n / h, d_V = γ_V n / h (default d_K), d_O = γ_O n (default d), each rounded to
@@ -248,7 +263,7 @@ class MHAConfig(WidthRatios):
         d_v = None if gamma_v is None else width_from_ratio("gamma_v", gamma_v, n, heads, rtol)
         d_o = None if gamma_o is None else width_from_ratio("gamma_o", gamma_o, n, 1, rtol)
         return cls(n=n, d_k=d_k, heads=heads, d=d, kv_heads=kv_heads, d_v=d_v, d_o=d_o,
-                   beta=beta, sharing=sharing)
+                   beta=beta, sharing=sharing, rho=rho)
 
     @classmethod
     def preset(cls, name, **overrides):
@@ -307,6 +322,8 @@ class MHAConfig(WidthRatios):
         defined for every β of the finite model.
         """
         t1, t2 = math.expm1(self.beta ** 2), self.beta ** 2
+        if self.rho is not None:  # γ_O(θ₁ + ρ² h θ₂/γ_K) (derivations/partial_kv.py)
+            return self.gamma_o * (t1 + self.rho ** 2 * self.heads * t2 / self.gamma_k)
         return self.gamma_o * (t1 + self.heads * t2 / self.gamma_k if self.tied else t1)
 
     def model(self, kind="mha", x=None):
@@ -322,7 +339,7 @@ class MHAConfig(WidthRatios):
 
         return AttentionModel(beta=self.beta, n=self.n, d_k=self.d_k, heads=self.heads,
                               kind=kind, d=self.d, d_v=self.d_v, d_o=self.d_o,
-                              kv_heads=self.kv_heads, tied=self.tied, x=x)
+                              kv_heads=self.kv_heads, tied=self.tied, x=x, rho=self.rho)
 
     def to_dict(self):
         """JSON-able description with the derived ratios."""
@@ -341,13 +358,17 @@ def _law(cfg, kind):
     if kind == "head_average":
         return head_average_law(cfg.beta, cfg.gamma_k, cfg.heads, kv_heads=cfg.kv_heads)
     if kind == "values":
+        if cfg.rho is not None:
+            from .partial_kv import partial_kv_values_law
+
+            return partial_kv_values_law(cfg.beta, cfg.heads, cfg.gamma_k, cfg.rho)
         if cfg.tied:
             from .tied import kv_values_law
 
             return kv_values_law(cfg.beta, cfg.heads, cfg.gamma_k)
         return values_law(cfg.beta, cfg.heads, cfg.gamma_k, cfg.gamma_v)
     return mha_output_law(cfg.beta, cfg.heads, cfg.gamma_k, cfg.gamma_v, cfg.gamma_o,
-                          sharing=cfg.sharing, kv_heads=cfg.kv_heads)
+                          sharing=cfg.sharing, kv_heads=cfg.kv_heads, rho=cfg.rho)
 
 
 def _row(n, d, heads, kv_heads, d_k, sharing, source):

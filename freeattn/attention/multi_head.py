@@ -149,7 +149,8 @@ def values_law(beta, heads, gamma_k, gamma_v):
                   beta=beta, heads=heads, gamma_k=gamma_k, gamma_v=gamma_v, tied=False)
 
 
-def mha_output_law(beta, heads, gamma_k, gamma_v, gamma_o, sharing="none", kv_heads=None):
+def mha_output_law(beta, heads, gamma_k, gamma_v, gamma_o, sharing="none", kv_heads=None,
+                   rho=None):
     """Limit law of the squared singular values of the centred layer output MHA^⊥(X).
 
     Parameters
@@ -165,6 +166,12 @@ def mha_output_law(beta, heads, gamma_k, gamma_v, gamma_o, sharing="none", kv_he
         See :func:`check_sharing`.
     kv_heads : int, optional
         Number of K/V heads (required for 'gqa').
+    rho : float in [0, 1], optional
+        Within-head key–value correlation W^V_r = ρ W^K_r + sqrt(1 − ρ²) W̃_r (needs
+        γ_V = γ_K); composes with 'none', 'gqa', 'mqa' (across-head sharing leaves the law
+        unchanged).  ρ = 0 is the independent law, ρ = 1 the tied law (with 'tied_kv', ``rho``
+        must be None or 1).  Beyond the paper: see
+        :func:`freeattn.attention.partial_kv.partial_kv_output_law`.
 
     Returns
     -------
@@ -175,12 +182,15 @@ def mha_output_law(beta, heads, gamma_k, gamma_v, gamma_o, sharing="none", kv_he
         max{μ({0}), η({0})}, Belinschi 2003).
         'tied_kv': D_{1/γ_K}(π(μ_KV, h) ⊠ π_{γ_O}) (eq. (C.21)), mean γ_O(θ₁ + hθ₂/γ_K), atom
         1 − min{1, γ_K, γ_O} at 0.
+        ``rho`` given: D_{1/γ_K}(π(μ_ρ, γ_K) ⊠ π_{γ_O}) (derivations/partial_kv.py), mean
+        γ_O(θ₁ + ρ² hθ₂/γ_K), atom 1 − min{1, γ_K, γ_O} at 0.
 
     Raises
     ------
     ParameterError
         For a parameter outside its domain, an unknown ``sharing``, a ``kv_heads`` that does
-        not fit it, or γ_V ≠ γ_K with 'tied_kv'.
+        not fit it, γ_V ≠ γ_K with 'tied_kv' or ``rho``, ``rho`` outside [0, 1], or ρ ≠ 1
+        with 'tied_kv'.
 
     Notes
     -----
@@ -196,6 +206,14 @@ def mha_output_law(beta, heads, gamma_k, gamma_v, gamma_o, sharing="none", kv_he
                   sharing=sharing, kv_heads=kv)
     name = (f"mha_output_law(beta={beta:g}, heads={heads}, gamma_k={gamma_k:g}, "
             f"gamma_v={gamma_v:g}, gamma_o={gamma_o:g}, sharing={sharing!r})")
+    if rho is not None:
+        from .partial_kv import check_rho_layer, partial_kv_output_law
+
+        rho_x = check_rho_layer(rho, sharing, gamma_k, gamma_v)
+        params["rho"] = float(rho_x)
+        name = name[:-1] + f", rho={float(rho_x):g})"
+        law = partial_kv_output_law(beta, heads, gamma_k, gamma_o, rho)
+        return _named(law, name, "mha", **params)
     if sharing == "tied_kv":
         if not math.isclose(gamma_v, gamma_k, rel_tol=1e-12):
             raise ParameterError("gamma_v", f"sharing='tied_kv' (W^V = W^K) needs gamma_v == "

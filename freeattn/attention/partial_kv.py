@@ -45,7 +45,8 @@ from ..laws._params import exact, fresh
 from ..laws.algebraic import AlgebraicLaw
 from . import config as _cfg
 
-__all__ = ["JUMP_POLYNOMIAL", "RHO_RANGE", "jump_polynomial", "check_rho", "partial_kv_jump_law",
+__all__ = ["JUMP_POLYNOMIAL", "RHO_RANGE", "jump_polynomial", "check_rho", "check_rho_layer",
+           "partial_kv_jump_law",
            "partial_kv_values_law", "partial_kv_output_law", "partial_kv_mean"]
 
 #: the declared domain of ρ
@@ -103,9 +104,36 @@ def check_rho(rho):
     """
     try:
         in_closed_interval("rho", rho, *RHO_RANGE)
-    except TypeError:
-        raise ParameterError("rho", f"rho must be a real number in [0, 1], got {rho!r}") from None
+    except (TypeError, ParameterError):
+        raise ParameterError("rho", f"rho must be a real number in the closed interval "
+                                    f"[0, 1], got {rho!r}") from None
     return exact(rho, "rho")
+
+
+def check_rho_layer(rho, sharing="none", gamma_k=None, gamma_v=None):
+    """Validate ρ for a layer: ρ ∈ [0, 1], only ρ = 1 with sharing='tied_kv', γ_V = γ_K.
+
+    Returns
+    -------
+    sympy number
+        ρ exactly.
+
+    Raises
+    ------
+    ParameterError
+        ('rho') for ρ outside [0, 1] or ρ ≠ 1 with 'tied_kv'; ('gamma_v') if γ_V ≠ γ_K.
+    """
+    import math
+
+    rho_x = check_rho(rho)
+    if sharing == "tied_kv" and rho_x != 1:
+        raise ParameterError("rho", f"sharing='tied_kv' is rho = 1; got rho={rho!r} (use "
+                                    f"sharing='none', 'gqa' or 'mqa' with rho in [0, 1])")
+    if gamma_k is not None and gamma_v is not None and \
+            not math.isclose(float(gamma_v), float(gamma_k), rel_tol=1e-12):
+        raise ParameterError("gamma_v", f"rho (W^V = ρW^K + sqrt(1 − ρ²)W̃) needs gamma_v == "
+                                        f"gamma_k = {float(gamma_k):g}, got {float(gamma_v):g}")
+    return rho_x
 
 
 def _args(beta, heads, gamma_k, rho):
@@ -262,7 +290,7 @@ def partial_kv_values_law(beta, heads, gamma_k, rho, *, _generic=False):
         law = _law(P, values, c, name)
     law.name = name
     law.params = {"beta": beta, "heads": heads, "gamma_k": gamma_k, "gamma_v": gamma_k,
-                  "tied": rho == 1, "rho": float(rho)}
+                  "tied": False, "rho": float(rho)}
     law.describes = "values"
     return law
 

@@ -261,11 +261,11 @@ def layer_options(f):
 
 
 _LAYER_FLAGS = dict(preset="--preset", sharing="--sharing", gamma_k="--gamma-k",
-                    gamma_v="--gamma-v", gamma_o="--gamma-o")
+                    gamma_v="--gamma-v", gamma_o="--gamma-o", rho="--rho")
 
 
 def config_from_flags(preset, beta, n, d, heads, kv_heads, sharing, tied, d_k, d_v, d_o,
-                      gamma_k, gamma_v, gamma_o):
+                      gamma_k, gamma_v, gamma_o, rho=None):
     """An :class:`freeattn.attention.MHAConfig` from the layer flags (usage errors name flags)."""
     from ..attention.config import PRESETS, MHAConfig, width_from_ratio
 
@@ -285,7 +285,7 @@ def config_from_flags(preset, beta, n, d, heads, kv_heads, sharing, tied, d_k, d
                                                   f"got {preset!r}")
             fields = {k: val for k, val in PRESETS[preset].items() if k != "source"}
         given = dict(beta=beta, n=n, d=d, heads=heads, kv_heads=kv_heads, sharing=sharing,
-                     d_k=d_k, d_v=d_v, d_o=d_o)
+                     d_k=d_k, d_v=d_v, d_o=d_o, rho=rho)
         if n is not None and preset is not None and d is None and fields.get("d", 0) < n:
             fields["d"] = None
         fields.update({k: val for k, val in given.items() if val is not None})
@@ -312,6 +312,9 @@ def config_from_flags(preset, beta, n, d, heads, kv_heads, sharing, tied, d_k, d
 
 @check.command("mha")
 @layer_options
+@click.option("--rho", type=float, default=None,
+              help="Within-head K–V correlation ρ in [0, 1]: W^V = ρW^K + sqrt(1 − ρ²)W̃ "
+                   "(d_V = d_K; beyond the paper, derivations/partial_kv.py).")
 @click.option("--draws", type=int, default=10, show_default=True, help="Independent draws.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed (>= 0).")
 @click.option("--workers", type=int, default=None,
@@ -332,7 +335,7 @@ def config_from_flags(preset, beta, n, d, heads, kv_heads, sharing, tied, d_k, d
               help="Write histograms over the limit density (.png, .pdf, .svg, ...).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 def mha(preset, beta, n, d, heads, kv_heads, sharing, tied, d_k, d_v, d_o, gamma_k, gamma_v,
-        gamma_o, draws, seed, workers, scheduler, exclude_top, ks_tol, rel_w1_tol, target,
+        gamma_o, rho, draws, seed, workers, scheduler, exclude_top, ks_tol, rel_w1_tol, target,
         no_law, plot, as_json):
     """Full layer MHA^⊥(X): softmax, Gaussian model and the limit law (C.15)/(C.21).
 
@@ -352,7 +355,7 @@ def mha(preset, beta, n, d, heads, kv_heads, sharing, tied, d_k, d_v, d_o, gamma
     ks_tol = _positive_flag("--ks-tol", ks_tol)
     rel_w1_tol = _positive_flag("--w1-tol", rel_w1_tol)
     cfg = config_from_flags(preset, beta, n, d, heads, kv_heads, sharing, tied, d_k, d_v, d_o,
-                            gamma_k, gamma_v, gamma_o)
+                            gamma_k, gamma_v, gamma_o, rho=rho)
     try:
         model = cfg.model("mha")
         law = None if no_law else cfg.law("mha")
@@ -361,6 +364,7 @@ def mha(preset, beta, n, d, heads, kv_heads, sharing, tied, d_k, d_v, d_o, gamma
     m = model
     head = (f"mha: beta={m.beta:g} n={m.n} d={m.d} heads={m.heads}/{m.kv_heads} "
             f"d_k={m.d_k} d_v={m.d_v} d_o={m.d_o} sharing={cfg.sharing} "
+            + ("" if cfg.rho is None else f"rho={cfg.rho:g} ") +
             f"(gamma_K={cfg.gamma_k:.6g}, gamma_V={cfg.gamma_v:.6g}, gamma_O={cfg.gamma_o:.6g})")
     if no_law:
         limit_mean = cfg.table_d2_mean()

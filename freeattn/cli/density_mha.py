@@ -29,6 +29,9 @@ _KINDS = click.Choice(["mha", "values", "head_average", "attention"])
               help="γ_V = h d_V / n (default γ_K).")
 @click.option("--gamma-o", "gamma_o", type=float, default=None,
               help="γ_O = d_O / n (default 1).")
+@click.option("--rho", type=float, default=None,
+              help="Within-head K–V correlation ρ in [0, 1]: W^V = ρW^K + sqrt(1 − ρ²)W̃ "
+                   "(needs γ_V = γ_K; beyond the paper, derivations/partial_kv.py).")
 @click.option("--kind", type=_KINDS, default="mha", show_default=True,
               help="Which matrix: the layer output, Z_V, the head average or [A_r^⊥].")
 @click.option("--points", type=int, default=400, show_default=True,
@@ -39,7 +42,7 @@ _KINDS = click.Choice(["mha", "values", "head_average", "attention"])
               help="Write a plot of the density (.png, .pdf, .svg, ...).")
 @click.option("--dps", type=click.IntRange(min=5), default=None,
               help="Digits (>= 5) for edges, atoms and moments (mpmath).")
-def density_mha(preset, beta, heads, kv_heads, sharing, gamma_k, gamma_v, gamma_o, kind,
+def density_mha(preset, beta, heads, kv_heads, sharing, gamma_k, gamma_v, gamma_o, rho, kind,
                 points, out, plot, dps):
     """Density of the limit law of a multi-head layer: ν_{∞,h} ⊠ MP_{1/γ_V} ⊠ π_{γ_O} (C.15),
     or D_{1/γ_K}(π(μ_KV, h) ⊠ π_{γ_O}) for tied K = V (C.21); MQA/GQA equal 'none'."""
@@ -56,7 +59,7 @@ def density_mha(preset, beta, heads, kv_heads, sharing, gamma_k, gamma_v, gamma_
     if out and plot and os.path.abspath(out) == os.path.abspath(plot):
         raise click.BadParameter("--out and --plot must be different files", param_hint="--plot")
     flags = dict(preset="--preset", sharing="--sharing", gamma_v="--gamma-v",
-                 gamma_o="--gamma-o")
+                 gamma_o="--gamma-o", rho="--rho")
     try:
         p = {"beta": 1.0, "heads": 1, "sharing": "none", "kv_heads": None}
         if preset is not None:
@@ -81,7 +84,13 @@ def density_mha(preset, beta, heads, kv_heads, sharing, gamma_k, gamma_v, gamma_
         tied = p["sharing"] == "tied_kv"
         if kind == "mha":
             law = mha_output_law(p["beta"], p["heads"], p["gamma_k"], p["gamma_v"],
-                                 p["gamma_o"], sharing=p["sharing"], kv_heads=p["kv_heads"])
+                                 p["gamma_o"], sharing=p["sharing"], kv_heads=p["kv_heads"],
+                                 rho=rho)
+        elif kind == "values" and rho is not None:
+            from ..attention.partial_kv import check_rho_layer, partial_kv_values_law
+
+            check_rho_layer(rho, p["sharing"], p["gamma_k"], p["gamma_v"])
+            law = partial_kv_values_law(p["beta"], p["heads"], p["gamma_k"], rho)
         elif kind == "values":
             law = (kv_values_law(p["beta"], p["heads"], p["gamma_k"]) if tied else
                    values_law(p["beta"], p["heads"], p["gamma_k"], p["gamma_v"]))
@@ -98,7 +107,8 @@ def density_mha(preset, beta, heads, kv_heads, sharing, gamma_k, gamma_v, gamma_
     lines = [f"law       : {law.name}",
              f"ratios    : gamma_K={p['gamma_k']:.6g} gamma_V={p['gamma_v']:.6g} "
              f"gamma_O={p['gamma_o']:.6g} heads={p['heads']} kv_heads={kv} "
-             f"sharing={p['sharing']} beta={p['beta']:g}",
+             f"sharing={p['sharing']} beta={p['beta']:g}"
+             + ("" if rho is None else f" rho={rho:g}"),
              "support   : " + ", ".join(f"[{_num(a, dps)}, {_num(b, dps)}]" for a, b in support),
              "atoms     : " + (", ".join(f"{_num(m, dps)} at {_num(a, dps)}" for a, m in atoms)
                               if atoms else "none")]

@@ -99,6 +99,12 @@ def law_fits_model(law, model):
     if "sharing" in params or "tied" in params:
         if tied != model.tied:
             raise ValueError(f"law has tied K = V {tied}, but the model has tied={model.tied}")
+    if kind in ("values", "mha") and ("rho" in params or getattr(model, "rho", None) is not None):
+        law_rho = params.get("rho", 1.0 if tied else 0.0)
+        model_rho = model.rho if model.rho is not None else (1.0 if model.tied else 0.0)
+        if not math.isclose(law_rho, model_rho, rel_tol=1e-9, abs_tol=1e-12):
+            raise ValueError(f"law has rho={law_rho:g}, but the model has rho={model_rho:g}; "
+                             f"build the law from the model (model.law())")
     mine = {"beta": model.beta, "heads": model.heads, "gamma_k": model.gamma_k,
             "gamma_v": model.gamma_v, "gamma_o": model.gamma_o}
     for name, value in mine.items():

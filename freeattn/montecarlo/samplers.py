@@ -77,6 +77,10 @@ class AttentionModel(WidthRatios):
         Query head r uses key/value head ``r // (heads // kv_heads)``.
     tied : bool, default False
         Tie W^V_r = W^K_r within each head (requires d_v == d_k).
+    rho : float in [0, 1], optional
+        Partial within-head correlation W^V_r = ρ W^K_r + sqrt(1 − ρ²) W̃_r, W̃_r an
+        independent N(0, 1/d) copy (requires d_v == d_k; not with ``tied`` unless ρ = 1).
+        The W̃ draw is the one the independent model uses for W^V, so ρ = 0 reproduces it.
     x : ndarray of shape (n, d), optional
         Real input with X Xᵀ/d = I_n (checked to 1e-8, or to 1e-4 for float32 input); a
         float64 copy is kept. Default sqrt(d)[I_n, 0]; then Q = X W^Q only depends on the
@@ -101,6 +105,7 @@ class AttentionModel(WidthRatios):
     kv_heads: int | None = None
     tied: bool = False
     x: np.ndarray | None = field(default=None, repr=False)
+    rho: float | None = None
 
     def __post_init__(self):
         set_ = lambda k, val: object.__setattr__(self, k, val)  # noqa: E731
@@ -111,8 +116,8 @@ class AttentionModel(WidthRatios):
         set_("tied", bool(self.tied))
         cfg = MHAConfig(n=self.n, d=self.d, heads=self.heads, kv_heads=self.kv_heads,
                         d_k=self.d_k, d_v=self.d_v, d_o=self.d_o, beta=self.beta,
-                        sharing=_sharing(self.tied, self.heads, self.kv_heads))
-        for name in ("beta", "n", "d", "heads", "kv_heads", "d_k", "d_v", "d_o"):
+                        sharing=_sharing(self.tied, self.heads, self.kv_heads), rho=self.rho)
+        for name in ("beta", "n", "d", "heads", "kv_heads", "d_k", "d_v", "d_o", "rho"):
             set_(name, getattr(cfg, name))
         set_("_config", cfg)
         n, d = cfg.n, cfg.d
@@ -134,7 +139,7 @@ class AttentionModel(WidthRatios):
 
     @classmethod
     def from_ratios(cls, beta, n, gamma_k, heads=1, *, kind="attention", d=None,
-                    gamma_v=None, gamma_o=None, kv_heads=None, tied=False, x=None):
+                    gamma_v=None, gamma_o=None, kv_heads=None, tied=False, x=None, rho=None):
         """Build a model from the proportional-limit ratios of Hayase & Karakida 2026, §2.
 
         d_K = γ_K n / h, d_V = γ_V n / h (default d_V = d_K), d_O = γ_O n (default d); each is
@@ -148,7 +153,7 @@ class AttentionModel(WidthRatios):
         d_v = None if gamma_v is None else width_from_ratio("gamma_v", gamma_v, n, heads)
         d_o = None if gamma_o is None else width_from_ratio("gamma_o", gamma_o, n, 1)
         return cls(beta=beta, n=n, d_k=d_k, heads=heads, kind=kind, d=d, d_v=d_v, d_o=d_o,
-                   kv_heads=kv_heads, tied=tied, x=x)
+                   kv_heads=kv_heads, tied=tied, x=x, rho=rho)
 
     @property
     def theta1(self):
@@ -225,7 +230,7 @@ class AttentionModel(WidthRatios):
         """JSON-able description (the input ``x`` is reported only as custom/default)."""
         return {"kind": self.kind, "beta": self.beta, "n": self.n, "d": self.d,
                 "heads": self.heads, "kv_heads": self.kv_heads, "d_k": self.d_k,
-                "d_v": self.d_v, "d_o": self.d_o, "tied": self.tied,
+                "d_v": self.d_v, "d_o": self.d_o, "tied": self.tied, "rho": self.rho,
                 "gamma_k": self.gamma_k, "input": "default" if self.x is None else "custom"}
 
 
@@ -551,6 +556,9 @@ def _sample_direct(model, seed, gaussian, top_k, head_chunk=None):
     k = proj(hkv * dk)
     need_v = m.kind in ("values", "mha")
     vals = (k if m.tied else proj(hkv * dv)) if need_v else None
+    if need_v and m.rho is not None and not m.tied:  # V = X(ρW^K + sqrt(1 − ρ²)W̃), W̃ drawn above
+        vals *= math.sqrt(1.0 - m.rho ** 2)
+        vals += m.rho * k
     w_o = rng.standard_normal((h * dv, m.d_o)) / math.sqrt(h * dv) if m.kind == "mha" else None
     group = h // hkv
     heads_of = np.arange(h) // group  # K/V head of each query head

@@ -1,0 +1,216 @@
+"""Partial key–value correlation W^V_r = ρ W^K_r + sqrt(1 − ρ²) W̃_r (derivations/partial_kv.py).
+
+References used here, each independent of the polynomial JUMP_POLYNOMIAL that the laws use:
+* m₁, m₂ of the jump law by a free-probability computation by hand: with M = V̂ᵀV̂ ~ MP_t and
+  a circular N free from M, Σ̂ = cM + b XXᵀ, X = ρM + σ M^{1/2}N, σ² = (1 − ρ²)t, b = θ₂/t;
+* the layer moments from the jump moments through free cumulants (compound free Poisson,
+  ⊠ π_{γ_O}, dilation; freeattn.transforms.cumulants);
+* the paper's laws at the end points ρ = 0 ((C.15)) and ρ = 1 ((C.21)).
+The density against Monte Carlo is in tests/montecarlo/test_partial_kv_mc.py.
+"""
+import math
+
+import numpy as np
+import pytest
+import sympy as sp
+
+from freeattn import MHAConfig
+from freeattn._validation import ParameterError
+from freeattn.attention import mha_output_law
+from freeattn.attention.partial_kv import (check_rho, jump_polynomial, partial_kv_jump_law,
+                                           partial_kv_mean, partial_kv_output_law,
+                                           partial_kv_values_law)
+from freeattn.transforms.cumulants import (boxtimes_free_cumulants,
+                                           compound_free_poisson_cumulants, dilate_cumulants,
+                                           free_cumulants_from_moments, moments_from_free_cumulants)
+
+E = sp.E
+TH1, TH2 = E - 1, sp.Integer(1)  # β = 1
+C = TH1 - TH2
+
+
+def _mp_moments(t, k):
+    return moments_from_free_cumulants([t ** (q - 1) for q in range(1, k + 1)])
+
+
+def _jump_m1_m2(t, rho):
+    """m₁, m₂ of μ_ρ by freeness of M ~ MP_t and a circular N (see module docstring)."""
+    r = rho**2
+    sig2 = (1 - r) * t
+    b = TH2 / t
+    m1M, m2M, m3M, m4M = _mp_moments(t, 4)
+    m1 = C * m1M + b * (r * m2M + sig2 * m1M)
+    m2 = (C**2 * m2M + 2 * C * b * r * m3M + b**2 * r**2 * m4M
+          + 2 * b * sig2 * (C * m2M + b * r * m3M)            # 2 φ(P R)
+          + b**2 * sig2**2 * (m2M + 1)                         # φ(R²) = φ(M N N* M N N*)
+          + 2 * b**2 * r * sig2 * m1M * m2M)                   # φ(Q²)
+    return sp.expand(m1), sp.expand(m2)
+
+
+def _close(a, b, digits=25):
+    return abs(sp.N(a - b, 40)) <= 10 ** (-digits) * max(1, abs(sp.N(b, 40)))
+
+
+@pytest.mark.parametrize("h, gk, rho", [(2, sp.Integer(1), sp.Rational(3, 5)),
+                                        (4, sp.Rational(3, 2), sp.Rational(3, 10)),
+                                        (1, sp.Rational(5, 2), sp.Rational(9, 10))])
+def test_jump_law_moments_against_freeness(h, gk, rho):
+    law = partial_kv_jump_law(1, h, gk, rho)
+    m1, m2 = law.exact_moments(2)
+    f1, f2 = _jump_m1_m2(gk / h, rho)
+    assert _close(m1, f1) and _close(m2, f2)
+    assert _close(m1, TH1 + rho**2 * h * TH2 / gk)
+
+
+@pytest.mark.parametrize("h, gk, go, rho", [(2, sp.Integer(1), sp.Rational(3, 2), sp.Rational(3, 5)),
+                                            (4, sp.Rational(1, 2), sp.Integer(2), sp.Rational(1, 5))])
+def test_layer_moments_from_jump_moments(h, gk, go, rho):
+    """m₁..m₃ of Z_V and of MHA^⊥ = the compound free Poisson / ⊠ π_{γ_O} / D_{1/γ_K} of the
+    jump law's moments (free cumulants), exactly."""
+    jump = partial_kv_jump_law(1, h, gk, rho).exact_moments(3)
+    values = moments_from_free_cumulants(compound_free_poisson_cumulants(jump, gk))
+    layer = moments_from_free_cumulants(dilate_cumulants(boxtimes_free_cumulants(
+        free_cumulants_from_moments(values), [go] * 3), 1 / gk))
+    got_v = partial_kv_values_law(1, h, gk, rho).exact_moments(3)
+    got = partial_kv_output_law(1, h, gk, go, rho).exact_moments(3)
+    for q in range(3):
+        assert _close(got_v[q], values[q]) and _close(got[q], layer[q])
+    assert _close(got[0], partial_kv_mean(1, h, gk, go, rho))
+    assert _close(got[0], go * (TH1 + rho**2 * h * TH2 / gk))  # readout normalisation m(ρ)
+
+
+def test_jump_polynomial_degrees_and_leading_coefficient():
+    from freeattn.algebraic.polynomial import G, z
+
+    P = sp.Poly(jump_polynomial(), G, z)
+    assert P.degree_list() == (7, 4)
+    k, t, r = sp.symbols("kappa t r")
+    assert sp.factor(P.coeff_monomial(G**7 * z**4)) == sp.factor(k**2 * t**6 * (1 - r) ** 3)
+
+
+def test_generic_route_at_rho_zero_is_the_independent_law():
+    """The polynomial route forced at ρ = 0 gives the moments of (C.15) with γ_V = γ_K."""
+    h, gk, go = 2, sp.Integer(1), sp.Rational(3, 2)
+    gen = partial_kv_output_law(1, h, gk, go, 0, _generic=True).exact_moments(4)
+    ref = mha_output_law(1, h, gk, gk, go).exact_moments(4)
+    assert all(_close(a, b) for a, b in zip(gen, ref))
+
+
+def test_not_a_mixture_of_tied_and_independent():
+    """m₂(μ_ρ) − [ρ² m₂(μ_1) + (1 − ρ²) m₂(μ_0)] = −ρ²(1 − ρ²)(1 + 2t)θ₂²/t² (derivation, step 4)."""
+    h, gk, rho = 2, sp.Integer(1), sp.Rational(3, 5)
+    t = gk / h
+    m2 = [partial_kv_jump_law(1, h, gk, x).exact_moments(2)[1] for x in (0, rho, 1)]
+    mix = rho**2 * m2[2] + (1 - rho**2) * m2[0]
+    assert _close(m2[1] - mix, -rho**2 * (1 - rho**2) * (1 + 2 * t) * TH2**2 / t**2)
+
+
+# --------------------------------------------------------------------- end points, equal laws
+X = np.linspace(0.05, 12.0, 25)
+
+
+def test_rho_zero_equals_sharing_none():
+    a = mha_output_law(1.0, 2, 1.0, 1.0, 1.5, rho=0.0)
+    b = mha_output_law(1.0, 2, 1.0, 1.0, 1.5, sharing="none")
+    np.testing.assert_allclose(a.pdf(X), b.pdf(X), rtol=0, atol=1e-10)
+    assert a.params["rho"] == 0.0
+
+
+def test_rho_one_equals_tied_kv():
+    a = mha_output_law(1.0, 2, 1.0, 1.0, 1.5, rho=1.0)
+    b = mha_output_law(1.0, 2, 1.0, 1.0, 1.5, sharing="tied_kv")
+    np.testing.assert_allclose(a.pdf(X), b.pdf(X), rtol=0, atol=1e-10)
+    assert mha_output_law(1.0, 2, 1.0, 1.0, 1.5, sharing="tied_kv", rho=1).mean() == b.mean()
+
+
+@pytest.mark.slow
+def test_generic_route_density_at_rho_zero_equals_none():
+    a = partial_kv_output_law(1.0, 2, 1.0, 1.5, 0.0, _generic=True)
+    b = mha_output_law(1.0, 2, 1.0, 1.0, 1.5)
+    np.testing.assert_allclose(a.pdf(X), b.pdf(X), rtol=0, atol=1e-10)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("gk, go", [(0.5, 2.0), (1.5, 0.75)])
+def test_layer_atom_at_zero(gk, go):
+    law = partial_kv_output_law(1.0, 2, gk, go, 0.6)
+    atoms = dict(law.atoms())
+    assert atoms[0.0] == pytest.approx(1 - min(1, gk, go), abs=1e-12)
+    assert float(law.cdf(law.support()[-1][1])) == pytest.approx(1.0, abs=1e-9)
+    assert np.all(law.pdf(np.linspace(1e-3, law.support()[-1][1], 200)) >= 0)
+
+
+# --------------------------------------------------------------------------------- parameters
+@pytest.mark.parametrize("bad", [-0.1, 1.5, float("nan"), float("inf")])
+def test_rho_outside_its_domain(bad):
+    for call in (lambda: check_rho(bad),
+                 lambda: partial_kv_output_law(1.0, 2, 1.0, 1.5, bad),
+                 lambda: mha_output_law(1.0, 2, 1.0, 1.0, 1.5, rho=bad),
+                 lambda: MHAConfig(n=40, d_k=20, heads=2, rho=bad)):
+        with pytest.raises(ParameterError) as err:
+            call()
+        assert err.value.param == "rho" and "[0, 1]" in str(err.value)
+
+
+def test_rho_parameter_conflicts():
+    with pytest.raises(ParameterError) as err:
+        mha_output_law(1.0, 2, 1.0, 2.0, 1.5, rho=0.5)
+    assert err.value.param == "gamma_v"
+    with pytest.raises(ParameterError) as err:
+        mha_output_law(1.0, 2, 1.0, 1.0, 1.5, sharing="tied_kv", rho=0.5)
+    assert err.value.param == "rho"
+    with pytest.raises(ParameterError) as err:
+        MHAConfig(n=40, d_k=20, d_v=10, heads=2, rho=0.5)
+    assert err.value.param == "d_v"
+    with pytest.raises(ParameterError) as err:
+        MHAConfig(n=40, d_k=20, heads=2, sharing="tied_kv", rho=0.5)
+    assert err.value.param == "rho"
+
+
+def test_config_law_and_model_agree():
+    cfg = MHAConfig.from_ratios(120, heads=2, gamma_k=1.0, gamma_o=1.5, rho=0.6,
+                                kv_heads=1, sharing="mqa")
+    model = cfg.model()
+    assert model.rho == 0.6 and model.config == cfg
+    mean = float(cfg.law().mean())
+    assert mean == pytest.approx(1.5 * (math.e - 1 + 0.36 * 2), rel=1e-14)
+    assert model.limit_mean() == mean
+    assert cfg.table_d2_mean() == pytest.approx(mean, rel=1e-14)
+    assert float(cfg.law("values").mean()) == pytest.approx(math.e - 1 + 0.36 * 2, rel=1e-14)
+    assert cfg.to_dict()["rho"] == 0.6
+
+
+# ------------------------------------------------------------------------------------- CLI
+def test_cli_rho_flags():
+    from click.testing import CliRunner
+
+    from freeattn.cli import main
+
+    res = CliRunner().invoke(main, ["check", "mha", "--n", "80", "--heads", "2", "--d-k", "40",
+                                    "--d-o", "120", "--rho", "0.6", "--draws", "2", "--workers",
+                                    "1", "--no-law", "--ks-tol", "0.2", "--w1-tol", "0.3"])
+    assert res.exit_code == 0, res.output
+    assert "rho=0.6" in res.output
+    for cmd in (["check", "mha", "--n", "80", "--heads", "2", "--d-k", "40", "--no-law"],
+                ["density", "mha", "--heads", "2", "--gamma-k", "1"]):
+        res = CliRunner().invoke(main, cmd + ["--rho", "1.5"])
+        assert res.exit_code == 2 and "--rho" in res.output and "[0, 1]" in res.output, res.output
+    res = CliRunner().invoke(main, ["density", "mha", "--heads", "2", "--gamma-k", "1",
+                                    "--sharing", "tied_kv", "--rho", "0.5"])
+    assert res.exit_code == 2 and "--rho" in res.output, res.output
+
+
+@pytest.mark.slow
+def test_cli_density_mha_rho(tmp_path):
+    from click.testing import CliRunner
+
+    from freeattn.cli import main
+
+    out = tmp_path / "c.json"
+    res = CliRunner().invoke(main, ["density", "mha", "--heads", "2", "--gamma-k", "1",
+                                    "--gamma-o", "1.5", "--rho", "0.6", "--points", "20",
+                                    "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    assert "rho=0.6" in res.output and out.exists()
+    m1 = float(res.output.split("moment 1  :")[1].split()[0])
+    assert m1 == pytest.approx(1.5 * (math.e - 1 + 0.36 * 2), rel=1e-9)
