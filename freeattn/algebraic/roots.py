@@ -17,14 +17,17 @@ polygons at atoms, double roots at edges, push-forward preimages).  Three routes
    FLINT's isolation needs a squarefree polynomial, and an exactly repeated root (a
    rounded coefficient that came out as an exact multiple root) is left to mpmath.
 
+With ``FREEATTN_FLINT=0`` route 1 is skipped (the no-FLINT baseline of the benchmarks).
+
 Roots are returned as in ``mpmath.polyroots``: a list of mpf (real roots of a polynomial
 with real coefficients) and mpc, sorted by (|Im|, Re).
 """
 from __future__ import annotations
 
-import flint
 import mpmath
 import numpy as np
+
+from .exact import flint, flint_enabled
 
 __all__ = ["polyroots"]
 
@@ -155,7 +158,10 @@ def _to_mpf(a):
 
 def _roots_by_flint(coeffs):
     """Roots by FLINT's ``acb_poly.roots`` on the exactly converted coefficients, or None
-    when FLINT cannot isolate them (a repeated root) or cannot reach the working precision."""
+    when FLINT cannot isolate them (a repeated root), cannot reach the working precision, or
+    is disabled (``FREEATTN_FLINT=0``: the benchmarks' no-FLINT baseline)."""
+    if not flint_enabled():
+        return None
     target = mpmath.mp.prec
     real_poly = True
     try:

@@ -5,6 +5,7 @@ import math
 
 import numpy as np
 
+from .._context import to_mp
 from .._validation import ParameterError
 from ..laws.algebraic import AlgebraicLaw
 from ..laws.base import Law
@@ -65,6 +66,11 @@ def _algebraic_hull_points(law):
     None for any other law (or a subclass with its own support)."""
     if not isinstance(law, AlgebraicLaw) or type(law)._support is not AlgebraicLaw._support:
         return None
+    source = law.__dict__.get("_affine_source")
+    if source is not None:  # x ↦ shift + scale·x of another law: map that law's hull
+        base, shift, scale = source
+        shift, scale = to_mp(shift), to_mp(scale)
+        return sorted(float(shift + scale * v) for v in hull(base))
     bd = law._branch(None)
     bps, iv = bd.breakpoints, bd.intervals
     pts = []

@@ -80,3 +80,11 @@ def test_zero_roots_complex_coefficients_and_degenerate_input():
         assert R.polyroots([3]) == []
         with pytest.raises(ValueError):
             R.polyroots([0, 0])
+
+
+def test_flint_disabled_skips_the_flint_route(monkeypatch):
+    monkeypatch.setenv("FREEATTN_FLINT", "0")
+    with mpmath.workdps(30):
+        c = _from_roots([mpmath.mpf(1) / 4, mpmath.mpf(-3), mpmath.mpf(5)])
+        assert R._roots_by_flint(c) is None
+        _match(R.polyroots(c), [mpmath.mpf(1) / 4, -3, 5], mpmath.mpf(10) ** -28)

@@ -50,6 +50,14 @@ def test_convolution_hull_from_breakpoints_equals_support_and_atoms():
     pts = [v for ab in law.support() for v in ab] + [a for a, _ in law.atoms()]
     assert (lo, hi) == (min(pts), max(pts))
     assert lo == 0.0 and abs(dict(law.atoms())[0.0] - 2 / 3) <= 1e-12
+    # an affine image (ρ_t of the attention law): the image of the source's hull
+    rho = MarchenkoPastur(2).affine(sp.exp(sp.Rational(1, 4)) - sp.Rational(5, 4), sp.Rational(1, 4))
+    lo, hi = hull(rho)
+    assert "_branch_cache" not in rho.__dict__  # not even breakpoints
+    pts = [v for ab in rho.support() for v in ab] + [a for a, _ in rho.atoms()]
+    assert abs(lo - min(pts)) <= 1e-14 and abs(hi - max(pts)) <= 1e-14 * max(pts)
+    neg = MarchenkoPastur(2).affine(0, -1)  # a negative scale swaps the ends
+    assert hull(neg) == (-hull(MarchenkoPastur(2))[1], -hull(MarchenkoPastur(2))[0])
     att = attention_law(1.0, 0.5, 3)
     lo, hi = hull(att)
     assert (lo, hi) == (att.support()[0][0], att.support()[-1][1])
@@ -101,4 +109,28 @@ def test_edge_path_gives_the_per_point_tracked_branch(monkeypatch):
         w = b - a
         pts += list(a + w * np.geomspace(1e-10, 1.4e-3, 15)) + list(b - w * np.geomspace(1e-10, 1.4e-3, 15))
     x = np.array(pts)
+    assert np.max(np.abs(fast.pdf(x) - slow.pdf(x)) / slow.pdf(x)) <= 1e-12
+
+
+
+def test_inner_end_path_gives_the_general_route_branch(monkeypatch):
+    """Beyond the table's first node next to an end shared with the next support interval
+    (ν_{∞,12} ⊠ MP_{2/3}: two tables meeting inside the support), Newton from the continued
+    path (_inner_path) instead of companion eigenvalues: same cdf tables and pdf."""
+    def law():
+        return boxtimes(attention_law(1.0, 1.5, 12), MarchenkoPastur(2 / 3))
+
+    fast = law()
+    fast.support()
+    assert len(fast._tables) == 2 and fast._tables[0]["b"] == fast._tables[1]["a"]
+    assert fast._tables[0]["inner_path_b"] is not None
+    monkeypatch.setattr(AlgebraicLaw, "_inner_path", lambda self, t, side, sh: None)
+    monkeypatch.setattr(AlgebraicLaw, "_edge_path", lambda self, t, edge, sh: None)
+    slow = law()
+    slow.support()
+    for tf, ts in zip(fast._cdf_tables, slow._cdf_tables):
+        assert np.array_equal(tf["panels"], ts["panels"])
+        assert np.max(np.abs(tf["cum"] - ts["cum"])) <= 1e-15
+    e = fast._tables[0]["b"]
+    x = np.concatenate([e - e * np.geomspace(1e-15, 1e-4, 12), e + e * np.geomspace(1e-15, 1e-4, 12)])
     assert np.max(np.abs(fast.pdf(x) - slow.pdf(x)) / slow.pdf(x)) <= 1e-12
