@@ -575,17 +575,24 @@ def _projector(m, rng):
     return proj
 
 
+def _draw_qkv(m, rng, need_v=True):
+    """Q, K (and V when ``need_v``) = X W of one draw, in this order from ``rng``: the one
+    place where both methods draw the projection weights (W^V = W^K when tied)."""
+    proj = _projector(m, rng)
+    q = proj(m.heads * m.d_k)
+    k = proj(m.kv_heads * m.d_k)
+    vals = (k if m.tied else proj(m.kv_heads * m.d_v)) if need_v else None
+    return q, k, vals
+
+
 def _sample_direct(model, seed, gaussian, top_k, head_chunk=None):
     """Every matrix of the paper formed literally: n × n noise per head, W^O drawn."""
     rng = np.random.default_rng(draw_seed(seed, 0))
     noise = np.random.default_rng(draw_seed(seed, 1)) if gaussian else None
     m = model
     n, h, hkv, dk, dv = m.n, m.heads, m.kv_heads, m.d_k, m.d_v
-    proj = _projector(m, rng)
-    q = proj(h * dk)
-    k = proj(hkv * dk)
     need_v = m.kind in ("values", "mha")
-    vals = (k if m.tied else proj(hkv * dv)) if need_v else None
+    q, k, vals = _draw_qkv(m, rng, need_v)
     w_o = rng.standard_normal((h * dv, m.d_o)) / math.sqrt(h * dv) if m.kind == "mha" else None
     group = h // hkv
     heads_of = np.arange(h) // group  # K/V head of each query head
@@ -631,12 +638,9 @@ def _sample_reduced(model, seed, gaussian, top_k, head_chunk=None, dtype=np.floa
     noise = np.random.default_rng(draw_seed(seed, 1)) if gaussian else None
     m = model
     n, h, hkv, dk, dv = m.n, m.heads, m.kv_heads, m.d_k, m.d_v
-    proj = _projector(m, rng)
     scale = m.beta / math.sqrt(dk)
-    q = proj(h * dk)
+    q, k, vals = _draw_qkv(m, rng)
     q *= scale  # logits Q_r K_rᵀ · β/sqrt(d_K) = β S_r straight from the GEMM
-    k = proj(hkv * dk)
-    vals = k if m.tied else proj(hkv * dv)
     if dtype != np.float64:
         q, k = q.astype(dtype), k.astype(dtype)
         vals = k if m.tied else vals.astype(dtype)
