@@ -40,7 +40,7 @@ def _minutes(seconds):
 @click.option("--precision", type=click.Choice(["float64", "float32"]), default="float64",
               show_default=True,
               help="Arithmetic of the draws (the paper: float64); float32 needs --method "
-                   "reduced, is ~1.7x faster and moves the statistics by ~1e-5 (estimates "
+                   "reduced, is 1.2-2.1x faster and moves the statistics by ~1e-5 (estimates "
                    "assume float64).")
 @click.option("--estimate", is_flag=True,
               help="Only estimate each row's run time here (step rates measured now in "

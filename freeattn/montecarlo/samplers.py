@@ -471,7 +471,7 @@ def sample(model, seed, *, gaussian=True, top_k=3, blas_threads=1, method="direc
         'float32' the weights and noise are drawn in float64 from the same streams and
         rounded, every product and the eigenvalues (LAPACK ``ssyevr``) are float32: the
         float64 draw to about 1e-4 of the limiting mean per eigenvalue (measured on Table
-        D.2's rows; docs/table-d2.md), about 1.7 times faster. Other kinds and 'direct'
+        D.2's rows; docs/table-d2.md), 1.2 to 2.1 times faster. Other kinds and 'direct'
         refuse it (ParameterError 'precision').
 
     Returns

@@ -144,8 +144,8 @@ def reproduce_row(name, draws=PAPER_DRAWS, seed=0, *, workers=None, scheduler=No
         less work (the Gaussian noise drawn through the values, W^O through the joint row
         space of both models' head outputs).
     precision : {'float64', 'float32'}, default 'float64'
-        Arithmetic of the draws: float64 as in the paper; float32 (with 'reduced') is about
-        1.7 times faster and moves rel. W₁ by ~1e-5 percentage points and KS not at all on
+        Arithmetic of the draws: float64 as in the paper; float32 (with 'reduced') is
+        1.2 to 2.1 times faster and moves rel. W₁ by ~1e-5 percentage points and KS not at all on
         the rows measured (docs/table-d2.md).
 
     Returns
@@ -240,8 +240,8 @@ class Rates:
     ``workers`` processes at once (so that they share the cores and memory bandwidth as the
     draws of a run do), at the load of the moment.
 
-    gemm_flops_per_s : float64 matrix products (1024 × 2048 × 1024); softmax_s : seconds per score entry
-    (max, shift, exp, row sum, over a 2 × 1024 × 1024 stack); normal_s : seconds per
+    gemm_flops_per_s : float64 matrix products (1024 × 2048 × 1024); softmax_s : seconds per
+    score entry (max, shift, exp, row sum, over a 2 × 1024 × 1024 stack); normal_s : seconds per
     standard normal; noise_s : seconds per entry of the 'direct' Gaussian noise arithmetic;
     eig_s_per_n3 : seconds / n³ of the eigenvalues of an n = 1024 Gram (freeattn's driver).
     """
