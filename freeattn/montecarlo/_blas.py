@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import os
+import threading
 
 __all__ = ["single_threaded_blas", "blas_env"]
 
@@ -59,30 +60,56 @@ def _openblas_controls():
     return controls
 
 
+def _limit_to_one():
+    """Limit BLAS to one thread now; a function restoring the old limits, or None when no
+    supported BLAS control was found."""
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:
+        threadpool_limits = None
+    if threadpool_limits is not None:
+        return threadpool_limits(limits=1, user_api="blas").restore_original_limits
+    controls = _openblas_controls()
+    if not controls:
+        return None
+    old = [get() for get, _ in controls]
+    for _, put in controls:
+        put(1)
+
+    def restore():
+        for (_, put), value in zip(controls, old):
+            put(max(int(value), 1))
+    return restore
+
+
+_lock = threading.Lock()
+_depth = 0          # contexts open in this process (nested or in several threads)
+_restore = None     # restores the limits found by the first one
+
+
 @contextlib.contextmanager
 def single_threaded_blas():
     """Context manager limiting BLAS to one thread; yields True if the limit is in force.
 
     Yields False when no supported BLAS control was found (then the caller should run the
     draw in a worker process started with :data:`blas_env`).
+
+    The limit is process-wide (BLAS has one thread pool per process), so contexts are
+    counted: the first to enter sets it, the last to leave restores the old limits. Draws
+    running at once in several threads of one process (a Dask worker with several threads,
+    an in-process cluster) thus all keep one BLAS thread until the last one ends.
     """
+    global _depth, _restore
+    with _lock:
+        if _depth == 0:
+            _restore = _limit_to_one()
+        _depth += 1
+        pinned = _restore is not None
     try:
-        from threadpoolctl import threadpool_limits
-    except ImportError:
-        threadpool_limits = None
-    if threadpool_limits is not None:
-        with threadpool_limits(limits=1, user_api="blas"):
-            yield True
-        return
-    controls = _openblas_controls()
-    if not controls:
-        yield False
-        return
-    old = [get() for get, _ in controls]
-    for _, put in controls:
-        put(1)
-    try:
-        yield True
+        yield pinned
     finally:
-        for (_, put), value in zip(controls, old):
-            put(max(int(value), 1))
+        with _lock:
+            _depth -= 1
+            if _depth == 0 and _restore is not None:
+                _restore()
+                _restore = None

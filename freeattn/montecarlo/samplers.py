@@ -295,11 +295,21 @@ def draw_seed(seed, index):
     return np.random.SeedSequence(seed, spawn_key=(index,))
 
 
-def _spectrum(gram, cols, top_k):
-    eig = eigvalsh(gram, overwrite_a=True)  # the Gram is a temporary of this draw
-    lam_max = max(abs(eig[-1]), abs(eig[0]))
-    tol = 10.0 * max(gram.shape[0], cols) * np.finfo(float).eps * lam_max
-    eig[np.abs(eig) <= tol] = 0.0
+def _spectrum(gram, cols, top_k, rank=None):
+    if gram.dtype == np.float32:  # precision='float32': LAPACK ssyevr (scipy), eigenvalues only
+        import scipy.linalg
+
+        eig = scipy.linalg.eigvalsh(gram, overwrite_a=True, check_finite=False,
+                                    driver="evr").astype(np.float64)
+        # a float32 tolerance (10 max(n, cols) eps₃₂ λ_max ~ 1e-3 λ_max) would swallow true
+        # small eigenvalues (a hard edge at 0 has many): zero exactly the n − rank
+        # structural zeros instead, rank = min(n, h d_V, d_O) of the product
+        eig[:gram.shape[0] - rank] = 0.0
+    else:
+        eig = eigvalsh(gram, overwrite_a=True)  # the Gram is a temporary of this draw
+        lam_max = max(abs(eig[-1]), abs(eig[0]))
+        tol = 10.0 * max(gram.shape[0], cols) * np.finfo(float).eps * lam_max
+        eig[np.abs(eig) <= tol] = 0.0
     top = np.sqrt(np.maximum(eig[::-1][:top_k], 0.0))
     return eig, top
 
@@ -438,7 +448,8 @@ def check_memory(model, gaussian=True, draws_at_once=1, method="direct"):
 METHODS = ("reduced", "direct")
 
 
-def sample(model, seed, *, gaussian=True, top_k=3, blas_threads=1, method="direct"):
+def sample(model, seed, *, gaussian=True, top_k=3, blas_threads=1, method="direct",
+           precision="float64"):
     """Draw one softmax model and its Gaussian equivalent with the same weights.
 
     Parameters
@@ -460,6 +471,13 @@ def sample(model, seed, *, gaussian=True, top_k=3, blas_threads=1, method="direc
         spectrum); see Notes. 'direct' forms every matrix of the paper literally (the
         default, so that a draw can be replayed from its seed matrix by matrix); 'reduced'
         does less work for the same law (what ``freeattn reproduce table-d2`` uses).
+    precision : {'float64', 'float32'}, default 'float64'
+        Arithmetic of a 'reduced' draw of kind 'values'/'mha' (the paper: float64). With
+        'float32' the weights and noise are drawn in float64 from the same streams and
+        rounded, every product and the eigenvalues (LAPACK ``ssyevr``) are float32: the
+        float64 draw to about 1e-4 of the limiting mean per eigenvalue (measured on Table
+        D.2's rows; docs/table-d2.md), 1.2 to 2.1 times faster. Other kinds and 'direct'
+        refuse it (ParameterError 'precision').
 
     Returns
     -------
@@ -506,19 +524,36 @@ def sample(model, seed, *, gaussian=True, top_k=3, blas_threads=1, method="direc
     if blas_threads not in (1, None) or isinstance(blas_threads, bool):
         raise ValueError(f"blas_threads must be 1 or None, got {blas_threads!r}")
     method = _method(method)
+    dtype = _precision(precision, method, model)
     if not isinstance(seed, np.random.SeedSequence):
         seed = np.random.SeedSequence(v.integer_at_least("seed", seed, 0))
     check_memory(model, gaussian, method=method)
     if blas_threads is None:
-        return _sample(model, seed, gaussian, top_k, method=method)
+        return _sample(model, seed, gaussian, top_k, method=method, dtype=dtype)
     with single_threaded_blas():
-        return _sample(model, seed, gaussian, top_k, method=method)
+        return _sample(model, seed, gaussian, top_k, method=method, dtype=dtype)
 
 
 def _method(method):
     if method not in METHODS:
         raise v.ParameterError("method", f"method must be one of {METHODS}, got {method!r}")
     return method
+
+
+#: Arithmetic of a 'reduced' draw (:func:`sample`).
+PRECISIONS = ("float64", "float32")
+
+
+def _precision(precision, method, model=None):
+    """numpy dtype of ``precision``; float32 only for 'reduced' draws of 'values'/'mha'."""
+    if precision not in PRECISIONS:
+        raise v.ParameterError("precision",
+                               f"precision must be one of {PRECISIONS}, got {precision!r}")
+    if precision == "float32" and (method != "reduced" or (
+            model is not None and model.kind not in ("values", "mha"))):
+        raise v.ParameterError("precision", "precision='float32' needs method='reduced' and "
+                                            "a model of kind 'values' or 'mha'")
+    return np.float32 if precision == "float32" else np.float64
 
 
 #: memory of one stack of per-head n × n arrays in a draw (:func:`_sample` batches heads)
@@ -529,11 +564,11 @@ def _head_chunk(n, h):
     return max(1, min(h, HEAD_STACK_BYTES // (8 * n * n)))
 
 
-def _sample(model, seed, gaussian, top_k, head_chunk=None, method="direct"):
+def _sample(model, seed, gaussian, top_k, head_chunk=None, method="direct", dtype=np.float64):
     """One draw; ``head_chunk`` heads per batched GEMM (default: as many as fit in
     HEAD_STACK_BYTES; 1 is the per-head loop, kept for the benchmark)."""
     if method == "reduced" and model.kind in ("values", "mha"):
-        return _sample_reduced(model, seed, gaussian, top_k, head_chunk)
+        return _sample_reduced(model, seed, gaussian, top_k, head_chunk, dtype)
     return _sample_direct(model, seed, gaussian, top_k, head_chunk)
 
 
@@ -545,20 +580,28 @@ def _projector(m, rng):
     return proj
 
 
+def _draw_qkv(m, rng, need_v=True):
+    """Q, K (and V when ``need_v``) = X W of one draw, in this order from ``rng``: the one
+    place where both methods draw the projection weights (W^V = W^K when tied,
+    W^V = ρW^K + sqrt(1 − ρ²)W̃ with partial key–value correlation ρ)."""
+    proj = _projector(m, rng)
+    q = proj(m.heads * m.d_k)
+    k = proj(m.kv_heads * m.d_k)
+    vals = (k if m.tied else proj(m.kv_heads * m.d_v)) if need_v else None
+    if need_v and m.rho is not None and not m.tied:  # V = X(ρW^K + sqrt(1 − ρ²)W̃), W̃ drawn above
+        vals *= math.sqrt(1.0 - m.rho ** 2)
+        vals += m.rho * k
+    return q, k, vals
+
+
 def _sample_direct(model, seed, gaussian, top_k, head_chunk=None):
     """Every matrix of the paper formed literally: n × n noise per head, W^O drawn."""
     rng = np.random.default_rng(draw_seed(seed, 0))
     noise = np.random.default_rng(draw_seed(seed, 1)) if gaussian else None
     m = model
     n, h, hkv, dk, dv = m.n, m.heads, m.kv_heads, m.d_k, m.d_v
-    proj = _projector(m, rng)
-    q = proj(h * dk)
-    k = proj(hkv * dk)
     need_v = m.kind in ("values", "mha")
-    vals = (k if m.tied else proj(hkv * dv)) if need_v else None
-    if need_v and m.rho is not None and not m.tied:  # V = X(ρW^K + sqrt(1 − ρ²)W̃), W̃ drawn above
-        vals *= math.sqrt(1.0 - m.rho ** 2)
-        vals += m.rho * k
+    q, k, vals = _draw_qkv(m, rng, need_v)
     w_o = rng.standard_normal((h * dv, m.d_o)) / math.sqrt(h * dv) if m.kind == "mha" else None
     group = h // hkv
     heads_of = np.arange(h) // group  # K/V head of each query head
@@ -597,29 +640,31 @@ def _sample_direct(model, seed, gaussian, top_k, head_chunk=None):
     return Draw(s_eig, g_eig, s_top, g_top)
 
 
-def _sample_reduced(model, seed, gaussian, top_k, head_chunk=None):
-    """Kinds 'values'/'mha' with the work-saving identities of :func:`sample` (Notes)."""
+def _sample_reduced(model, seed, gaussian, top_k, head_chunk=None, dtype=np.float64):
+    """Kinds 'values'/'mha' with the work-saving identities of :func:`sample` (Notes); the
+    arithmetic in ``dtype`` (random numbers drawn in float64 and rounded)."""
     rng = np.random.default_rng(draw_seed(seed, 0))
     noise = np.random.default_rng(draw_seed(seed, 1)) if gaussian else None
     m = model
     n, h, hkv, dk, dv = m.n, m.heads, m.kv_heads, m.d_k, m.d_v
-    proj = _projector(m, rng)
     scale = m.beta / math.sqrt(dk)
-    q = proj(h * dk)
+    q, k, vals = _draw_qkv(m, rng)
     q *= scale  # logits Q_r K_rᵀ · β/sqrt(d_K) = β S_r straight from the GEMM
-    k = proj(hkv * dk)
-    vals = k if m.tied else proj(hkv * dv)
+    if dtype != np.float64:
+        q, k = q.astype(dtype), k.astype(dtype)
+        vals = k if m.tied else vals.astype(dtype)
     heads_of = np.arange(h) // (h // hkv)  # K/V head of each query head
     q3 = q.reshape(n, h, dk).transpose(1, 0, 2)  # (h, n, d_K) views, no copy
     k3 = k.reshape(n, hkv, dk).transpose(1, 0, 2)
     v3 = np.ascontiguousarray(vals.reshape(n, hkv, dv).transpose(1, 0, 2))  # (h_KV, n, d_V)
     v_mean = v3.mean(axis=1, keepdims=True)  # P V_r = 1 (1ᵀ V_r / n): the centring term
-    c_soft = np.empty((n, h, dv))
+    c_soft = np.empty((n, h, dv), dtype)
     if gaussian:
         noise_sd = math.sqrt(max(m.theta1 - m.theta2, 0.0))
         kv = np.matmul(k3.transpose(0, 2, 1), v3)  # K_rᵀ V_r, (h_KV, d_K, d_V)
-        r_v = np.linalg.qr(v3, mode="r")  # V_r = U_r R_r, R_r of shape (min(n, d_V), d_V)
-        c_gauss = np.empty((n, h, dv))
+        # V_r = U_r R_r, R_r of shape (min(n, d_V), d_V) (in float64: small)
+        r_v = np.linalg.qr(v3.astype(np.float64, copy=False), mode="r").astype(dtype, copy=False)
+        c_gauss = np.empty((n, h, dv), dtype)
     c = head_chunk or _head_chunk(n, h)
     for r0 in range(0, h, c):
         r1 = min(r0 + c, h)
@@ -633,7 +678,7 @@ def _sample_reduced(model, seed, gaussian, top_k, head_chunk=None):
         c_soft[:, r0:r1] = out.transpose(1, 0, 2)
         del e, out
         if gaussian:  # (β S_r V_r + sqrt(θ₁ − θ₂) W_r V_r)/n, W_r V_r drawn as Z_r R_r
-            z = noise.standard_normal((r1 - r0, n, r_v.shape[1]))
+            z = noise.standard_normal((r1 - r0, n, r_v.shape[1])).astype(dtype, copy=False)
             y = np.matmul(z, r_v[g])
             y *= noise_sd
             y += np.matmul(q3[r0:r1], kv[g])
@@ -647,9 +692,10 @@ def _sample_reduced(model, seed, gaussian, top_k, head_chunk=None):
     else:
         grams = [c_soft @ c_soft.T] + ([c_gauss @ c_gauss.T] if gaussian else [])
     del c_soft, c_gauss
-    s_eig, s_top = _spectrum(grams[0], m.columns, top_k)
+    rank = min(n, h * dv, m.d_o if m.kind == "mha" else n)
+    s_eig, s_top = _spectrum(grams[0], m.columns, top_k, rank)
     if gaussian:
-        g_eig, g_top = _spectrum(grams[1], m.columns, top_k)
+        g_eig, g_top = _spectrum(grams[1], m.columns, top_k, rank)
     else:
         g_eig = g_top = None
     return Draw(s_eig, g_eig, s_top, g_top)
@@ -715,6 +761,7 @@ def _output_grams(c_soft, c_gauss, d_o, rng):
     else:
         w_red = rng.standard_normal((r, d_o))
         w_red *= scale
+    w_red = w_red.astype(c_soft.dtype, copy=False)
     grams = []
     for f in factors:
         # a lower-triangular W: columns beyond f's width meet only zeros of W's rows
@@ -730,12 +777,13 @@ def _times_lower(f, low, blocks=8):
     work with 8 column blocks): column block j of F L is F[:, j0:] L[j0:, j0:j1]."""
     k = low.shape[0]
     edges = np.linspace(0, k, min(blocks, k) + 1).astype(int)
-    out = np.empty((f.shape[0], k))
+    out = np.empty((f.shape[0], k), np.result_type(f, low))
     for j0, j1 in zip(edges[:-1], edges[1:]):
         np.matmul(f[:, j0:], low[j0:, j0:j1], out=out[:, j0:j1])
     return out
 
 
-def _draw_task(model, seed, gaussian, top_k, method="direct"):
+def _draw_task(model, seed, gaussian, top_k, method="direct", precision="float64"):
     """Worker entry point: one draw with BLAS pinned to a single thread."""
-    return sample(model, seed, gaussian=gaussian, top_k=top_k, blas_threads=1, method=method)
+    return sample(model, seed, gaussian=gaussian, top_k=top_k, blas_threads=1, method=method,
+                  precision=precision)

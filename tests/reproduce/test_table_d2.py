@@ -138,3 +138,17 @@ def test_dask_scheduler_address_through_the_cli():
     row = json.loads(res.output)["rows"][0]
     local = t.reproduce_row("bert-base", draws=3, seed=0, workers=1)
     assert row["rel_w1"]["mean"] == local.rel_w1.mean and row["ks"]["mean"] == local.ks.mean
+
+
+def test_cli_precision_float32_row_and_refusal():
+    res = CliRunner().invoke(main, ["reproduce", "table-d2", "--rows", "dinov3-l16", "--draws",
+                                    "2", "--workers", "1", "--precision", "float32", "--json"])
+    assert res.exit_code in (0, 1), res.output
+    row = json.loads(res.output)["rows"][0]
+    assert row["precision"] == "float32" and row["method"] == "reduced"
+    ref = t.reproduce_row("dinov3-l16", draws=2, seed=0, workers=1)
+    assert abs(row["rel_w1"]["mean"] - ref.rel_w1.mean) < 1e-3
+    assert abs(row["ks"]["mean"] - ref.ks.mean) <= 2 / 261
+    res = CliRunner().invoke(main, ["reproduce", "table-d2", "--rows", "bert-base", "--method",
+                                    "direct", "--precision", "float32"])
+    assert res.exit_code == 2 and "--precision" in res.output, res.output
