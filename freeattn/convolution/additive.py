@@ -97,4 +97,4 @@ def free_additive_power(mu, t, method=None):
         ts = fresh("t")
         return AlgebraicLaw(boxplus_power_polynomial(P, ts), {**v, ts: t_exact},
                             name=f"({mu.name})^⊞{fmt(t)}")
-    return AdditivePower(mu, float(t_exact), name=f"({mu.name})^⊞{fmt(t)}")
+    return AdditivePower(mu, t_exact, name=f"({mu.name})^⊞{fmt(t)}")

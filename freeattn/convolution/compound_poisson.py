@@ -69,4 +69,4 @@ def compound_free_poisson(mu, rate, method=None):
 
             P = compound_free_poisson_r_polynomial(P1, t)
         return AlgebraicLaw(P, {**v1, t: rate_exact}, name=name)
-    return CompoundFreePoisson(mu, float(rate_exact), name=name)
+    return CompoundFreePoisson(mu, rate_exact, name=name)

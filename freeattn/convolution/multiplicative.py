@@ -112,4 +112,4 @@ def free_multiplicative_power(mu, t, method=None):
 
         P, v = _fresh_copy(mu)
         return AlgebraicLaw(boxtimes_power_polynomial(P, int(t)), v, name=name)
-    return MultiplicativePower(mu, float(t), name=name)
+    return MultiplicativePower(mu, t, name=name)

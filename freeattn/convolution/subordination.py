@@ -30,7 +30,7 @@ import math
 import mpmath
 import numpy as np
 
-from .._context import inner_dps, mp_route, tolerance
+from .._context import inner_dps, mp_route, to_mp, tolerance
 from .._validation import Param, declare
 from ..laws._theta import (adaptive_panels, cumulative_in_panels, graded_panels,
                            panel_integrals, theta_of_x, x_of_theta)
@@ -635,7 +635,13 @@ class SubordinationLaw(Law):
         return float(0.5 * (a + b))
 
     def _edge_mp(self, e, dps):
-        """Edge at ``dps`` digits: mpmath Newton on the critical system from the float edge."""
+        """Edge at ``dps`` digits: mpmath Newton on the critical system from the float edge.
+
+        The edge 0 of a law on [0, ∞) is exact (a breakpoint of the system, decided by
+        :meth:`_refine_edge`); an edge the Newton iteration cannot refine raises rather than
+        pass a float64 edge off as a ``dps``-digit one."""
+        if self._half_line and e == 0.0:
+            return mpmath.mpf(0)
         u, _, _ = self._solve_float(np.array([e + 0j]))
         start = [mpmath.mpf(float(ui[0].real)) for ui in u] + [mpmath.mpf(e)]
 
@@ -646,8 +652,9 @@ class SubordinationLaw(Law):
 
         try:
             sol = mpmath.findroot(F, start)
-        except (ValueError, ZeroDivisionError):
-            return mpmath.mpf(e)
+        except (ValueError, ZeroDivisionError) as exc:
+            raise ArithmeticError(f"{self.name}: the edge near {e!r} could not be refined to "
+                                  f"{dps} digits ({exc}); use dps=None") from None
         return sol[self._n]
 
     # ------------------------------------------------------------- mpmath
@@ -805,8 +812,13 @@ class SubordinationLaw(Law):
 
 
 # --------------------------------------------------------------------------- operations
-#: masses below this are rounding, not atoms (the rules above subtract numbers near 1)
+#: masses below this are rounding, not atoms (the rules below subtract numbers near 1)
 _ATOM_TOL = 1e-14
+
+
+def _atom_tol(dps):
+    """The atom threshold at a precision: 1e-14 in float64 (~45 ulp), 10^(2 − dps) at dps."""
+    return _ATOM_TOL if dps is None else tolerance(dps, 100)
 
 
 def _moments_of(law, order):
@@ -869,7 +881,7 @@ class AdditiveConvolution(SubordinationLaw):
         out = []
         for b, mb in self.mu.atoms(dps):
             for c, mc in self.nu.atoms(dps):
-                if mb + mc - 1 > _ATOM_TOL:
+                if mb + mc - 1 > _atom_tol(dps):
                     out.append((b + c, mb + mc - 1))
         return sorted(out)
 
@@ -946,7 +958,7 @@ class MultiplicativeConvolution(_MultiplicativeSubordination):
             out.append((0 * a0, max(a0, b0)))
         for a, ma in self.mu.atoms(dps):
             for b, mb in self.nu.atoms(dps):
-                if a != 0 and b != 0 and ma + mb - 1 > _ATOM_TOL:
+                if a != 0 and b != 0 and ma + mb - 1 > _atom_tol(dps):
                     out.append((a * b, ma + mb - 1))
         return sorted(out)
 
@@ -967,9 +979,10 @@ class CompoundFreePoisson(SubordinationLaw):
     parameters = (_MU, _RATE)
 
     def __init__(self, mu, rate, name=None):
-        declare(self.parameters, mu=mu, rate=rate)
+        _MU.validate(mu)
+        self._rate_exact = _RATE.exact(rate)  # exact input stays exact for the dps routes
         super().__init__([mu], name or f"π({mu.name}, {float(rate):g})")
-        self.mu, self.rate = mu, float(rate)
+        self.mu, self.rate = mu, float(self._rate_exact)
         self._half_line = self._inputs[0].hull()[0] >= 0
 
     def _hull(self):
@@ -985,7 +998,7 @@ class CompoundFreePoisson(SubordinationLaw):
         return [z - self.rate * u[0] * (u[0] * g - 1)]
 
     def _eqs(self, u, z, st, mp_dps=None):
-        t = self.rate if mp_dps is None else mpmath.mpf(self.rate)
+        t = self.rate if mp_dps is None else to_mp(self._rate_exact)
         g, dg = self._ev(0, u[0], st, mp_dps)
         w = u[0]
         f, J = w * (1 - t) + t * w * w * g - z, (1 - t) + 2 * t * w * g + t * w * w * dg
@@ -1016,16 +1029,15 @@ class CompoundFreePoisson(SubordinationLaw):
     def _atoms_exact(self, dps):
         # π(μ, t) = lim ((1 − t/N) δ₀ + (t/N) μ)^{⊞N}: atom 1 − t(1 − μ({0})) at 0 if positive
         m0 = _mass_at_zero(self.mu.atoms(dps))
-        t = self.rate if dps is None else mpmath.mpf(self.rate)
+        t = self.rate if dps is None else to_mp(self._rate_exact)
         mass = 1 - t * (1 - m0)
-        return [(0 * mass, mass)] if mass > _ATOM_TOL else []
+        return [(0 * mass, mass)] if mass > _atom_tol(dps) else []
 
     def exact_moments(self, order):
         from ..transforms.cumulants import (compound_free_poisson_cumulants,
                                             moments_from_free_cumulants)
-        from ..laws._params import exact
 
-        kappa = compound_free_poisson_cumulants(_moments_of(self.mu, order), exact(self.rate))
+        kappa = compound_free_poisson_cumulants(_moments_of(self.mu, order), self._rate_exact)
         return moments_from_free_cumulants(kappa)
 
 
@@ -1037,9 +1049,10 @@ class AdditivePower(SubordinationLaw):
     parameters = (_MU, _POWER)
 
     def __init__(self, mu, t, name=None):
-        declare(self.parameters, mu=mu, t=t)
+        _MU.validate(mu)
+        self._t_exact = _POWER.exact(t)  # exact input stays exact for the dps routes
         super().__init__([mu], name or f"({mu.name})^⊞{float(t):g}")
-        self.mu, self.t = mu, float(t)
+        self.mu, self.t = mu, float(self._t_exact)
 
     def _hull(self):
         a, b = self._inputs[0].hull()
@@ -1055,7 +1068,7 @@ class AdditivePower(SubordinationLaw):
         return [z + (self.t - 1) * (F - u[0])]
 
     def _eqs(self, u, z, st, mp_dps=None):
-        t = self.t if mp_dps is None else mpmath.mpf(self.t)
+        t = self.t if mp_dps is None else to_mp(self._t_exact)
         F, dF = _f_of(*self._ev(0, u[0], st, mp_dps))
         return [t * u[0] - (t - 1) * F - z], [[t - (t - 1) * dF]]
 
@@ -1067,15 +1080,14 @@ class AdditivePower(SubordinationLaw):
 
     def _atoms_exact(self, dps):
         # Belinschi & Bercovici 2004: μ^{⊞t}({t a}) = max(0, t μ({a}) − (t − 1))
-        t = self.t if dps is None else mpmath.mpf(self.t)
+        t = self.t if dps is None else to_mp(self._t_exact)
         return [(t * a, t * m - (t - 1)) for a, m in self.mu.atoms(dps)
-                if t * m - (t - 1) > _ATOM_TOL]
+                if t * m - (t - 1) > _atom_tol(dps)]
 
     def exact_moments(self, order):
         from ..transforms.cumulants import free_cumulants_from_moments, moments_from_free_cumulants
-        from ..laws._params import exact
 
-        t = exact(self.t)
+        t = self._t_exact
         return moments_from_free_cumulants(
             [t * k for k in free_cumulants_from_moments(_moments_of(self.mu, order))])
 
@@ -1089,9 +1101,10 @@ class MultiplicativePower(_MultiplicativeSubordination):
     parameters = (_MU, _POWER)
 
     def __init__(self, mu, t, name=None):
-        declare(self.parameters, mu=mu, t=t)
+        _MU.validate(mu)
+        self._t_exact = _POWER.exact(t)  # exact input stays exact for the dps routes
         super().__init__([mu], name or f"({mu.name})^⊠{float(t):g}")
-        self.mu, self.t = mu, float(t)
+        self.mu, self.t = mu, float(self._t_exact)
 
     def _hull(self):
         _, b = self._inputs[0].hull()
@@ -1105,7 +1118,7 @@ class MultiplicativePower(_MultiplicativeSubordination):
         return [z * (u[0] - F) ** (1 - self.t)]
 
     def _eqs(self, u, z, st, mp_dps=None):
-        t = self.t if mp_dps is None else mpmath.mpf(self.t)
+        t = self.t if mp_dps is None else to_mp(self._t_exact)
         F, dF = _f_of(*self._ev(0, u[0], st, mp_dps))
         w = u[0]
         q = w - F
@@ -1115,12 +1128,12 @@ class MultiplicativePower(_MultiplicativeSubordination):
     def _atoms_exact(self, dps):
         # as for ⊠ (Belinschi 2003; Belinschi & Bercovici 2005): the atom at 0 is kept,
         # μ^{⊠t}({a^t}) = max(0, t μ({a}) − (t − 1)) for a > 0
-        t = self.t if dps is None else mpmath.mpf(self.t)
+        t = self.t if dps is None else to_mp(self._t_exact)
         out = []
         for a, m in self.mu.atoms(dps):
             if a == 0:
                 out.append((a, m))
-            elif t * m - (t - 1) > _ATOM_TOL:
+            elif t * m - (t - 1) > _atom_tol(dps):
                 out.append((a**t, t * m - (t - 1)))
         return sorted(out)
 
@@ -1129,7 +1142,7 @@ class MultiplicativePower(_MultiplicativeSubordination):
         import sympy as sp
 
         s = s_transform_series(_moments_of(self.mu, order), order)
-        t = sp.nsimplify(self.t) if float(self.t).is_integer() else sp.Rational(self.t)
+        t = self._t_exact
         # b = s^t by J. C. P. Miller's recursion: b_n = Σ_{k=1}^n ((t + 1)k − n) s_k b_{n−k}/(n s_0)
         b = [s[0] ** t]
         for n in range(1, len(s)):

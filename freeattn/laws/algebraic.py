@@ -34,6 +34,10 @@ _EDGE_ZONE = 1e-3
 #: bounds on the cdf panel refinement (every law builds its table in bounded time)
 _MAX_PANELS = 20000
 _MAX_LEVELS = 48
+#: |Im G|/|G| below which a root on the axis is real (another sheet), not the support's
+#: branch: inside the support Im G < 0, and at the closest point the tables use (1e-10 of the
+#: scale from an edge) a square-root edge still leaves |Im G|/|G| ~ 1e-5
+_REAL_ROOT_IM = 1e-13
 #: largest accepted defect of the total mass (atoms + support intervals) in float64
 _MASS_TOL = 1e-9
 #: break points of the mpmath θ-quadrature (smooth pieces in θ)
@@ -457,20 +461,24 @@ class AlgebraicLaw(Law):
                 width = t["b"] - t["a"]
                 side = "a" if end == t["a_mp"] else "b"
                 d0 = (1e-7 if side == "a" else -1e-7) * width
+                inside = ef + d0
                 # the continued path toward the end (_edge_path: one tracked point, then
                 # nearest-root steps along the axis) gives the branch at δ0 …
                 sh, _ = self._shifted(t, side)
                 probe = probes[(k, side)]
                 g_in = self._on_path(self._edge_path(t, probe, sh), sh, d0)
                 if g_in is None:  # … else the tracker at δ0 itself
-                    inside = ef + d0
                     g_tr, ok_tr = self._num.track(np.array([inside]), np.array([1e-5 * abs(d0)]))
                     if ok_tr[0]:
                         g_in, _ = self._num.newton(g_tr, np.array([inside]), steps=3)
                         g_in = g_in[0]
-                    else:
-                        g_in = bd.select(self._num.roots(np.array([inside])), t["info"],
-                                         np.array([inside]))[0]
+                # just inside the support the branch has Im G < 0: a value on the axis is
+                # another sheet's real root (attention_law(3.0014, 0.0029955, 35): the tracker
+                # ended on the real root 1.04e-3 beside the merging pair 3.3e-4 ± 1.4e-8i)
+                if g_in is None or not (np.isfinite(g_in)
+                                        and g_in.imag < -_REAL_ROOT_IM * abs(g_in)):
+                    g_in = bd.select(self._num.roots(np.array([inside])), t["info"],
+                                     np.array([inside]))[0]
                 edge = self._edge_expansion(end, g_in)
                 edge["end"] = side
                 if "path" in probe:
@@ -654,7 +662,9 @@ class AlgebraicLaw(Law):
                     j = idx[side & okt]
                     if j.size:
                         gn, _ = sh.newton(gt[side & okt], delta[j], steps=3)
-                        g[j] = np.where(np.isfinite(gn) & (gn.imag <= 0), gn, g[j])
+                        # a real root (Im at rounding level) is another sheet, not the branch
+                        g[j] = np.where(np.isfinite(gn) & (gn.imag < -_REAL_ROOT_IM * np.abs(gn)),
+                                        gn, g[j])
         for edge in t["edges"]:
             side = left if edge["end"] == "a" else ~left
             m = side & (np.abs(delta) <= _EDGE_ZONE * (b - a))
@@ -694,7 +704,16 @@ class AlgebraicLaw(Law):
         cands = polyroots(dcoef, extraprec=60) if len(dcoef) > 1 else []
         ge = mpmath.mpf(complex(g_guess).real)
         if cands:
-            ge = mpmath.re(min(cands, key=lambda r: abs(complex(r) - complex(g_guess))))
+            # a root of ∂P/∂G is the double root only where P vanishes too: among the
+            # candidates that are roots of P(·, e) (relative residual), the nearest the guess
+            pe = [sum(c[k][j] * e**j for j in range(len(c[0]))) for k in range(len(c))]
+
+            def residual(r):
+                num = abs(sum(pe[k] * r**k for k in range(len(pe))))
+                return num / (sum(abs(pe[k] * r**k) for k in range(len(pe))) or 1)
+
+            double = [r for r in cands if residual(r) <= mpmath.mpf(10) ** (-mpmath.mp.dps // 2)]
+            ge = mpmath.re(min(double or cands, key=lambda r: abs(complex(r) - complex(g_guess))))
         tol = mpmath.mpf(2) ** (-mpmath.mp.prec + 4)
         for _ in range(100):
             f = sum(dP[k][j] * ge**k * e**j for k in range(len(dP)) for j in range(len(dP[0])))
@@ -1086,6 +1105,13 @@ class AlgebraicLaw(Law):
             g = self._branch_in_table(t, x[inside], th[inside])
             f[inside] = np.maximum(-g.imag / math.pi, 0.0) * (b - a) * 0.5 * np.sin(th[inside])
         return f
+
+    def _quad_pieces(self):
+        """Quadrature pieces of :meth:`expect` (moments by ``method="quad"``): one per cdf
+        table, starting from its refined θ-panels, with the table's θ-integrand (distance to
+        the nearer end formed exactly from θ, edge expansions next to the ends)."""
+        return [(t["a"], t["b"], t["panels"], lambda th, t=t: self._theta_integrand(t, th))
+                for t in self._cdf_tables]
 
     def _gl(self, t, lo, hi):
         """∫_lo^hi of the θ-integrand, vectorised over arrays lo, hi."""

@@ -234,7 +234,7 @@ class Rates:
     ``workers`` processes at once (so that they share the cores and memory bandwidth as the
     draws of a run do), at the load of the moment.
 
-    gemm_flops_per_s : float64 matrix products (1024³); softmax_s : seconds per score entry
+    gemm_flops_per_s : float64 matrix products (1024 × 2048 × 1024); softmax_s : seconds per score entry
     (max, shift, exp, row sum, over a 2 × 1024 × 1024 stack); normal_s : seconds per
     standard normal; noise_s : seconds per entry of the 'direct' Gaussian noise arithmetic;
     eig_s_per_n3 : seconds / n³ of the eigenvalues of an n = 1024 Gram (freeattn's driver).
@@ -253,25 +253,26 @@ class Rates:
                                               "noise_s", "eig_s_per_n3", "workers", "load")}
 
 
-def _best(fn, repeat=3):
-    best = math.inf
+def _median_time(fn, repeat):
+    times = []
     for _ in range(repeat):
         t0 = time.perf_counter()
         fn()
-        best = min(best, time.perf_counter() - t0)
-    return best
+        times.append(time.perf_counter() - t0)
+    return float(np.median(times))
 
 
-def _measure_rates(_=None):
-    """One process's rates (BLAS pinned to one thread, as in a draw)."""
+def _measure_rates(_=None, repeat=3):
+    """One process's rates (BLAS pinned to one thread, as in a draw); medians of ``repeat``
+    timings (not the best: on a shared machine the best is a lucky moment)."""
     from ..montecarlo._blas import single_threaded_blas
     from ..montecarlo._lapack import eigvalsh
 
     rng = np.random.default_rng(0)
     m = 1024
     with single_threaded_blas():
-        a, b = rng.standard_normal((m, m)), rng.standard_normal((m, m))
-        t_gemm = _best(lambda: a @ b)
+        a, b = rng.standard_normal((m, 2 * m)), rng.standard_normal((2 * m, m))
+        t_gemm = _median_time(lambda: a @ b, repeat)
         e = rng.standard_normal((2, m, m))
 
         def softmax():
@@ -280,10 +281,10 @@ def _measure_rates(_=None):
             np.exp(x, out=x)
             x.sum(axis=-1, keepdims=True)
 
-        copy = _best(lambda: e.copy())
-        t_soft = max(_best(softmax) - copy, 0.0)
+        copy = _median_time(lambda: e.copy(), repeat)
+        t_soft = max(_median_time(softmax, repeat) - copy, 0.0)
         out = np.empty(2 * m * m)
-        t_norm = _best(lambda: rng.standard_normal(out=out))
+        t_norm = _median_time(lambda: rng.standard_normal(out=out), repeat)
 
         def noise():
             y = out.copy()
@@ -291,16 +292,16 @@ def _measure_rates(_=None):
             y += out
             y *= 0.25
 
-        t_noise = max(_best(noise) - copy, 0.0)
-        g = a @ a.T
-        t_eig = _best(lambda: eigvalsh(g), 2)
-    return (2 * m ** 3 / t_gemm, t_soft / (2 * m * m), t_norm / (2 * m * m),
+        t_noise = max(_median_time(noise, repeat) - copy, 0.0)
+        g = a[:, :m] @ a[:, :m].T
+        t_eig = _median_time(lambda: eigvalsh(g), 3)
+    return (4 * m ** 3 / t_gemm, t_soft / (2 * m * m), t_norm / (2 * m * m),
             t_noise / (2 * m * m), t_eig / m ** 3)
 
 
 def measure_rates(workers=1):
-    """:class:`Rates` of this machine now, measured in ``workers`` processes at once (about
-    a second); the means over the processes."""
+    """:class:`Rates` of this machine now, measured in ``workers`` processes at once (a few
+    seconds; medians of repeated timings); the means over the processes."""
     workers = v.positive_integer("workers", workers)
     if workers == 1:
         vals = [_measure_rates()]

@@ -174,3 +174,36 @@ def test_the_message_states_the_allowed_range(call, text):
     with pytest.raises(ParameterError) as info:
         call()
     assert text in str(info.value), str(info.value)
+
+
+# --------------------------------------------------------------- hypothesis over the domains
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+_INSIDE = {"positive": lambda v: 0 < v < math.inf, "real": math.isfinite,
+           "at_least_one": lambda v: 1 <= v < math.inf}
+_SCALAR = [(MarchenkoPastur, "ratio", lambda v: MarchenkoPastur(v)),
+           (FreePoisson, "rate", lambda v: FreePoisson(v)),
+           (Semicircle, "variance", lambda v: Semicircle(v)),
+           (PointMass, "location", lambda v: PointMass(v)),
+           (Empirical, "bandwidth", lambda v: Empirical([1.0, 2.0], bandwidth=v)),
+           (CompoundFreePoisson, "rate", lambda v: CompoundFreePoisson(PointMass(1), v)),
+           (AdditivePower, "t", lambda v: AdditivePower(SC, v)),
+           (MultiplicativePower, "t", lambda v: MultiplicativePower(MP, v))]
+
+
+@pytest.mark.parametrize("cls,name,make", _SCALAR, ids=[f"{c.__name__}.{n}" for c, n, _ in _SCALAR])
+@settings(max_examples=25, deadline=None)
+@given(value=st.one_of(st.floats(allow_nan=True, allow_infinity=True, width=64),
+                       st.sampled_from([0.0, -0.0, 1.0, 1e-300, -1e-300, 1 - 1e-16, 1e300])))
+def test_constructors_accept_exactly_their_declared_domain(cls, name, make, value):
+    """Drawn on, inside and outside the declared domain: accepted iff the declaration says so
+    (the declaration is the validator, not a description beside it)."""
+    (param,) = [p for p in cls.parameters if p.name == name]
+    inside = _INSIDE[param.domain](value)
+    try:
+        make(value)
+    except ParameterError as exc:
+        assert not inside, f"{cls.__name__}({name}={value!r}) refused inside the domain: {exc}"
+        assert exc.param == name
+    else:
+        assert inside, f"{cls.__name__}({name}={value!r}) accepted outside the domain"

@@ -230,3 +230,23 @@ def test_mp_route_passes_float64_through_and_rounds_back():
     assert mpmath.mp.prec == prec
     assert inner_dps(20) == 20 + GUARD_DPS
     assert not math.isnan(float(third))
+
+
+def test_exact_rate_and_power_reach_the_dps_routes(global_17_digits):
+    """A rate or exponent given exactly ("0.1", 3/2) enters the 30-digit routes exactly, not
+    as its float64 value (0.1 + 5.6e-18 would show at 1e-17)."""
+    import sympy as sp
+
+    law = compound_free_poisson(PointMass(1), "0.1", method="subordination")
+    with mpmath.workdps(40):
+        z = mpmath.mpc("0.37", "0.61")
+        want = fp_g(z, mpmath.mpf(1) / 10)
+        nine_tenths = mpmath.mpf(9) / 10
+    assert abs(law.cauchy_transform(z, dps=DPS) - want) <= TOL * abs(want)
+    (loc, mass), = law.atoms(dps=DPS)
+    assert abs(mass - nine_tenths) <= TOL
+    power = free_additive_power(Semicircle(1), sp.Rational(3, 2), method="subordination")
+    with mpmath.workdps(40):
+        want = sc_g(z, mpmath.mpf(3) / 2)  # SC(1)^{⊞t} = SC(t)
+    assert abs(power.cauchy_transform(z, dps=DPS) - want) <= TOL * abs(want)
+    assert power.exact_moments(2)[1] == sp.Rational(3, 2)
