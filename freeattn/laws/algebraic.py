@@ -416,12 +416,30 @@ class AlgebraicLaw(Law):
                 if end in atoms or end in poles or end in t["inner"]:
                     continue
                 probes[(k, side)] = {"x": float(end), "end": side}
-        if probes:
-            keys = list(probes)
-            spans = [self._edge_path_span(tables[k], probes[(k, side)]) for k, side in keys]
+        # In an interval with exactly one root of Im < 0 (rule "unique": the count cannot
+        # change between breakpoints) the anchor is that root, when its sign is clear
+        # (Im G/|G| < −1e-6 against > −1e-9 for every other root); else it is tracked.
+        pending = []
+        for key, probe in probes.items():
+            t = tables[key[0]]
+            if t["info"]["rule"] == "unique":
+                _, d, _ = self._edge_path_span(t, probe)
+                sh, _ = self._shifted(t, key[1])
+                r = sh.roots(np.array([d]))[0]
+                with np.errstate(invalid="ignore", divide="ignore"):
+                    rel = np.where(np.isfinite(r), r.imag / np.abs(r), np.inf)
+                o = np.argsort(rel)
+                if rel[o[0]] < -1e-6 and (len(o) == 1 or rel[o[1]] > -1e-9):
+                    g_, _ = sh.newton(r[o[:1]], np.array([d]), steps=2)
+                    if np.isfinite(g_[0]) and g_[0].imag < 0:
+                        probe["anchor"] = (g_[0], True)
+                        continue
+            pending.append(key)
+        if pending:
+            spans = [self._edge_path_span(tables[k], probes[(k, side)]) for k, side in pending]
             g0, ok0 = self._num.track(np.array([e + d for e, d, _ in spans]),
                                       np.array([h for _, _, h in spans]))
-            for key, g_, ok_ in zip(keys, g0, ok0):
+            for key, g_, ok_ in zip(pending, g0, ok0):
                 probes[key]["anchor"] = (g_, bool(ok_))
         for k, t in enumerate(tables):
             t["edges"] = []
