@@ -1,7 +1,7 @@
 """Cold start of the papers' laws, each in a fresh process, FLINT route beside sympy's.
 
     python benchmarks/bench_coldstart.py [--laws single,concat,values,full,tied]
-                                         [--no-sympy] [--points 20]
+                                         [--no-sympy] [--points 20] [--against PATH]
 
 For each law of Hayase, Collins & Karakida (single head) and Hayase & Karakida 2026
 (multi-head) a fresh interpreter imports freeattn and *builds* the law: constructs the law
@@ -15,7 +15,9 @@ The time is split into
 
 each timed exclusively (an exact discriminant inside the numeric edge search counts as
 exact).  Each law runs with FREEATTN_FLINT=1 (FLINT) and FREEATTN_FLINT=0 (today's
-sympy-only route), and the ratio is printed.
+sympy-only route), and the ratio is printed.  ``--against PATH`` runs the same children
+with the freeattn of another checkout (e.g. the main branch before a change) and prints this
+tree's speed-up over it, in the same run.
 
 Laws (BERT-base ratios n = 512, d = 768, d_K = d_V = 64, h = 12: γ_K = γ_V = 1.5,
 γ_O = 1.5; β = 1):
@@ -187,8 +189,11 @@ def child_new_point(points, seed=0):
 
 
 # ---------------------------------------------------------------- parent
-def _run(args, flint, timeout):
+def _run(args, flint, timeout, root=None):
     env = dict(os.environ, FREEATTN_FLINT="1" if flint else "0")
+    if root:
+        env["FREEATTN_BENCH_ROOT"] = os.path.abspath(root)
+        env["PYTHONDONTWRITEBYTECODE"] = "1"  # leave the other checkout untouched
     cmd = [sys.executable, os.path.abspath(__file__)] + args
     try:
         out = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=timeout,
@@ -212,6 +217,9 @@ def main(argv=None):
     ap.add_argument("--no-sympy", action="store_true", help="skip the sympy-only route")
     ap.add_argument("--points", type=int, default=20, help="new (β, γ_K) points")
     ap.add_argument("--timeout", type=float, default=600.0, help="seconds per child")
+    ap.add_argument("--against", metavar="PATH",
+                    help="also run every child with the freeattn of another checkout (e.g. "
+                         "the main branch) and print this tree's speed-up over it")
     ap.add_argument("--child", help=argparse.SUPPRESS)
     ap.add_argument("--child-new-point", type=int, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
@@ -223,6 +231,11 @@ def main(argv=None):
     for which in [w for w in args.laws.split(",") if w]:
         fl = _run(["--child", which], True, args.timeout)
         print(f"  {which:7s} FLINT: {_fmt(fl)}")
+        if args.against:
+            bs = _run(["--child", which], True, args.timeout, root=args.against)
+            ok = bs and fl and "error" not in bs and "error" not in fl
+            ratio = f"{bs['build'] / fl['build']:6.1f} x faster" if ok else ""
+            print(f"  {'':7s} {'against':6s} {_fmt(bs)}  {ratio}  ({args.against})")
         if not args.no_sympy:
             sy = _run(["--child", which], False, args.timeout)
             ok = sy and fl and "error" not in sy and "error" not in fl
@@ -240,8 +253,14 @@ def main(argv=None):
           f"numeric {r['numeric'] * 1e3:.1f} ms")
     print(f"  exact side via discriminant_tables (evaluate the cached symbolic discriminant at "
           f"50 digits): {r['tables'] * 1e3:.2f} ms per point")
+    if args.against:
+        b = _run(["--child-new-point", str(args.points)], True, args.timeout, root=args.against)
+        print(f"  against {args.against}: median {b['median'] * 1e3:7.1f} ms, min "
+              f"{b['min'] * 1e3:.1f}, max {b['max'] * 1e3:.1f}; this tree "
+              f"{b['median'] / r['median']:.1f} x faster (median)")
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    sys.path.insert(0, os.environ.get("FREEATTN_BENCH_ROOT")
+                    or os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     main()

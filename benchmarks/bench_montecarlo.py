@@ -13,8 +13,14 @@ Reports, in one run:
    np.matmul per stack) against the per-head Python loop it replaced, same run, ratio
    printed (Falcon-7B's shape h = 71, MQA, d_K = 64, scaled down to --mha-n tokens; and
    DINOv3-L/16's n = 261, h = 16).
+4. ``--table-rows ROW,ROW``: one full-size draw of each Table D.2 row with method='direct'
+   (every matrix of the paper formed) and 'reduced' (the same joint law with less work; what
+   ``reproduce table-d2`` runs), interleaved, 1 BLAS thread, and the estimate of
+   ``freeattn.reproduce.table_d2.draw_seconds`` from step rates measured in the same run:
+   speed-up direct/reduced and measured/estimated are printed, with the load average.
 
 Usage: python benchmarks/bench_montecarlo.py [--n 2000] [--draws 4] [--json]
+       python benchmarks/bench_montecarlo.py --table-rows falcon-7b,gpt3-175b [--repeat 1]
 """
 from __future__ import annotations
 
@@ -69,6 +75,33 @@ def multihead(n_falcon, repeat):
     return out
 
 
+def table_rows(rows, repeat):
+    """One full-size draw per row, 'direct' against 'reduced', and the estimate."""
+    import os
+
+    from freeattn.attention import MHAConfig
+    from freeattn.montecarlo.samplers import _sample
+    from freeattn.reproduce import table_d2 as t
+
+    rates = t.measure_rates(1)
+    out = {"rates": rates.to_dict(), "rows": {}}
+    with single_threaded_blas():
+        for name in rows:
+            model = MHAConfig.preset(name).model("mha")
+            seed = np.random.SeedSequence(0)
+            load0 = os.getloadavg()[0]
+            t_direct, t_reduced = best_of_interleaved(
+                [lambda: _sample(model, seed, True, 3, method="direct"),
+                 lambda: _sample(model, seed, True, 3, method="reduced")], repeat)
+            est = {m: t.draw_seconds(model.config, rates, m) for m in ("direct", "reduced")}
+            out["rows"][name] = {"direct_s": t_direct, "reduced_s": t_reduced,
+                                 "speedup": t_direct / t_reduced,
+                                 "estimated_direct_s": est["direct"],
+                                 "estimated_reduced_s": est["reduced"],
+                                 "load": (load0 + os.getloadavg()[0]) / 2}
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--n", type=int, default=2000)
@@ -76,11 +109,29 @@ def main():
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--mha-n", type=int, default=512)
     ap.add_argument("--only-mha", action="store_true", help="Only the multi-head comparison.")
+    ap.add_argument("--table-rows", default=None,
+                    help="Only: one draw of each of these Table D.2 rows, direct vs reduced.")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     for name, low in (("n", 2), ("draws", 1), ("repeat", 1)):
         if getattr(args, name) < low:
             ap.error(f"--{name} must be an integer >= {low}, got {getattr(args, name)}")
+    if args.table_rows:
+        res = table_rows([r.strip() for r in args.table_rows.split(",") if r.strip()],
+                         args.repeat)
+        if args.json:
+            print(json.dumps(res, indent=2))
+            return
+        rt = res["rates"]
+        print(f"step rates measured now (1 process, load {rt['load']:.1f}): GEMM "
+              f"{rt['gemm_flops_per_s'] / 1e9:.1f} GFLOP/s, eigvalsh "
+              f"{rt['eig_s_per_n3'] * 1e9:.3f} s per 1000^3")
+        for name, r in res["rows"].items():
+            print(f"[{name}, one draw, 1 BLAS thread, best of {args.repeat}, load "
+                  f"{r['load']:.1f}] direct {r['direct_s']:.1f} s (estimated "
+                  f"{r['estimated_direct_s']:.1f} s), reduced {r['reduced_s']:.1f} s (estimated "
+                  f"{r['estimated_reduced_s']:.1f} s): speed-up {r['speedup']:.2f}x")
+        return
     if args.only_mha:
         res = multihead(args.mha_n, args.repeat)
         if args.json:

@@ -10,8 +10,11 @@ written once here:
 
 * :func:`workdps` — context manager: ``dps`` plus guard digits;
 * :func:`round_back` — round a result (number, tuple/list of numbers, or pairs) to ``dps``;
-* :func:`mp_route` — decorator for a method ``f(self, x, dps)``: runs the body inside
-  :func:`workdps`, converts ``x`` to mpmath, rounds the result back;
+* :func:`mp_route` — decorator for a method ``f(self, x, dps)`` or ``f(self, dps)``:
+  ``dps=None`` passes through (float64); otherwise runs the body inside :func:`workdps`,
+  converts ``x`` to mpmath, rounds the result back;
+* :func:`inner_dps` — the precision at which a route calls another route (no literal
+  ``dps + 5`` anywhere);
 * :func:`tolerance` — the absolute/relative tolerance that goes with a working precision
   (float64 when ``dps`` is ``None``), so that no tolerance literal is needed elsewhere.
 """
@@ -23,7 +26,7 @@ import mpmath
 import numpy as np
 
 __all__ = ["GUARD_DPS", "FLOAT_REFERENCE_DPS", "FLOAT_EPS", "workdps", "to_mp", "round_back",
-           "mp_route", "tolerance"]
+           "mp_route", "inner_dps", "tolerance"]
 
 GUARD_DPS = 10
 #: precision at which float64 results' reference data (edges, atoms, parameters) are computed
@@ -71,19 +74,55 @@ def _round(value):
 
 
 def mp_route(method):
-    """Decorator for an mpmath route ``method(self, x, dps)``.
+    """Decorator: the one precision mechanism of every mpmath route.
 
-    The body runs at ``dps + GUARD_DPS`` digits with ``x`` converted to an mpmath number; the
-    result is rounded back to ``dps`` digits.  Nested routes add no further guard digits if
-    called with the already-raised precision (they simply take ``dps`` from the caller)."""
+    For a method whose parameters include ``dps`` — a pointwise hook ``f(self, x, dps)`` or
+    a structural one ``f(self, dps)`` (support, atoms); likewise a function whose first
+    argument is the law, ``f(law, …, x, dps, …)`` — the wrapper
+
+    * passes ``dps=None`` straight through (the float64 route, no mpmath involved);
+    * otherwise runs the body at ``dps + GUARD_DPS`` digits (:func:`workdps`), with the point
+      ``x`` (the argument before ``dps``, if any) converted by :func:`to_mp`,
+    * and rounds the result — a number, or nested tuples/lists of numbers — back to ``dps``
+      digits (:func:`round_back`), as mpmath's ``_wrap_specfun`` does.
+
+    The global mpmath precision is never changed.  A route that calls another route inside its
+    body passes :func:`inner_dps` (its own working precision) so that the callee's rounded
+    result still carries the caller's guard digits."""
+    import inspect
+
+    names = list(inspect.signature(method).parameters)
+    if "dps" not in names:
+        raise TypeError(f"mp_route: {method.__qualname__} has no 'dps' parameter")
+    k = names.index("dps") - 1  # position of dps in *args (self excluded)
+    point = k - 1 if k >= 1 else None  # the point converted to mpmath (its index in *args)
 
     @functools.wraps(method)
-    def wrapper(self, x, dps, *args, **kwargs):
+    def wrapper(self, *args, **kwargs):
+        if "dps" in kwargs:
+            dps = kwargs["dps"]
+        elif len(args) > k:
+            dps = args[k]
+        else:
+            dps = None
+        if dps is None:
+            return method(self, *args, **kwargs)
         with workdps(dps):
-            value = method(self, to_mp(x), dps, *args, **kwargs)
+            if point is not None and len(args) > point:
+                args = list(args)
+                args[point] = to_mp(args[point])
+            value = method(self, *args, **kwargs)
         return round_back(value, dps)
 
+    wrapper.mp_route = True
     return wrapper
+
+
+def inner_dps(dps):
+    """Precision at which a route running at ``dps`` calls another route (a component law's
+    hook, a transform): the caller's working precision ``dps + GUARD_DPS``, so the callee's
+    own guard digits come on top and its rounded-back result loses nothing the caller keeps."""
+    return int(dps) + GUARD_DPS
 
 
 def tolerance(dps=None, factor=1.0):

@@ -12,6 +12,7 @@ import numpy as np
 
 __all__ = [
     "ParameterError",
+    "ParameterTypeError",
     "positive",
     "nonnegative",
     "positive_integer",
@@ -23,8 +24,10 @@ __all__ = [
     "finite_real",
     "Param",
     "declare",
+    "declared",
     "real_vector",
     "probability_vector",
+    "law_instance",
 ]
 
 
@@ -40,16 +43,27 @@ class ParameterError(ValueError):
         super().__init__(message)
         self.param = param
 
+    def __reduce__(self):
+        return type(self), (self.param, str(self))
+
+
+class ParameterTypeError(ParameterError, TypeError):
+    """A parameter of the wrong type (a string, a boolean, a non-law, …).
+
+    Both a :class:`ParameterError` (it carries ``.param``, so the CLI names the flag) and a
+    ``TypeError`` (Python's convention for a wrong type, so ``except TypeError`` still works).
+    """
+
 
 def _real(name, value):
     # strings and booleans are refused rather than coerced: '2' or True as a width is a bug
     if isinstance(value, (bool, str, bytes)):
-        raise TypeError(f"{name} must be a real number, got {value!r}")
+        raise ParameterTypeError(name, f"{name} must be a real number, got {value!r}")
     if not isinstance(value, numbers.Real):
         try:
             value = float(value)
         except (TypeError, ValueError):
-            raise TypeError(f"{name} must be a real number, got {value!r}") from None
+            raise ParameterTypeError(name, f"{name} must be a real number, got {value!r}") from None
     if isinstance(value, float) and math.isnan(value) or value != value:
         raise ParameterError(name, f"{name} must be a real number, got NaN")
     return value
@@ -143,28 +157,60 @@ def check_method(method, allowed, name="method"):
 
 
 # ----------------------------------------------------------- declared parameters
+def _at_least_one(name, value):
+    value = _real(name, value)
+    if not (1 <= value < math.inf):
+        raise ParameterError(name, f"{name} must be a finite number >= 1, got {value!r}")
+    return value
+
+
+#: domain name → (validator(name, value), statement of the domain, test on an exact value)
 _DOMAINS = {
-    "real": (finite_real, "a finite real number"),
-    "positive": (positive, "a finite number > 0"),
-    "nonnegative": (nonnegative, "a finite number >= 0"),
-    "positive_integer": (positive_integer, "an integer >= 1"),
+    "real": (finite_real, "a finite real number", lambda v: True),
+    "positive": (positive, "a finite number > 0", lambda v: v > 0),
+    "nonnegative": (nonnegative, "a finite number >= 0", lambda v: v >= 0),
+    "at_least_one": (_at_least_one, "a finite number >= 1", lambda v: v >= 1),
+    "positive_integer": (positive_integer, "an integer >= 1", lambda v: v.is_integer and v >= 1),
+    "law": (lambda name, value: law_instance(name, value), "a freeattn Law", None),
+    "real_vector": (lambda name, value: real_vector(name, value), "a 1-D array of finite reals",
+                    None),
+    "probability_vector": (lambda name, value, size: probability_vector(name, value, size),
+                           "non-negative weights summing to 1, one per entry", None),
+    "callable": (lambda name, value: _callable(name, value), "a callable", None),
 }
+
+
+def _callable(name, value):
+    if not callable(value):
+        raise ParameterTypeError(name, f"{name} must be callable, got {type(value).__name__}")
+    return value
 
 
 class Param:
     """Declaration of one parameter: its Python name, domain and mathematical symbol.
 
+    A law class lists its parameters once (``parameters = (Param(...), ...)``); a public
+    function keeps a module-level tuple and validates through :func:`declare`.  The error for
+    a value outside the domain is a :class:`ParameterError` whose ``.param`` is ``name`` and
+    whose message states the domain.
+
     Parameters
     ----------
     name : str
         The Python argument name (also ``ParameterError.param`` and, in the CLI, the flag).
-    domain : str or tuple
-        ``"real"``, ``"positive"``, ``"nonnegative"``, ``"positive_integer"``,
-        ``("closed", lo, hi)`` or ``("open", lo, hi)``.
+    domain : str, tuple or callable
+        ``"real"``, ``"positive"``, ``"nonnegative"``, ``"at_least_one"``,
+        ``"positive_integer"``, ``"law"``, ``"real_vector"``, ``"probability_vector"``
+        (validated with the keyword ``size``), ``"callable"``, ``("closed", lo, hi)`` or
+        ``("open", lo, hi)`` (interval values are finite); or a function
+        ``check(name, value) -> value`` raising :class:`ParameterError` (structured values:
+        a list of intervals, a polynomial), described by ``doc``.
     symbol : str, optional
         The symbol used in the papers and in displays (e.g. ``"γ_K"``).
     doc : str, optional
         One line for docstrings and displays.
+    optional : bool, default False
+        Whether ``None`` is accepted (and passed through) for "use the default".
 
     Examples
     --------
@@ -175,23 +221,76 @@ class Param:
     Traceback (most recent call last):
     ...
     freeattn._validation.ParameterError: rate must be a finite number > 0, got -1
+    >>> rate.exact("0.1")   # exact input stays exact
+    1/10
     """
 
-    __slots__ = ("name", "domain", "symbol", "doc")
+    __slots__ = ("name", "domain", "symbol", "doc", "optional")
 
-    def __init__(self, name, domain, symbol=None, doc=""):
-        if not (isinstance(domain, str) and domain in _DOMAINS
+    def __init__(self, name, domain, symbol=None, doc="", optional=False):
+        if not (isinstance(domain, str) and domain in _DOMAINS or callable(domain)
                 or isinstance(domain, tuple) and len(domain) == 3 and domain[0] in ("closed", "open")):
             raise ValueError(f"unknown parameter domain {domain!r} for {name!r}")
         self.name, self.domain, self.symbol, self.doc = name, domain, symbol or name, doc
+        self.optional = bool(optional)
 
-    def validate(self, value):
-        """Return the validated value or raise :class:`ParameterError` naming the parameter."""
+    def validate(self, value, **context):
+        """Return the validated value or raise :class:`ParameterError` naming the parameter
+        (``context``: e.g. ``size=`` of a probability vector)."""
+        if value is None and self.optional:
+            return None
         if isinstance(self.domain, tuple):
             kind, lo, hi = self.domain
             check = in_closed_interval if kind == "closed" else in_open_interval
-            return check(self.name, value, lo, hi)
-        return _DOMAINS[self.domain][0](self.name, value)
+            return check(self.name, finite_real(self.name, value), lo, hi)
+        if callable(self.domain):
+            return self.domain(self.name, value)
+        return _DOMAINS[self.domain][0](self.name, value, **context)
+
+    def exact(self, value):
+        """The exact (sympy) value of ``value``, checked against the domain.
+
+        Exact input stays exact (int, Fraction, Decimal, decimal string, sympy number, mpf at
+        all of its bits; a float is its binary value; see :func:`freeattn.laws._params.exact`),
+        and the domain is checked on the exact value (so "1e-400" is a valid positive number).
+
+        Raises
+        ------
+        ParameterError
+            For a value outside the domain, NaN, ±∞ or a malformed decimal string.
+        ParameterTypeError
+            For a value that is not a real number.
+        """
+        from .laws._params import exact
+
+        if value is None and self.optional:
+            return None
+        try:
+            v = exact(value, self.name)
+        except ParameterTypeError:
+            raise
+        except ParameterError:  # NaN, ±∞, a malformed decimal string: state the domain
+            raise ParameterError(self.name, f"{self.name} must be {self._statement()}, "
+                                            f"got {value!r}") from None
+        if isinstance(self.domain, tuple):
+            kind, lo, hi = self.domain
+            test = (lambda u: lo <= u <= hi) if kind == "closed" else (lambda u: lo < u < hi)
+        else:
+            test = None if callable(self.domain) else _DOMAINS[self.domain][2]
+            if test is None:
+                raise TypeError(f"{self.name}: a {self.domain!r} parameter has no exact value")
+        if not (v.is_real and v.is_finite and bool(test(v))):
+            raise ParameterError(self.name, f"{self.name} must be {self._statement()}, got {value!r}")
+        return v
+
+    def _statement(self):
+        if callable(self.domain):
+            return self.doc
+        if isinstance(self.domain, tuple):
+            kind, lo, hi = self.domain
+            return (f"in the closed interval [{lo:g}, {hi:g}]" if kind == "closed"
+                    else f"in the open interval ({lo:g}, {hi:g})")
+        return _DOMAINS[self.domain][1]
 
     def describe(self):
         """A human-readable statement of the domain, e.g. ``'rate t: a finite number > 0'``."""
@@ -199,7 +298,9 @@ class Param:
             kind, lo, hi = self.domain
             text = f"in [{lo:g}, {hi:g}]" if kind == "closed" else f"in ({lo:g}, {hi:g})"
         else:
-            text = _DOMAINS[self.domain][1]
+            text = self._statement()
+        if self.optional:
+            text += ", or None"
         return f"{self.name} {self.symbol}: {text}"
 
     def __repr__(self):
@@ -226,6 +327,14 @@ def declare(params, **values):
     if missing:
         raise TypeError(f"missing parameter(s): {missing}")
     return {p.name: p.validate(values[p.name]) for p in params}
+
+
+def declared(params, name):
+    """The :class:`Param` called ``name`` in a declaration tuple."""
+    for p in params:
+        if p.name == name:
+            return p
+    raise KeyError(name)
 
 
 def real_vector(name, values, min_size=1):
@@ -258,3 +367,13 @@ def probability_vector(name, weights, size, rtol=1e-9):
         raise ParameterError(name, f"{name} must sum to 1 (got {total!r}); normalise counts as "
                                    f"w / w.sum()")
     return arr
+
+
+def law_instance(name, value):
+    """Return ``value`` if it is a :class:`freeattn.laws.Law`, else raise
+    :class:`ParameterTypeError` naming ``name``."""
+    from .laws.base import Law
+
+    if not isinstance(value, Law):
+        raise ParameterTypeError(name, f"{name} must be a freeattn Law, got {type(value).__name__}")
+    return value

@@ -26,6 +26,7 @@ import sympy as sp
 
 from .._context import to_mp, workdps
 from .polynomial import G, canonicalize, discriminant_factors, discriminant_tables, z
+from .roots import polyroots
 
 __all__ = ["NumericPolynomial", "BranchData"]
 
@@ -61,6 +62,57 @@ class NumericPolynomial:
 
     def __init__(self, P, values=None):
         self.values = dict(values or {})
+        params = sorted(self.values, key=lambda s_: s_.name)
+        self._params = params
+        self._mp_cache = {}
+        rows = self._integer_terms(P, params)
+        if rows is None:
+            self._init_sympy(P)
+        else:
+            deg = max(k for k, _ in rows)
+
+            def coeff_expr(key):
+                return sp.Add(*[sp.Rational(n, d) * sp.Mul(*[s_**e for s_, e in zip(params, ex)])
+                                for ex, n, d in rows[key]])
+
+            # drop leading powers of G whose coefficients vanish identically at these values
+            while deg > 0 and all(sp.expand(coeff_expr(key).xreplace(self.values)) == 0
+                                  for key in rows if key[0] == deg):
+                deg -= 1
+            self.deg = deg
+            self.deg_z = max(j for (k, j) in rows if k <= deg)
+            self._rows = [[rows.get((k, j), []) for j in range(self.deg_z + 1)]
+                          for k in range(self.deg + 1)]
+        with mpmath.workdps(40):
+            c = self.coefficients_mp()
+        # float64 coefficient polynomials in z, highest power first, for G^deg .. G^0
+        self.cf = np.array([[float(c[k][j]) for j in range(self.deg_z, -1, -1)]
+                            for k in range(self.deg, -1, -1)])
+
+    @staticmethod
+    def _integer_terms(P, params):
+        """{(k, j): [(exponents over params, num, den), …]} of the coefficient of G^k z^j, read
+        term by term off an expanded P with rational coefficients (no sympy.Poly, no
+        lambdify: evaluated per precision by :meth:`coefficients_mp`), or None for any other
+        P (the sympy route)."""
+        from .exact import NotConvertible, _expanded_terms
+
+        gens = [G, z] + list(params)
+        if len({g.name for g in gens}) != len(gens) or not P.free_symbols <= set(gens):
+            return None
+        try:
+            terms = _expanded_terms(P, {g.name: i for i, g in enumerate(gens)}, len(gens))
+        except NotConvertible:
+            return None
+        if not terms:
+            return None
+        rows = {}
+        for m, (n, d) in terms.items():
+            if n:
+                rows.setdefault((m[0], m[1]), []).append((m[2:], n, d))
+        return rows or None
+
+    def _init_sympy(self, P):
         poly = sp.Poly(P, G, z)
         terms = {}
         for (k, j), c in poly.terms():
@@ -76,17 +128,9 @@ class NumericPolynomial:
         for (k, j), c in terms.items():
             if k <= deg:
                 self._exact_c[k][j] = c
-        params = sorted(self.values, key=lambda s_: s_.name)
-        self._params = params
-        self._mp_cache = {}
-        with mpmath.workdps(40):
-            c = self.coefficients_mp()
-        # float64 coefficient polynomials in z, highest power first, for G^deg .. G^0
-        self.cf = np.array([[float(c[k][j]) for j in range(self.deg_z, -1, -1)]
-                            for k in range(self.deg, -1, -1)])
 
-    # Lambdified coefficient functions are rebuilt on demand and never pickled: a law must
-    # pickle (process pools, Dask) whether or not it has been evaluated.
+    # Lambdified coefficient functions (sympy route) are rebuilt on demand and never
+    # pickled: a law must pickle (process pools, Dask) whether or not it has been evaluated.
     @property
     def _fns(self):
         fns = self.__dict__.get("_fns_")
@@ -114,8 +158,25 @@ class NumericPolynomial:
         key = mpmath.mp.prec
         if key not in self._mp_cache:
             vals = self.param_values_mp()
-            self._mp_cache[key] = [[mpmath.mpmathify(f(*vals)) for f in row] for row in self._fns]
+            rows = self.__dict__.get("_rows")
+            if rows is None:
+                self._mp_cache[key] = [[mpmath.mpmathify(f(*vals)) for f in row]
+                                       for row in self._fns]
+            else:
+                self._mp_cache[key] = [[self._eval_terms(t, vals) for t in row] for row in rows]
         return self._mp_cache[key]
+
+    @staticmethod
+    def _eval_terms(terms, vals):
+        """Σ n/d · Π vals^e at the current precision (one coefficient of P)."""
+        acc = mpmath.mpf(0)
+        for ex, n, d in terms:
+            t = mpmath.mpf(n) / d if d != 1 else mpmath.mpf(n)
+            for v, e in zip(vals, ex):
+                if e:
+                    t = t * (v if e == 1 else v**e)
+            acc += t
+        return acc
 
     # ------------------------------------------------------------ float64
     def coeffs_at(self, x):
@@ -304,62 +365,7 @@ class NumericPolynomial:
             coeffs.pop(0)
         if len(coeffs) == 1:
             return []
-        fast = self._roots_by_polish(coeffs)
-        if fast is not None:
-            return fast
-        extra = 20
-        while True:
-            try:
-                return list(mpmath.polyroots(coeffs, maxsteps=200, extraprec=extra))
-            except mpmath.libmp.libhyper.NoConvergence:
-                if extra > 800:
-                    raise
-                extra *= 3
-
-    @staticmethod
-    def _roots_by_polish(coeffs):
-        """All roots from float64 companion eigenvalues polished by Newton at the working
-        precision, or None when that is not conclusive (roots closer than float64 separates,
-        a Newton step that does not settle, coefficients outside the double range): the
-        caller then uses mpmath.polyroots."""
-        n = len(coeffs) - 1
-        try:
-            cf = np.array([complex(c) for c in coeffs])
-        except (OverflowError, ValueError):
-            return None
-        if not np.all(np.isfinite(cf)) or cf[0] == 0:
-            return None
-        M = np.zeros((n, n), dtype=complex)
-        M[0, :] = -cf[1:] / cf[0]
-        M[np.arange(n - 1) + 1, np.arange(n - 1)] = 1
-        start = np.linalg.eigvals(M)
-        scale = np.max(np.abs(start)) + 1e-300
-        if n > 1:
-            sep = np.min([abs(a - b) for i, a in enumerate(start) for b in start[i + 1:]])
-            if sep <= 1e-6 * scale:
-                return None
-        tol = mpmath.mpf(2) ** (-mpmath.mp.prec + 10)
-        out = []
-        for r0 in start:
-            g = mpmath.mpc(complex(r0)) if r0.imag != 0 else mpmath.mpf(r0.real)
-            for _ in range(40):
-                p = coeffs[0]
-                dp = 0
-                for ck in coeffs[1:]:
-                    dp = dp * g + p
-                    p = p * g + ck
-                if dp == 0:
-                    return None
-                d = p / dp
-                g -= d
-                if abs(d) <= tol * (abs(g) + tol):
-                    break
-            else:
-                return None
-            if abs(g - complex(r0)) > 1e-8 * scale:
-                return None
-            out.append(g)
-        return out
+        return polyroots(coeffs)
 
     def coeffs_at_mp(self, x):
         """Coefficients of P(·, x) at the current precision, highest power of G first."""
@@ -458,15 +464,7 @@ class BranchData:
                 coeffs.pop(0)
             if len(coeffs) == 1:
                 continue
-            extra = 30
-            while True:
-                try:
-                    roots = mpmath.polyroots(coeffs, maxsteps=400, extraprec=extra)
-                    break
-                except mpmath.libmp.libhyper.NoConvergence:
-                    if extra > 2000:
-                        raise
-                    extra *= 3
+            roots = polyroots(coeffs, extraprec=30, maxsteps=400)
             scale = max(abs(r) for r in roots) + 1
             for r in roots:
                 if abs(mpmath.im(r)) <= mpmath.mpf(10) ** (-(mpmath.mp.dps // 3)) * scale:
@@ -518,7 +516,7 @@ class BranchData:
 
     def track_mp(self, x, h_from, g_from, h_end):
         """Scalar continuation at the working precision down x + ih from ``h_from`` (branch
-        value ``g_from``) to ``h_end``; all roots at each step (polyroots), adaptive steps.
+        value ``g_from``) to ``h_end``; all roots at each step (roots.polyroots), adaptive steps.
         Used where float64 cannot resolve the point (intervals narrower than 1e-13)."""
         npoly = self.numpoly
         t, t_end = mpmath.log(h_from), mpmath.log(h_end)

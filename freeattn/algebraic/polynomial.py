@@ -680,6 +680,31 @@ def discriminant_tables(P):
     return tuple((t.with_symbols([back[s.name] for s in t.symbols]), k) for t, k in tables)
 
 
+_SEEN = OrderedDict()
+
+
+def discriminant_structure_seen(P):
+    """Whether a law of P's structure (its canonical form, parameters symbolic) was met
+    before in this process, or its :func:`discriminant_tables` are already cached; records
+    P's structure either way.
+
+    The symbolic discriminant pays off from the second parameter point of a structure on (a
+    β scan); a single law builds faster from the discriminant of its substituted polynomial
+    (e.g. ν_{∞,h} ⊠ MP: 0.07 s instead of 0.9 s for the five-parameter symbolic one)."""
+    if not exact.flint_enabled():
+        return False
+    try:
+        key = _disc_key(P)[0]
+    except exact.NotConvertible:
+        return False
+    seen = key in _SEEN or (("tables",) + key[1:]) in _FLINT_CACHE
+    _SEEN[key] = True
+    _SEEN.move_to_end(key)
+    while len(_SEEN) > _FLINT_CACHE_SIZE:
+        _SEEN.popitem(last=False)
+    return seen
+
+
 # ------------------------------------------------------------------ push-forward φ#μ
 def _pushforward_chain(Q, phi, resultant, compose, divide, gens):
     """Elimination behind :func:`pushforward_polynomial`, written once for both backends.

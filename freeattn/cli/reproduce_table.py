@@ -33,17 +33,28 @@ def _minutes(seconds):
               help="Worker processes (default: all cores). Results do not depend on it.")
 @click.option("--scheduler", default=None,
               help="Dask scheduler ADDRESS to run the draws on (needs freeattn[dask]).")
+@click.option("--method", type=click.Choice(["reduced", "direct"]), default="reduced",
+              show_default=True,
+              help="How draws are computed: 'reduced' samples the same joint law of the two "
+                   "spectra as the literal 'direct' construction with less work.")
 @click.option("--estimate", is_flag=True,
-              help="Only estimate each row's run time here (from one timed BERT-base draw).")
+              help="Only estimate each row's run time here (step rates measured now in "
+                   "--workers processes, times the exact step counts of a draw).")
 @click.option("--json", "as_json", is_flag=True, help="Print the rows as JSON.")
-def table_d2(rows, draws, seed, workers, scheduler, estimate, as_json):
+@click.option("--json-out", "json_out", type=click.Path(dir_okay=False, writable=True),
+              default=None,
+              help="Also write the JSON to this file, rewritten after every row (a partial "
+                   "run keeps the rows done).")
+def table_d2(rows, draws, seed, workers, scheduler, method, estimate, as_json, json_out):
     """Table D.2 of Hayase & Karakida 2026: rel. W1 (%) and KS between the softmax and the
     Gaussian-model spectra of the centred layer output, β = 1, d_O = d.
 
     Each metric is the mean over draws ± the 95 % Student-t half-width (the paper's ±), with
     the standard deviation beside it; "agree" means the 95 % intervals of both metrics
-    overlap the paper's.  A row that does not fit in memory here says what it needs and how
-    long it would take.  Exit status 0 when every row run agrees, 1 otherwise.
+    overlap the paper's.  Every row says how long it is estimated to take here (from step
+    rates measured at the start, in --workers processes at the current load) and, when run,
+    how long it took; a row that does not fit in memory says what it needs.  Rows are
+    printed as they finish.  Exit status 0 when every row run agrees, 1 otherwise.
     """
     from .. import _validation as v
     from ..montecarlo.samplers import available_memory
@@ -64,48 +75,71 @@ def table_d2(rows, draws, seed, workers, scheduler, estimate, as_json):
     from ..attention import MHAConfig
     from ..montecarlo.runner import default_workers
 
-    nworkers = workers or default_workers()
-    reference = None
+    nworkers = min(workers or default_workers(), draws)
+    rates = t.measure_rates(nworkers) if scheduler is None else None
     results, skipped = [], []
+    header = {"draws": draws, "seed": seed, "method": method, "workers": nworkers,
+              "scheduler": scheduler, "rates": None if rates is None else rates.to_dict()}
+
+    def dump():
+        data = dict(header, rows=[dict(r.to_dict(), estimated_seconds=est[r.name])
+                                  for r in results], not_run=skipped)
+        if json_out:
+            with open(json_out, "w") as fh:
+                json.dump(data, fh, indent=2)
+        return data
+
+    if not as_json:
+        where = f"on the Dask scheduler {scheduler}" if scheduler else \
+            f"with {nworkers} worker{'s' if nworkers != 1 else ''} here"
+        click.echo(f"Table D.2 (beta = 1, d_O = d), {draws} draw{'s' if draws != 1 else ''} "
+                   f"per row, seed {seed}, method {method}, {where}; "
+                   f"mean ± 95% Student-t half-width (sd)")
+        if rates is not None:
+            click.echo(f"estimates from step rates measured now (load {rates.load:.1f}): "
+                       f"GEMM {rates.gemm_flops_per_s / 1e9:.0f} GFLOP/s per worker")
+        click.echo(f"{'row':18s}{'rel W1 (%) here':>30s}{'paper':>14s}{'KS here':>34s}"
+                   f"{'paper':>18s}  agree  time (estimated)")
+    est = {}
     for name in names:
         cfg = MHAConfig.preset(name)
-        need, have = cfg.model().draw_bytes(), available_memory()
+        need, have = cfg.model().draw_bytes(method=method), available_memory()
         too_big = scheduler is None and have is not None and need > have
+        est[name] = None if rates is None else t.estimate_seconds(name, draws, nworkers, rates,
+                                                                  method)
         if estimate or too_big:
-            if reference is None:
-                reference = t.reproduce_row("bert-base", 1, seed, workers=1)
-            secs = t.estimate_seconds(name, draws, nworkers, reference)
-            skipped.append({"row": name, "estimated_seconds": secs, "bytes_per_draw": need,
+            skipped.append({"row": name, "estimated_seconds": est[name], "bytes_per_draw": need,
                             "reason": "estimate only" if not too_big else
                             f"one draw needs {need / 2**30:.3g} GiB, {have / 2**30:.3g} GiB "
                             f"available"})
+            if not as_json:
+                click.echo(f"{name:18s} not run ({skipped[-1]['reason']}): about "
+                           f"{_minutes(est[name])} for {draws} draws")
+            dump()
             continue
         try:
-            results.append(t.reproduce_row(name, draws, seed, workers=workers,
-                                           scheduler=scheduler, progress=not as_json))
+            res = t.reproduce_row(name, draws, seed, workers=workers, scheduler=scheduler,
+                                  progress=not as_json, method=method)
         except MemoryError as exc:
             raise RunError(f"row {name}: {exc}") from None
         except (OSError, TimeoutError) as exc:
             if scheduler is None:
                 raise
             raise RunError(f"could not run on the Dask scheduler {scheduler!r}: {exc}") from None
+        results.append(res)
+        dump()
+        if not as_json:
+            (w, dw), (k, dk) = res.paper
+            guess = "" if est[name] is None else f" ({_minutes(est[name])})"
+            click.echo(f"{name:18s}{_fmt(res.rel_w1, '.2f'):>30s}{f'{w:.2f} ± {dw:.2f}':>14s}"
+                       f"{_fmt(res.ks, '.4f'):>34s}{f'{k:.4f} ± {dk:.4f}':>18s}  "
+                       f"{'yes' if res.agrees else 'NO':5s}  {_minutes(res.seconds)}{guess}")
+    data = dump()
     if as_json:
-        click.echo(json.dumps({"rows": [r.to_dict() for r in results], "not_run": skipped,
-                               "draws": draws, "seed": seed}, indent=2))
-    else:
-        lines = [f"Table D.2 (beta = 1, d_O = d), {draws} draw{'s' if draws != 1 else ''} per "
-                 f"row, seed {seed}; mean ± 95% Student-t half-width (sd)",
-                 f"{'row':18s}{'rel W1 (%) here':>30s}{'paper':>14s}{'KS here':>34s}"
-                 f"{'paper':>18s}  agree  time"]
-        for r in results:
-            (w, dw), (k, dk) = r.paper
-            lines.append(f"{r.name:18s}{_fmt(r.rel_w1, '.2f'):>30s}{f'{w:.2f} ± {dw:.2f}':>14s}"
-                         f"{_fmt(r.ks, '.4f'):>34s}{f'{k:.4f} ± {dk:.4f}':>18s}  "
-                         f"{'yes' if r.agrees else 'NO':5s}  {_minutes(r.seconds)}")
-        for s in skipped:
-            lines.append(f"{s['row']:18s} not run ({s['reason']}): about "
-                         f"{_minutes(s['estimated_seconds'])} for {draws} draws with "
-                         f"{nworkers} worker{'s' if nworkers != 1 else ''} here")
-        click.echo("\n".join(lines))
+        click.echo(json.dumps(data, indent=2))
+    elif results:
+        total = sum(r.seconds for r in results)
+        click.echo(f"total {_minutes(total)} for {len(results)} row"
+                   f"{'s' if len(results) != 1 else ''}")
     if not all(r.agrees for r in results):
         raise SystemExit(1)

@@ -5,6 +5,7 @@ import math
 
 import numpy as np
 
+from .._context import to_mp
 from .._validation import ParameterError
 from ..laws.algebraic import AlgebraicLaw
 from ..laws.base import Law
@@ -46,11 +47,39 @@ def fmt(value):
 
 
 def hull(law):
-    """(min, max) over the support and atoms of a law."""
-    pts = [float(v) for ab in law.support() for v in ab] + [float(a) for a, _ in law.atoms()]
+    """(min, max) over the support and atoms of a law.
+
+    For an :class:`AlgebraicLaw` on the generic route the ends come straight from its
+    breakpoints and their classification (support intervals, atoms at poles), without the
+    cdf tables of :meth:`~freeattn.laws.Law.support`'s mass self-check: a convolution checks
+    its inputs' domain, and building their cdf tables cost more than the convolution."""
+    pts = _algebraic_hull_points(law)
+    if pts is None:
+        pts = [float(v) for ab in law.support() for v in ab] + [float(a) for a, _ in law.atoms()]
     if not pts:
         raise ValueError(f"{law.name} has neither support nor atoms")
     return min(pts), max(pts)
+
+
+def _algebraic_hull_points(law):
+    """Support ends and atom locations of an AlgebraicLaw from its breakpoints (float64), or
+    None for any other law (or a subclass with its own support)."""
+    if not isinstance(law, AlgebraicLaw) or type(law)._support is not AlgebraicLaw._support:
+        return None
+    source = law.__dict__.get("_affine_source")
+    if source is not None:  # x ↦ shift + scale·x of another law: map that law's hull
+        base, shift, scale = source
+        shift, scale = to_mp(shift), to_mp(scale)
+        return sorted(float(shift + scale * v) for v in hull(base))
+    bd = law._branch(None)
+    bps, iv = bd.breakpoints, bd.intervals
+    pts = []
+    for i, info in enumerate(iv):
+        if info["support"]:
+            if i == 0 or i == len(iv) - 1:  # unbounded: not a law; let support() raise
+                return None
+            pts += [float(bps[i - 1]), float(bps[i])]
+    return pts + [float(a) for a, _ in law._atoms_raw(None)]
 
 
 def mean_of(law):

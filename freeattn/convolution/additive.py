@@ -1,10 +1,11 @@
 """Free additive convolution ⊞ and free additive powers μ^{⊞t} of any laws."""
 from __future__ import annotations
 
-from ..laws._params import exact, fresh
+from .._validation import declare
+from ..laws._params import fresh
 from ..laws.algebraic import AlgebraicLaw
 from ._algebraic import boxplus_polynomial, boxplus_power_polynomial
-from ._dispatch import check_law, choose_method, fmt, power_exponent
+from ._dispatch import choose_method, fmt
 from .multiplicative import _fresh_copy
 from .subordination import AdditiveConvolution, AdditivePower
 
@@ -37,8 +38,9 @@ def free_additive_convolution(mu, nu, method=None):
 
     Raises
     ------
-    TypeError
-        If an input is not a :class:`~freeattn.laws.Law`.
+    ParameterTypeError
+        If an input is not a :class:`~freeattn.laws.Law` (``.param`` "mu" or "nu"; also a
+        ``TypeError``).
     ParameterError
         If ``method`` is not one of the names above, or "algebraic" with a non-algebraic
         input.
@@ -50,8 +52,7 @@ def free_additive_convolution(mu, nu, method=None):
     >>> [round(e, 12) for e in law.support()[0]]   # Semicircle(2): edges ±2√2
     [-2.828427124746, 2.828427124746]
     """
-    check_law("mu", mu)
-    check_law("nu", nu)
+    declare(AdditiveConvolution.parameters, mu=mu, nu=nu)
     method = choose_method(method, (mu, nu))
     if method == "algebraic":
         P1, v1 = _fresh_copy(mu)
@@ -73,9 +74,9 @@ def free_additive_power(mu, t, method=None):
     Parameters
     ----------
     mu : Law
-    t : float ≥ 1
+    t : float ≥ 1, or an exact number (kept exact on the algebraic route)
     method : {None, "algebraic", "subordination"}
-        As in :func:`free_additive_convolution` (the algebraic route keeps t exact).
+        As in :func:`free_additive_convolution`.
 
     Returns
     -------
@@ -87,12 +88,13 @@ def free_additive_power(mu, t, method=None):
     ParameterError
         If ``t`` is not a finite number ≥ 1, or for a bad ``method``.
     """
-    check_law("mu", mu)
-    t = power_exponent(t)
+    mu_p, t_p = AdditivePower.parameters
+    mu_p.validate(mu)
+    t_exact = t_p.exact(t)
     method = choose_method(method, (mu,))
     if method == "algebraic":
         P, v = _fresh_copy(mu)
         ts = fresh("t")
-        return AlgebraicLaw(boxplus_power_polynomial(P, ts), {**v, ts: exact(t)},
+        return AlgebraicLaw(boxplus_power_polynomial(P, ts), {**v, ts: t_exact},
                             name=f"({mu.name})^⊞{fmt(t)}")
-    return AdditivePower(mu, float(t), name=f"({mu.name})^⊞{fmt(t)}")
+    return AdditivePower(mu, t_exact, name=f"({mu.name})^⊞{fmt(t)}")

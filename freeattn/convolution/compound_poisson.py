@@ -2,10 +2,9 @@
 from __future__ import annotations
 
 from ..algebraic.polynomial import compound_free_poisson_polynomial
-from .._validation import positive
-from ..laws._params import exact, fresh
+from ..laws._params import fresh
 from ..laws.algebraic import AlgebraicLaw
-from ._dispatch import check_law, choose_method, fmt, hull, mean_of
+from ._dispatch import choose_method, fmt, hull, mean_of
 from .multiplicative import _fresh_copy
 
 __all__ = ["compound_free_poisson"]
@@ -41,9 +40,9 @@ def compound_free_poisson(mu, rate, method=None):
     Raises
     ------
     ParameterError
-        If ``rate`` is not a finite number > 0, or for a bad ``method``.
-    TypeError
-        If ``mu`` is not a :class:`~freeattn.laws.Law`.
+        If ``rate`` is not a finite number > 0 (``.param == "rate"``), or for a bad ``method``.
+    ParameterTypeError
+        If ``mu`` is not a :class:`~freeattn.laws.Law` (``.param == "mu"``; also a TypeError).
 
     Examples
     --------
@@ -52,8 +51,11 @@ def compound_free_poisson(mu, rate, method=None):
     >>> round(law.atoms()[0][1], 12)
     0.5
     """
-    positive("rate", rate)
-    check_law("mu", mu)
+    from .subordination import CompoundFreePoisson
+
+    mu_p, rate_p = CompoundFreePoisson.parameters
+    mu_p.validate(mu)
+    rate_exact = rate_p.exact(rate)
     method = choose_method(method, (mu,))
     name = f"π({mu.name}, {fmt(rate)})"
     if method == "algebraic":
@@ -66,7 +68,5 @@ def compound_free_poisson(mu, rate, method=None):
             from ._algebraic import compound_free_poisson_r_polynomial
 
             P = compound_free_poisson_r_polynomial(P1, t)
-        return AlgebraicLaw(P, {**v1, t: exact(rate)}, name=name)
-    from .subordination import CompoundFreePoisson
-
-    return CompoundFreePoisson(mu, float(rate), name=name)
+        return AlgebraicLaw(P, {**v1, t: rate_exact}, name=name)
+    return CompoundFreePoisson(mu, rate_exact, name=name)

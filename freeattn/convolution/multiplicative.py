@@ -7,7 +7,8 @@ from fractions import Fraction
 from ..algebraic.polynomial import boxtimes_polynomial
 from ..laws._params import fresh
 from ..laws.algebraic import AlgebraicLaw
-from ._dispatch import check_law, check_positive_law, choose_method, fmt, power_exponent
+from .._validation import declare
+from ._dispatch import check_positive_law, choose_method, fmt
 
 __all__ = ["free_multiplicative_convolution", "boxtimes", "free_multiplicative_power"]
 
@@ -41,8 +42,9 @@ def free_multiplicative_convolution(mu, nu, method=None):
 
     Raises
     ------
-    TypeError
-        If an argument is not a :class:`~freeattn.laws.Law`.
+    ParameterTypeError
+        If an argument is not a :class:`~freeattn.laws.Law` (``.param`` "mu" or "nu"; also a
+        ``TypeError``).
     ParameterError
         If an argument has non-positive mean or mass on (−∞, 0) (``.param`` is "mu" or
         "nu"), or for a bad ``method``.
@@ -52,8 +54,9 @@ def free_multiplicative_convolution(mu, nu, method=None):
     S-transform convention: ψ(z) = Σ_{q≥1} m_q z^q, χ = ψ^{-1}, S(w) = (1 + w)/w · χ(w),
     S(0) = 1/m₁ (Hayase & Karakida 2026, eqs. (C.1)–(C.3)).
     """
-    for name, law in (("mu", mu), ("nu", nu)):
-        check_law(name, law)
+    from .subordination import MultiplicativeConvolution
+
+    declare(MultiplicativeConvolution.parameters, mu=mu, nu=nu)
     method = choose_method(method, (mu, nu))
     for name, law in (("mu", mu), ("nu", nu)):
         check_positive_law(name, law)
@@ -62,8 +65,6 @@ def free_multiplicative_convolution(mu, nu, method=None):
         P2, v2 = _fresh_copy(nu)
         P = boxtimes_polynomial(P1, P2)
         return AlgebraicLaw(P, {**v1, **v2}, name=f"({mu.name}) ⊠ ({nu.name})")
-    from .subordination import MultiplicativeConvolution
-
     return MultiplicativeConvolution(mu, nu)
 
 
@@ -96,8 +97,11 @@ def free_multiplicative_power(mu, t, method=None):
         If ``t`` is not a finite number ≥ 1, ``mu`` is not a positive law, or for a bad
         ``method`` (also "algebraic" with a non-integer t).
     """
-    check_law("mu", mu)
-    t = power_exponent(t)
+    from .subordination import MultiplicativePower
+
+    mu_p, t_p = MultiplicativePower.parameters
+    mu_p.validate(mu)
+    t = t_p.validate(t)
     integer = Fraction(float(t)).denominator == 1
     method = choose_method(method, (mu,), algebraic_possible=integer,
                            why=f"t = {t!r} is not an integer")
@@ -108,6 +112,4 @@ def free_multiplicative_power(mu, t, method=None):
 
         P, v = _fresh_copy(mu)
         return AlgebraicLaw(boxtimes_power_polynomial(P, int(t)), v, name=name)
-    from .subordination import MultiplicativePower
-
-    return MultiplicativePower(mu, float(t), name=name)
+    return MultiplicativePower(mu, t, name=name)

@@ -30,7 +30,10 @@ import math
 import mpmath
 import numpy as np
 
-from .._context import to_mp, workdps
+from .._context import inner_dps, mp_route, to_mp, tolerance
+from .._validation import Param, declare
+from ..laws._theta import (adaptive_panels, cumulative_in_panels, graded_panels,
+                           panel_integrals, theta_of_x, x_of_theta)
 from ..laws.algebraic import AlgebraicLaw
 from ..laws.base import Law
 from ._dispatch import hull, mean_of
@@ -45,9 +48,17 @@ _TABLE_NODES = 257
 #: ratio between successive heights of the continuation ladder
 _LADDER_RATIO = 0.25
 #: Gauss–Legendre nodes per θ-panel for the cdf
-_GL_X, _GL_W = np.polynomial.legendre.leggauss(16)
+_GL_NODES = 16
 #: tolerance on the total mass (atoms + density) below which the cdf table is accepted
 _MASS_TOL = 1e-10
+
+
+#: the convolution engine's parameters, declared once: the classes below list them in
+#: ``parameters`` and the public functions (⊞, ⊠, π(μ, t), powers) validate through them
+_MU = Param("mu", "law", "μ")
+_NU = Param("nu", "law", "ν")
+_RATE = Param("rate", "positive", "t", "rate of the compound free Poisson law")
+_POWER = Param("t", "at_least_one", "t", "exponent of a free power")
 
 
 # --------------------------------------------------------------------------- inputs
@@ -175,7 +186,9 @@ class _Input:
 
     # -------------------------------------------------------------- mpmath
     def value_mp(self, w, dps):
-        """(G(w), G′(w)) at the current mpmath precision (caller holds ``workdps``)."""
+        """(G(w), G′(w)) at the current mpmath precision; ``dps`` is the caller's working
+        precision (:func:`~freeattn._context.inner_dps`), so the law's rounded-back values keep
+        the caller's guard digits."""
         w = mpmath.mpc(w)
         if isinstance(self.law, AlgebraicLaw):
             # float64 branch value (warm path above), polished on P(g, w) = 0 at full precision
@@ -422,7 +435,7 @@ class SubordinationLaw(Law):
             tables = []
             theta = np.linspace(0.0, math.pi, _TABLE_NODES)[1:-1]  # edges excluded
             for a, b in self._support_float:
-                x = a + (b - a) * np.sin(0.5 * theta) ** 2
+                x = x_of_theta(a, b, theta)
                 st = {}
                 u, _, ok = self._solve_float(x + 0j, states=st)
                 tables.append({"a": a, "b": b, "theta": theta, "u": u, "ok": ok, "st": st})
@@ -433,7 +446,7 @@ class SubordinationLaw(Law):
         """G(x + i0) for real x inside the support interval of table ``t``: Newton at real x
         from the interpolated table; points that do not confirm go down the full ladder."""
         a, b = t["a"], t["b"]
-        th = 2 * np.arcsin(np.sqrt(np.clip((x - a) / (b - a), 0.0, 1.0)))
+        th = theta_of_x(a, b, x)
 
         def interp(arr):
             return np.interp(th, t["theta"], arr.real) + 1j * np.interp(th, t["theta"], arr.imag)
@@ -464,24 +477,18 @@ class SubordinationLaw(Law):
                 out[m] = np.maximum(-G.imag / math.pi, 0.0)
         return out
 
+    @mp_route
     def _pdf_mp(self, x, dps):
-        with workdps(dps):
-            x = to_mp(x)
-            inside = any(a < x < b for a, b in self._support(dps))
-            val = mpmath.mpf(0)
-            if inside:
-                val = max(-mpmath.im(self._cauchy_mp(x, dps)) / mpmath.pi, mpmath.mpf(0))
-        with mpmath.workdps(dps):
-            return +val
+        if not any(a < x < b for a, b in self._support(inner_dps(dps))):
+            return mpmath.mpf(0)
+        return max(-mpmath.im(self._cauchy_mp(x, inner_dps(dps))) / mpmath.pi, mpmath.mpf(0))
 
     # ------------------------------------------------------------- atoms
+    @mp_route
     def _atoms(self, dps):
         if dps is None:
             return list(self._atom_list)
-        with workdps(dps):
-            atoms = self._atoms_exact(dps)
-        with mpmath.workdps(dps):
-            return [(+mpmath.mpf(a), +mpmath.mpf(m)) for a, m in atoms]
+        return [(mpmath.mpf(a), mpmath.mpf(m)) for a, m in self._atoms_exact(inner_dps(dps))]
 
     @property
     def _atom_list(self):
@@ -496,14 +503,15 @@ class SubordinationLaw(Law):
             self._support_v = self._find_support()
         return self._support_v
 
+    @mp_route
     def _support(self, dps):
-        sup = self._support_float
         if dps is None:
-            return list(sup)
-        with workdps(dps):
-            out = [(self._edge_mp(a, dps), self._edge_mp(b, dps)) for a, b in sup]
-        with mpmath.workdps(dps):
-            return [(+a, +b) for a, b in out]
+            return list(self._support_float)
+        cache = self.__dict__.setdefault("_support_mp_v", {})
+        if dps not in cache:  # edges by mpmath Newton: computed once per precision
+            cache[dps] = [(self._edge_mp(a, dps), self._edge_mp(b, dps))
+                          for a, b in self._support_float]
+        return list(cache[dps])
 
     def _inside(self, G, u):
         """On the real axis: inside the support ⟺ a subordination function is off the axis
@@ -525,7 +533,7 @@ class SubordinationLaw(Law):
         th = np.linspace(0.0, math.pi, _SCAN_POINTS // 2)
         x = np.unique(np.concatenate([
             np.linspace(lo - pad, hi + pad, _SCAN_POINTS - th.size),
-            (lo - pad) + (hi - lo + 2 * pad) * np.sin(0.5 * th) ** 2]))
+            x_of_theta(lo - pad, hi + pad, th)]))
         atoms = [a for a, _ in self._atom_list]
         keep = np.ones(x.shape, bool)
         for a in atoms + ([0.0] if self._half_line else []):
@@ -627,44 +635,48 @@ class SubordinationLaw(Law):
         return float(0.5 * (a + b))
 
     def _edge_mp(self, e, dps):
-        """Edge at ``dps`` digits: mpmath Newton on the critical system from the float edge."""
+        """Edge at ``dps`` digits: mpmath Newton on the critical system from the float edge.
+
+        The edge 0 of a law on [0, ∞) is exact (a breakpoint of the system, decided by
+        :meth:`_refine_edge`); an edge the Newton iteration cannot refine raises rather than
+        pass a float64 edge off as a ``dps``-digit one."""
+        if self._half_line and e == 0.0:
+            return mpmath.mpf(0)
         u, _, _ = self._solve_float(np.array([e + 0j]))
         start = [mpmath.mpf(float(ui[0].real)) for ui in u] + [mpmath.mpf(e)]
 
         def F(*v):
             uu = [mpmath.mpc(c) for c in v[:-1]]
-            f, J = self._eqs_mp(uu, mpmath.mpc(v[-1]), dps)
+            f, J = self._eqs_mp(uu, mpmath.mpc(v[-1]), inner_dps(dps))
             return [mpmath.re(fi) for fi in f] + [mpmath.re(_det(J))]
 
         try:
             sol = mpmath.findroot(F, start)
-        except (ValueError, ZeroDivisionError):
-            return mpmath.mpf(e)
+        except (ValueError, ZeroDivisionError) as exc:
+            raise ArithmeticError(f"{self.name}: the edge near {e!r} could not be refined to "
+                                  f"{dps} digits ({exc}); use dps=None") from None
         return sol[self._n]
 
     # ------------------------------------------------------------- mpmath
     def _eqs_mp(self, u, z, dps):
         return self._eqs(u, z, {}, mp_dps=dps)
 
+    @mp_route
     def _cauchy_mp(self, zv, dps):
-        with workdps(dps):
-            zv = zv if isinstance(zv, (mpmath.mpc, mpmath.mpf, complex)) else to_mp(zv)
-            zv = mpmath.mpc(zv)
-            conj = mpmath.im(zv) < 0
-            zq = mpmath.conj(zv) if conj else zv
-            u, _, ok = self._solve_float(np.array([complex(zq)]))
-            uu = [mpmath.mpc(complex(ui[0])) for ui in u]
-            tol = mpmath.mpf(10) ** (-(dps + 3))
-            for _ in range(80):
-                f, J = self._eqs_mp(uu, zq, dps)
-                d = _solve2(J, f)
-                uu = [a - b for a, b in zip(uu, d)]
-                if sum(abs(x) for x in d) <= tol * (sum(abs(x) for x in uu) + 1):
-                    break
-            val = self._G_mp(uu, zq, dps)
-            val = mpmath.conj(val) if conj else val
-        with mpmath.workdps(dps):
-            return +val
+        zv = mpmath.mpc(zv)
+        conj = mpmath.im(zv) < 0
+        zq = mpmath.conj(zv) if conj else zv
+        u, _, ok = self._solve_float(np.array([complex(zq)]))
+        uu = [mpmath.mpc(complex(ui[0])) for ui in u]
+        tol = tolerance(dps, 1e-3)  # Newton: quadratic, the last step is far below this
+        for _ in range(80):
+            f, J = self._eqs_mp(uu, zq, inner_dps(dps))
+            d = _solve2(J, f)
+            uu = [a - b for a, b in zip(uu, d)]
+            if sum(abs(x) for x in d) <= tol * (sum(abs(x) for x in uu) + 1):
+                break
+        val = self._G_mp(uu, zq, inner_dps(dps))
+        return mpmath.conj(val) if conj else val
 
     # ------------------------------------------------------------- cdf / ppf
     @property
@@ -681,8 +693,7 @@ class SubordinationLaw(Law):
             # e.g. x^{-2/3}); critical-point edges (square root, or inverse square root at a
             # hard edge) are smooth in θ, and their neighbourhood is ill-conditioned
             zero_edge = self._half_line and a == 0
-            edges, mass = self._adaptive_panels(a, b, _graded_panels(32, left=zero_edge),
-                                                grade0=zero_edge)
+            edges, mass = self._adaptive_panels(a, b, zero_edge)
             tables.append({"a": a, "b": b, "edges": edges,
                            "cum": np.concatenate([[0.0], np.cumsum(mass)])})
             total += mass.sum()
@@ -692,50 +703,33 @@ class SubordinationLaw(Law):
         self._cdf_v = (tables, total)
         return self._cdf_v
 
-    def _adaptive_panels(self, a, b, edges, grade0=False):
-        """θ-panels split until 16-point Gauss–Legendre on a panel agrees with the sum over
-        its two halves to 1e-14 + 1e-11 of the panel mass (vectorised over panels); returns (edges, panel masses)."""
-        lo, hi = edges[:-1], edges[1:]
-        keep_lo, keep_mass = [], []
-        for depth in range(20):  # panels down to π/32·2^-20: a kink (narrow gap) costs < 1e-11
-            mid = 0.5 * (lo + hi)
-            whole = self._gl(a, b, lo, hi)
-            left, right = self._gl(a, b, lo, mid), self._gl(a, b, mid, hi)
-            # a panel at a critical-point edge is not split below 2e-3 in θ: there the
-            # θ-integrand is smooth but the density is ill-conditioned (rounding in G grows
-            # like eps/distance next to a hard edge), so deeper nodes only add noise
+    def _adaptive_panels(self, a, b, grade0=False):
+        """θ-panels (32 uniform, graded toward a = 0 when ``grade0``) split until 16-point
+        Gauss–Legendre on a panel agrees with its two halves to 1e-14 + 1e-11 of the panel
+        mass; returns (edges, panel masses).
+
+        The per-panel tolerance 1e-11 relative keeps the total below 1e-10 while staying above
+        the density's rounding noise (else noise would split panels forever); at most 4096
+        panels are split per round and 20 halvings are made (π/32·2^-20: a kink at a narrow
+        gap costs < 1e-11).  A panel at a critical-point edge is not split below 2e-3 in θ:
+        there the θ-integrand is smooth but the density is ill-conditioned (rounding in G grows
+        like eps/distance next to a hard edge), so deeper nodes only add noise."""
+        def frozen(lo, hi):
             at_edge = ((lo == 0.0) & (not grade0)) | (hi == math.pi)
-            # per-panel tolerance 1e-11 relative keeps the total below 1e-10 while staying
-            # above the density's rounding noise (else noise would split panels forever);
-            # at most 4096 panels are split per round
-            ok = ((np.abs(whole - (left + right)) <= 1e-14 + 1e-11 * np.abs(whole))
-                  | (depth == 19) | (at_edge & (hi - lo <= 2e-3)))
-            if np.count_nonzero(~ok) > 4096:
-                ok[:] = True
-            keep_lo += [lo[ok], mid[ok]]
-            keep_mass += [left[ok], right[ok]]
-            lo, hi = np.concatenate([lo[~ok], mid[~ok]]), np.concatenate([mid[~ok], hi[~ok]])
-            if lo.size == 0:
-                break
-        starts = np.concatenate(keep_lo)
-        masses = np.concatenate(keep_mass)
-        order = np.argsort(starts)
-        return np.append(starts[order], math.pi), masses[order]
+            return at_edge & (hi - lo <= 2e-3)
+
+        return adaptive_panels(lambda th: self._theta_density(a, b, th),
+                               graded_panels(32, left=grade0, right=False), nodes=_GL_NODES,
+                               atol=1e-14, rtol=1e-11, max_levels=20, frozen=frozen,
+                               max_split=4096)
 
     def _theta_density(self, a, b, th):
-        x = a + (b - a) * np.sin(0.5 * th) ** 2
+        x = x_of_theta(a, b, th)
         f = np.zeros(th.shape)
         m = (x > a) & (x < b)
         if np.any(m):
             f[m] = self._pdf_float(x[m]) * 0.5 * (b - a) * np.sin(th[m])
         return f
-
-    def _gl(self, a, b, lo, hi):
-        lo, hi = np.asarray(lo, float), np.asarray(hi, float)
-        half = 0.5 * (hi - lo)
-        nodes = (0.5 * (hi + lo))[:, None] + half[:, None] * _GL_X[None, :]
-        vals = self._theta_density(a, b, nodes.reshape(-1)).reshape(nodes.shape)
-        return half * (vals @ _GL_W)
 
     def _cdf_float(self, x):
         tables, _ = self._cdf_table
@@ -747,50 +741,69 @@ class SubordinationLaw(Law):
             out += np.where(x >= b, t["cum"][-1], 0.0)
             m = (x > a) & (x < b)
             if np.any(m):
-                th = 2 * np.arcsin(np.sqrt(np.clip((x[m] - a) / (b - a), 0, 1)))
-                k = np.clip(np.searchsorted(t["edges"], th, side="right") - 1, 0,
-                            len(t["edges"]) - 2)
-                out[m] += t["cum"][k] + self._gl(a, b, t["edges"][k], th)
+                out[m] += cumulative_in_panels(lambda th: self._theta_density(a, b, th),
+                                               t["edges"], t["cum"], theta_of_x(a, b, x[m]),
+                                               _GL_NODES)
         return np.clip(out, 0.0, 1.0)
 
+    @mp_route
     def _cdf_mp(self, x, dps):
-        with workdps(dps):
-            x = to_mp(x)
-            total = mpmath.mpf(0)
-            for loc, mass in self._atoms(dps):
-                if x >= loc:
-                    total += mass
-            for a, b in self._support(dps):
-                if x <= a:
-                    continue
-                upper = mpmath.pi if x >= b else mpmath.acos(1 - 2 * (x - a) / (b - a))
+        inner = inner_dps(dps)
+        total = mpmath.mpf(0)
+        for loc, mass in self._atoms(inner):
+            if x >= loc:
+                total += mass
+        for a, b in self._support(inner):
+            if x <= a:
+                continue
+            upper = mpmath.pi if x >= b else mpmath.acos(1 - 2 * (x - a) / (b - a))
 
-                def f(th, a=a, b=b):
-                    xx = a + (b - a) * (1 - mpmath.cos(th)) / 2
-                    if xx <= a or xx >= b:
-                        return mpmath.mpf(0)
-                    return self._pdf_mp(xx, dps) * (b - a) / 2 * mpmath.sin(th)
+            def f(th, a=a, b=b):
+                xx = a + (b - a) * (1 - mpmath.cos(th)) / 2
+                if xx <= a or xx >= b:
+                    return mpmath.mpf(0)
+                return self._pdf_mp(xx, inner) * (b - a) / 2 * mpmath.sin(th)
 
-                total += mpmath.quad(f, [0, upper])
-        with mpmath.workdps(dps):
-            return +total
+            total += mpmath.quad(f, [0, upper])
+        return total
 
     def _ppf_float(self, q):
-        """Quantiles by bisection on the cdf (bracketed by the hull)."""
-        lo_h, hi_h = self._hull()
-        pts = [lo_h, hi_h] + [v for ab in self._support_float for v in ab]
-        lo = np.full(q.shape, min(pts))
-        hi = np.full(q.shape, max(pts))
-        for _ in range(64):
-            mid = 0.5 * (lo + hi)
-            c = self._cdf_float(mid)
-            up = c >= q
-            hi = np.where(up, mid, hi)
-            lo = np.where(up, lo, mid)
-        for loc, _ in self._atom_list:  # a quantile inside an atom's jump is its location
-            snap = (np.abs(hi - loc) <= 1e-12 * self._scale) & (self._cdf_float(np.full(q.shape, loc)) >= q)
-            hi = np.where(snap, loc, hi)
-        return hi
+        """Quantiles inf{x : F(x) ≥ q} from the cdf table: the atom or support interval where
+        the cumulative mass reaches q, then the θ-panel where the interval's table does, then
+        θ in that panel by ``scipy.optimize.elementwise.find_root`` (Chandrupatla's bracketing
+        method) on the panel's Gauss–Legendre cdf; x = x(θ)."""
+        from scipy.optimize.elementwise import find_root
+
+        tables, _ = self._cdf_table
+        pieces = sorted([(loc, loc, mass, None) for loc, mass in self._atom_list]
+                        + [(t["a"], t["b"], t["cum"][-1], t) for t in tables],
+                        key=lambda p: (p[0], p[1]))
+        before = np.concatenate([[0.0], np.cumsum([p[2] for p in pieces])])
+        # the piece where the cumulative mass first reaches q (the last one for q ≥ its total)
+        k = np.clip(np.searchsorted(before[1:], q, side="left"), 0, len(pieces) - 1)
+        out = np.empty(q.shape)
+        for i, (a, b, _, t) in enumerate(pieces):
+            m = k == i
+            if not np.any(m):
+                continue
+            if t is None:  # an atom: its location for every q in its jump
+                out[m] = a
+                continue
+            r = np.clip(q[m] - before[i], 0.0, t["cum"][-1])
+            edges, cum = t["edges"], t["cum"]
+            j = np.clip(np.searchsorted(cum, r, side="left") - 1, 0, len(edges) - 2)
+
+            def f(th, lo, c0, target, a=a, b=b):
+                return c0 + panel_integrals(lambda s: self._theta_density(a, b, s), lo, th,
+                                            _GL_NODES) - target
+
+            res = find_root(f, (edges[j], edges[j + 1]), args=(edges[j], cum[j], r))
+            th = np.where(r <= 0, 0.0, np.where(r >= cum[-1], math.pi, res.x))
+            out[m] = x_of_theta(a, b, th)
+        # the ends exactly (the table's total may differ from 1 by rounding)
+        out[q <= 0] = pieces[0][0]
+        out[q >= 1] = pieces[-1][1]
+        return out
 
     # ------------------------------------------------------------- moments
     def exact_moments(self, order):
@@ -799,17 +812,13 @@ class SubordinationLaw(Law):
 
 
 # --------------------------------------------------------------------------- operations
-def _graded_panels(k, left=False, levels=24, ratio=0.25):
-    """θ-panel boundaries on [0, π]: k uniform panels, the first one graded geometrically
-    when ``left`` (an integrable power singularity of the density at that edge, e.g. the
-    x^{-2/3} of MP ⊠ MP at 0, still gets exponential convergence)."""
-    h = math.pi / k
-    start = [0.0] + ([h * ratio**j for j in range(levels, 0, -1)] if left else [])
-    return np.array(start + [h * i for i in range(1, k + 1)])
-
-
-#: masses below this are rounding, not atoms (the rules above subtract numbers near 1)
+#: masses below this are rounding, not atoms (the rules below subtract numbers near 1)
 _ATOM_TOL = 1e-14
+
+
+def _atom_tol(dps):
+    """The atom threshold at a precision: 1e-14 in float64 (~45 ulp), 10^(2 − dps) at dps."""
+    return _ATOM_TOL if dps is None else tolerance(dps, 100)
 
 
 def _moments_of(law, order):
@@ -834,7 +843,10 @@ def _f_of(g, dg):
 class AdditiveConvolution(SubordinationLaw):
     """μ ⊞ ν by subordination (see :func:`freeattn.free_additive_convolution`)."""
 
+    parameters = (_MU, _NU)
+
     def __init__(self, mu, nu, name=None):
+        declare(self.parameters, mu=mu, nu=nu)
         super().__init__([mu, nu], name or f"({mu.name}) ⊞ ({nu.name})")
         self.mu, self.nu = mu, nu
 
@@ -869,7 +881,7 @@ class AdditiveConvolution(SubordinationLaw):
         out = []
         for b, mb in self.mu.atoms(dps):
             for c, mc in self.nu.atoms(dps):
-                if mb + mc - 1 > _ATOM_TOL:
+                if mb + mc - 1 > _atom_tol(dps):
                     out.append((b + c, mb + mc - 1))
         return sorted(out)
 
@@ -907,7 +919,10 @@ class MultiplicativeConvolution(_MultiplicativeSubordination):
 
     _half_line = True
 
+    parameters = (_MU, _NU)
+
     def __init__(self, mu, nu, name=None):
+        declare(self.parameters, mu=mu, nu=nu)
         super().__init__([mu, nu], name or f"({mu.name}) ⊠ ({nu.name})")
         self.mu, self.nu = mu, nu
 
@@ -943,7 +958,7 @@ class MultiplicativeConvolution(_MultiplicativeSubordination):
             out.append((0 * a0, max(a0, b0)))
         for a, ma in self.mu.atoms(dps):
             for b, mb in self.nu.atoms(dps):
-                if a != 0 and b != 0 and ma + mb - 1 > _ATOM_TOL:
+                if a != 0 and b != 0 and ma + mb - 1 > _atom_tol(dps):
                     out.append((a * b, ma + mb - 1))
         return sorted(out)
 
@@ -961,9 +976,13 @@ class CompoundFreePoisson(SubordinationLaw):
 
     _n = 1
 
+    parameters = (_MU, _RATE)
+
     def __init__(self, mu, rate, name=None):
+        _MU.validate(mu)
+        self._rate_exact = _RATE.exact(rate)  # exact input stays exact for the dps routes
         super().__init__([mu], name or f"π({mu.name}, {float(rate):g})")
-        self.mu, self.rate = mu, float(rate)
+        self.mu, self.rate = mu, float(self._rate_exact)
         self._half_line = self._inputs[0].hull()[0] >= 0
 
     def _hull(self):
@@ -979,7 +998,7 @@ class CompoundFreePoisson(SubordinationLaw):
         return [z - self.rate * u[0] * (u[0] * g - 1)]
 
     def _eqs(self, u, z, st, mp_dps=None):
-        t = self.rate if mp_dps is None else mpmath.mpf(self.rate)
+        t = self.rate if mp_dps is None else to_mp(self._rate_exact)
         g, dg = self._ev(0, u[0], st, mp_dps)
         w = u[0]
         f, J = w * (1 - t) + t * w * w * g - z, (1 - t) + 2 * t * w * g + t * w * w * dg
@@ -1010,16 +1029,15 @@ class CompoundFreePoisson(SubordinationLaw):
     def _atoms_exact(self, dps):
         # π(μ, t) = lim ((1 − t/N) δ₀ + (t/N) μ)^{⊞N}: atom 1 − t(1 − μ({0})) at 0 if positive
         m0 = _mass_at_zero(self.mu.atoms(dps))
-        t = self.rate if dps is None else mpmath.mpf(self.rate)
+        t = self.rate if dps is None else to_mp(self._rate_exact)
         mass = 1 - t * (1 - m0)
-        return [(0 * mass, mass)] if mass > _ATOM_TOL else []
+        return [(0 * mass, mass)] if mass > _atom_tol(dps) else []
 
     def exact_moments(self, order):
         from ..transforms.cumulants import (compound_free_poisson_cumulants,
                                             moments_from_free_cumulants)
-        from ..laws._params import exact
 
-        kappa = compound_free_poisson_cumulants(_moments_of(self.mu, order), exact(self.rate))
+        kappa = compound_free_poisson_cumulants(_moments_of(self.mu, order), self._rate_exact)
         return moments_from_free_cumulants(kappa)
 
 
@@ -1028,9 +1046,13 @@ class AdditivePower(SubordinationLaw):
 
     _n = 1
 
+    parameters = (_MU, _POWER)
+
     def __init__(self, mu, t, name=None):
+        _MU.validate(mu)
+        self._t_exact = _POWER.exact(t)  # exact input stays exact for the dps routes
         super().__init__([mu], name or f"({mu.name})^⊞{float(t):g}")
-        self.mu, self.t = mu, float(t)
+        self.mu, self.t = mu, float(self._t_exact)
 
     def _hull(self):
         a, b = self._inputs[0].hull()
@@ -1046,7 +1068,7 @@ class AdditivePower(SubordinationLaw):
         return [z + (self.t - 1) * (F - u[0])]
 
     def _eqs(self, u, z, st, mp_dps=None):
-        t = self.t if mp_dps is None else mpmath.mpf(self.t)
+        t = self.t if mp_dps is None else to_mp(self._t_exact)
         F, dF = _f_of(*self._ev(0, u[0], st, mp_dps))
         return [t * u[0] - (t - 1) * F - z], [[t - (t - 1) * dF]]
 
@@ -1058,15 +1080,14 @@ class AdditivePower(SubordinationLaw):
 
     def _atoms_exact(self, dps):
         # Belinschi & Bercovici 2004: μ^{⊞t}({t a}) = max(0, t μ({a}) − (t − 1))
-        t = self.t if dps is None else mpmath.mpf(self.t)
+        t = self.t if dps is None else to_mp(self._t_exact)
         return [(t * a, t * m - (t - 1)) for a, m in self.mu.atoms(dps)
-                if t * m - (t - 1) > _ATOM_TOL]
+                if t * m - (t - 1) > _atom_tol(dps)]
 
     def exact_moments(self, order):
         from ..transforms.cumulants import free_cumulants_from_moments, moments_from_free_cumulants
-        from ..laws._params import exact
 
-        t = exact(self.t)
+        t = self._t_exact
         return moments_from_free_cumulants(
             [t * k for k in free_cumulants_from_moments(_moments_of(self.mu, order))])
 
@@ -1077,9 +1098,13 @@ class MultiplicativePower(_MultiplicativeSubordination):
     _n = 1
     _half_line = True
 
+    parameters = (_MU, _POWER)
+
     def __init__(self, mu, t, name=None):
+        _MU.validate(mu)
+        self._t_exact = _POWER.exact(t)  # exact input stays exact for the dps routes
         super().__init__([mu], name or f"({mu.name})^⊠{float(t):g}")
-        self.mu, self.t = mu, float(t)
+        self.mu, self.t = mu, float(self._t_exact)
 
     def _hull(self):
         _, b = self._inputs[0].hull()
@@ -1093,7 +1118,7 @@ class MultiplicativePower(_MultiplicativeSubordination):
         return [z * (u[0] - F) ** (1 - self.t)]
 
     def _eqs(self, u, z, st, mp_dps=None):
-        t = self.t if mp_dps is None else mpmath.mpf(self.t)
+        t = self.t if mp_dps is None else to_mp(self._t_exact)
         F, dF = _f_of(*self._ev(0, u[0], st, mp_dps))
         w = u[0]
         q = w - F
@@ -1103,12 +1128,12 @@ class MultiplicativePower(_MultiplicativeSubordination):
     def _atoms_exact(self, dps):
         # as for ⊠ (Belinschi 2003; Belinschi & Bercovici 2005): the atom at 0 is kept,
         # μ^{⊠t}({a^t}) = max(0, t μ({a}) − (t − 1)) for a > 0
-        t = self.t if dps is None else mpmath.mpf(self.t)
+        t = self.t if dps is None else to_mp(self._t_exact)
         out = []
         for a, m in self.mu.atoms(dps):
             if a == 0:
                 out.append((a, m))
-            elif t * m - (t - 1) > _ATOM_TOL:
+            elif t * m - (t - 1) > _atom_tol(dps):
                 out.append((a**t, t * m - (t - 1)))
         return sorted(out)
 
@@ -1117,7 +1142,7 @@ class MultiplicativePower(_MultiplicativeSubordination):
         import sympy as sp
 
         s = s_transform_series(_moments_of(self.mu, order), order)
-        t = sp.nsimplify(self.t) if float(self.t).is_integer() else sp.Rational(self.t)
+        t = self._t_exact
         # b = s^t by J. C. P. Miller's recursion: b_n = Σ_{k=1}^n ((t + 1)k − n) s_k b_{n−k}/(n s_0)
         b = [s[0] ** t]
         for n in range(1, len(s)):

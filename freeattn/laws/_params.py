@@ -9,7 +9,7 @@ import numbers
 import mpmath
 import sympy as sp
 
-from .._validation import ParameterError
+from .._validation import ParameterError, ParameterTypeError
 
 _counter = itertools.count()
 
@@ -31,13 +31,13 @@ def exact(value, name="value"):
     ------
     ParameterError
         For a string that is not a decimal number, or a non-finite value.
-    TypeError
-        For anything that is not a real number.
+    ParameterTypeError
+        For anything that is not a real number (also a ``TypeError``).
     """
     if isinstance(value, sp.Basic):
         return value
     if isinstance(value, bool):
-        raise TypeError(f"{name} must be a real number, got {value!r}")
+        raise ParameterTypeError(name, f"{name} must be a real number, got {value!r}")
     if isinstance(value, numbers.Integral):
         return sp.Integer(int(value))
     if isinstance(value, fractions.Fraction):
@@ -61,16 +61,7 @@ def exact(value, name="value"):
     try:
         f = float(value)
     except (TypeError, ValueError):
-        raise TypeError(f"{name} must be a real number, got {value!r}") from None
+        raise ParameterTypeError(name, f"{name} must be a real number, got {value!r}") from None
     if f != f or f in (float("inf"), float("-inf")):
         raise ParameterError(name, f"{name} must be finite, got {value!r}")
     return sp.Rational(f)
-
-
-def exact_positive(name, value):
-    """:func:`exact` of a parameter that must be a finite number > 0 (validated on its exact
-    value, so that e.g. the string "1e-400" or mpf('1e-400') is accepted and kept exact)."""
-    v = exact(value, name)
-    if not (v.is_real and v.is_finite and v > 0):
-        raise ParameterError(name, f"{name} must be a finite number > 0, got {value!r}")
-    return v

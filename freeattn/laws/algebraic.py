@@ -13,8 +13,10 @@ from .._context import FLOAT_REFERENCE_DPS, to_mp, workdps
 from .._validation import integer_at_least, positive
 from ..algebraic.numeric import _TABLE_NODES, BranchData, NumericPolynomial
 from ..algebraic.polynomial import G, z
-from ..algebraic.polynomial import (affine_polynomial, r_relation, s_relation,
-                                    series_moments, stieltjes_factor)
+from ..algebraic.polynomial import (affine_polynomial, discriminant_structure_seen,
+                                    r_relation, s_relation, series_moments, stieltjes_factor,
+                                    substitute_polynomial)
+from ..algebraic.roots import polyroots
 from ..algebraic.series import series_moments_numeric
 from ._theta import theta_of_x as _theta_of_x, x_of_theta as _x_of_theta
 from .base import Law
@@ -62,6 +64,24 @@ _PANELS = _theta_panels()
 
 
 
+def _is_monomial(t):
+    if t.is_Symbol or t.is_Rational:
+        return True
+    if t.is_Pow:
+        return t.base.is_Symbol and t.exp.is_Integer and t.exp > 0
+    if t.is_Mul:
+        return all(f.is_Symbol or f.is_Rational
+                   or (f.is_Pow and f.base.is_Symbol and f.exp.is_Integer and f.exp > 0)
+                   for f in t.args)
+    return False
+
+
+def _is_expanded(P):
+    """Whether P is a sum of monomials with rational coefficients (sympy's Add has combined
+    like terms), i.e. sp.expand(P) == P."""
+    return all(_is_monomial(t) for t in (P.args if P.is_Add else (P,)))
+
+
 def _mpc(v):
     """A complex argument (Python, numpy, sympy or mpmath number) as mpc at the current
     precision."""
@@ -94,7 +114,10 @@ class AlgebraicLaw(Law):
 
     def __init__(self, polynomial, values=None, name="algebraic law"):
         self.values = dict(values or {})
-        self.symbolic_polynomial = sp.expand(polynomial)
+        polynomial = sp.sympify(polynomial)
+        # the exact eliminations return expanded polynomials already (FLINT's terms): sympy's
+        # expand would only re-walk them (~1 s for the tied K=V layer's dilation)
+        self.symbolic_polynomial = polynomial if _is_expanded(polynomial) else sp.expand(polynomial)
         self.name = name
 
     # ----------------------------------------------------------- structure
@@ -116,7 +139,8 @@ class AlgebraicLaw(Law):
         so that the discriminant stays cheap however many affine maps and convolutions
         built the law, while no large exact expression ever enters sympy's algebra."""
         rational = {p: v for p, v in self.values.items() if getattr(v, "is_Rational", False)}
-        return sp.expand(self._factor.xreplace(rational))
+        # in FLINT (up to a rational factor, which P = 0 does not see)
+        return substitute_polynomial(self._factor, rational)
 
     @cached_property
     def _num(self):
@@ -137,11 +161,18 @@ class AlgebraicLaw(Law):
     def _num_full(self):
         return NumericPolynomial(self._factor, self.values)
 
+    @cached_property
+    def _symbolic_route(self):
+        """Breakpoints from the symbolic discriminant once the structure recurs (a scan),
+        from the substituted one for the first law of a structure (cold start); decided
+        once per law."""
+        return self._symbolic_discriminant_ok and discriminant_structure_seen(self._factor)
+
     def _branch(self, dps):
         dps = FLOAT_REFERENCE_DPS if dps is None else max(int(dps), FLOAT_REFERENCE_DPS)
         cache = self.__dict__.setdefault("_branch_cache", {})
         if dps not in cache:
-            symbolic = self._symbolic_discriminant_ok
+            symbolic = self._symbolic_route
             if symbolic:
                 try:
                     cache[dps] = BranchData(self._num, self._factor, dps, evaluator=self._num_full)
@@ -271,6 +302,7 @@ class AlgebraicLaw(Law):
         d = self._num.deg
         tol = mpmath.mpf(10) ** (-(mpmath.mp.dps - 8))
         by_power = {}
+        ap = [a**n for n in range(len(c[0]))]
         for k, row in enumerate(c):
             for j, ckj in enumerate(row):
                 if ckj == 0:
@@ -278,7 +310,7 @@ class AlgebraicLaw(Law):
                 for i in range(j + 1):  # (a + s)^j = Σ_i C(j, i) s^i a^{j-i}
                     ps = d - k + i
                     by_power.setdefault(ps, {})
-                    by_power[ps][k] = by_power[ps].get(k, 0) + ckj * mpmath.binomial(j, i) * a ** (j - i)
+                    by_power[ps][k] = by_power[ps].get(k, 0) + ckj * math.comb(j, i) * ap[j - i]
         cands = [mpmath.mpf(0)]
         for ps in sorted(by_power):
             coeffs = by_power[ps]
@@ -294,7 +326,7 @@ class AlgebraicLaw(Law):
                 cl.pop(0)
             if len(cl) >= 2:
                 try:
-                    roots = mpmath.polyroots(cl, maxsteps=400, extraprec=4 * mpmath.mp.prec)
+                    roots = polyroots(cl, extraprec=4 * mpmath.mp.prec, maxsteps=400)
                 except mpmath.libmp.libhyper.NoConvergence:
                     roots = []
                 cands += [mpmath.re(r) for r in roots
@@ -376,7 +408,22 @@ class AlgebraicLaw(Law):
                            "info": info, "theta": theta, "g": g})
         poles = set(bd.poles)
         atoms = dict(self._atoms_raw(None))
-        for t in tables:
+        # the anchors of all square-root ends' paths (_edge_path) in one vectorised track
+        probes = {}
+        for k, t in enumerate(tables):
+            for side in ("a", "b"):
+                end = t[side + "_mp"]
+                if end in atoms or end in poles or end in t["inner"]:
+                    continue
+                probes[(k, side)] = {"x": float(end), "end": side}
+        if probes:
+            keys = list(probes)
+            spans = [self._edge_path_span(tables[k], probes[(k, side)]) for k, side in keys]
+            g0, ok0 = self._num.track(np.array([e + d for e, d, _ in spans]),
+                                      np.array([h for _, _, h in spans]))
+            for key, g_, ok_ in zip(keys, g0, ok0):
+                probes[key]["anchor"] = (g_, bool(ok_))
+        for k, t in enumerate(tables):
             t["edges"] = []
             for end in (t["a_mp"], t["b_mp"]):
                 if end in atoms:  # an atom next to the support: local expansion of H = δ·G
@@ -394,20 +441,30 @@ class AlgebraicLaw(Law):
                 # (a cusp-like hard rise of the density, e.g. the ⊠ layer's edge next to 0)
                 # the midpoint's nearest root at e is another sheet's real root
                 width = t["b"] - t["a"]
-                d0 = (1e-7 if end == t["a_mp"] else -1e-7) * width
+                side = "a" if end == t["a_mp"] else "b"
+                d0 = (1e-7 if side == "a" else -1e-7) * width
                 inside = ef + d0
-                g_tr, ok_tr = self._num.track(np.array([inside]), np.array([1e-5 * abs(d0)]))
-                if ok_tr[0]:
-                    g_in, _ = self._num.newton(g_tr, np.array([inside]), steps=3)
-                    g_in = g_in[0]
-                # just inside the support the branch has Im G < 0: a tracked value on the axis
-                # is another sheet's real root (attention_law(3.0014, 0.0029955, 35): the
-                # tracker ended on the real root 1.04e-3 beside the merging pair 3.3e-4 ± 1.4e-8i)
-                if not (ok_tr[0] and np.isfinite(g_in) and g_in.imag < -_REAL_ROOT_IM * abs(g_in)):
+                # the continued path toward the end (_edge_path: one tracked point, then
+                # nearest-root steps along the axis) gives the branch at δ0 …
+                sh, _ = self._shifted(t, side)
+                probe = probes[(k, side)]
+                g_in = self._on_path(self._edge_path(t, probe, sh), sh, d0)
+                if g_in is None:  # … else the tracker at δ0 itself
+                    g_tr, ok_tr = self._num.track(np.array([inside]), np.array([1e-5 * abs(d0)]))
+                    if ok_tr[0]:
+                        g_in, _ = self._num.newton(g_tr, np.array([inside]), steps=3)
+                        g_in = g_in[0]
+                # just inside the support the branch has Im G < 0: a value on the axis is
+                # another sheet's real root (attention_law(3.0014, 0.0029955, 35): the tracker
+                # ended on the real root 1.04e-3 beside the merging pair 3.3e-4 ± 1.4e-8i)
+                if g_in is None or not (np.isfinite(g_in)
+                                        and g_in.imag < -_REAL_ROOT_IM * abs(g_in)):
                     g_in = bd.select(self._num.roots(np.array([inside])), t["info"],
                                      np.array([inside]))[0]
                 edge = self._edge_expansion(end, g_in)
-                edge["end"] = "a" if end == t["a_mp"] else "b"
+                edge["end"] = side
+                if "path" in probe:
+                    edge["path"] = probe["path"]
                 t["edges"].append(edge)
         return tables
 
@@ -452,7 +509,8 @@ class AlgebraicLaw(Law):
             with workdps(FLOAT_REFERENCE_DPS):
                 c = self._num.coefficients_mp()
                 dz = len(c[0]) - 1
-                cf = np.array([[float(sum(c[k][j] * mpmath.binomial(j, i) * e ** (j - i)
+                ep = [e**n for n in range(dz + 1)]
+                cf = np.array([[float(sum(c[k][j] * math.comb(j, i) * ep[j - i]
                                           for j in range(i, dz + 1)))
                                 for i in range(dz, -1, -1)] for k in range(len(c) - 1, -1, -1)])
                 corr = float(mpmath.mpf(t[end]) - e)
@@ -500,6 +558,8 @@ class AlgebraicLaw(Law):
                     & (np.abs(g - guess) <= 1e-2 * np.abs(guess)) & (g.imag <= 0))
         bad |= (th < t["theta"][1]) | (th > t["theta"][-2])
         if np.any(bad):
+            self._edge_zone_guess(t, g, bad, left, delta, sha, shb)
+        if np.any(bad):
             for sh, side in ((sha, left), (shb, ~left)):
                 m = bad & side
                 if np.any(m):
@@ -546,6 +606,37 @@ class AlgebraicLaw(Law):
                 # only where x resolves the distance to the end (x − e exact enough to track)
                 zone |= (bad & side & (np.abs(delta) <= _EDGE_ZONE * (b - a))
                          & (np.abs(delta) >= 1e-10 * (abs(edge["x"]) + (b - a))))
+            # Each end's branch is first continued once, down from far above at the zone's
+            # outer end and then along the real axis toward the end on a log-spaced grid
+            # (_edge_path, cached per end); every point of the zone then takes the root of
+            # P(·, x) nearest that path.  Only if the path is ambiguous are the points
+            # tracked one by one.
+            for edge in t["edges"]:
+                if edge.get("pole") or not np.any(zone):
+                    continue
+                is_a = edge["end"] == "a"
+                side = left if is_a else ~left
+                j = np.flatnonzero(zone & side)
+                if not j.size:
+                    continue
+                sh = sha if is_a else shb
+                path = self._edge_path(t, edge, sh)
+                if path is None:
+                    continue
+                ld, gp, _ = path
+                lq = np.log(np.abs(delta[j]))
+                ref = np.interp(lq, ld, gp.real) + 1j * np.interp(lq, ld, gp.imag)
+                r = sh.roots(delta[j])
+                with np.errstate(invalid="ignore", divide="ignore"):
+                    dist = np.abs(r - ref[:, None])
+                dist = np.where(np.isfinite(dist), dist, np.inf)
+                srt = np.sort(dist, axis=1)
+                pick = r[np.arange(len(j)), np.argmin(dist, axis=1)]
+                gn, _ = sh.newton(pick, delta[j], steps=3)
+                sure = (np.isfinite(gn) & (gn.imag <= 0)
+                        & (srt[:, 0] <= 0.25 * (srt[:, 1] if r.shape[1] > 1 else np.inf)))
+                g[j[sure]] = gn[sure]
+                zone[j[sure]] = False
             if np.any(zone):
                 idx = np.flatnonzero(zone)
                 gt, okt = self._num.track(x[idx], 1e-3 * np.abs(delta[idx]))
@@ -592,7 +683,7 @@ class AlgebraicLaw(Law):
         dcoef = [sum(dP[k][j] * e**j for j in range(len(dP[0]))) for k in range(len(dP) - 1, -1, -1)]
         while len(dcoef) > 1 and dcoef[0] == 0:
             dcoef.pop(0)
-        cands = mpmath.polyroots(dcoef, maxsteps=200, extraprec=60) if len(dcoef) > 1 else []
+        cands = polyroots(dcoef, extraprec=60) if len(dcoef) > 1 else []
         ge = mpmath.mpf(complex(g_guess).real)
         if cands:
             # a root of ∂P/∂G is the double root only where P vanishes too: among the
@@ -625,12 +716,13 @@ class AlgebraicLaw(Law):
         d = len(c) - 1
         dz = len(c[0]) - 1
         out = [[mpmath.mpf(0)] * (d + dz + 1) for _ in range(d + 1)]
+        ap = [a**n for n in range(dz + 1)]
         for k in range(d + 1):
             for j in range(dz + 1):
                 if c[k][j] == 0:
                     continue
                 for i in range(j + 1):
-                    out[k][d - k + i] += c[k][j] * mpmath.binomial(j, i) * a ** (j - i)
+                    out[k][d - k + i] += c[k][j] * math.comb(j, i) * ap[j - i]
         return out
 
     def _edge_coefficients(self, e, ge, c=None):
@@ -640,14 +732,16 @@ class AlgebraicLaw(Law):
             c = self._num.coefficients_mp()
         deg, degz = len(c) - 1, len(c[0]) - 1
         p = [[mpmath.mpf(0)] * (degz + 1) for _ in range(deg + 1)]
+        gp = [ge**n for n in range(deg + 1)]
+        ep = [e**n for n in range(degz + 1)]
         for i in range(deg + 1):
             for j in range(degz + 1):
                 acc = mpmath.mpf(0)
                 for k in range(i, deg + 1):
                     for jj in range(j, degz + 1):
                         if c[k][jj] != 0:
-                            acc += (c[k][jj] * mpmath.binomial(k, i) * ge ** (k - i)
-                                    * mpmath.binomial(jj, j) * e ** (jj - j))
+                            acc += (c[k][jj] * (math.comb(k, i) * math.comb(jj, j))
+                                    * gp[k - i] * ep[jj - j])
                 p[i][j] = acc
         p[0][0] = mpmath.mpf(0)
         p[1][0] = mpmath.mpf(0)
@@ -685,10 +779,210 @@ class AlgebraicLaw(Law):
             return {"x": float(a), "corr": float(mpmath.mpf(float(a)) - a), "g": float(mass),
                     "p": p, "e_mp": a, "pole": True}
 
+    #: grid points per decade of the path toward a square-root end (_edge_path); the branch
+    #: moves by a factor e^{ln 10/(2·20)} ≈ 1.06 in u ~ √δ per step, its partner root is 2|u|
+    #: away
+    _PATH_PER_DECADE = 20
+
     @staticmethod
-    def _edge_local(edge, delta, g_fallback):
+    def _edge_path_span(t, edge):
+        """(e, δ, h) of the point where an end's path starts: x = e + δ at the outer end of
+        the edge zone, tracked down to the height h."""
+        hi = _EDGE_ZONE * (t["b"] - t["a"]) * 1.5
+        return edge["x"], (hi if edge["end"] == "a" else -hi), 1e-3 * hi
+
+    def _edge_path(self, t, edge, sh):
+        """The branch on a log-spaced grid of δ = x − e from the outer end of the edge zone
+        (|δ| = _EDGE_ZONE·(b − a)) toward the end e (|δ| = 1e-10·(|e| + b − a)): tracked down
+        from far above the axis at the outer point, then continued inward point by point
+        by the nearest root of P(·, e + δ) (unambiguous: at most a quarter of the distance to
+        the next root).  Returns (ln|δ| ascending, branch values, distance to the nearest
+        other root) or None where the continuation is ambiguous; cached on the edge."""
+        if "path" in edge:
+            return edge["path"]
+        a, b = t["a"], t["b"]
+        sgn = 1.0 if edge["end"] == "a" else -1.0
+        hi = _EDGE_ZONE * (b - a) * 1.5
+        lo = 1e-10 * (abs(edge["x"]) + (b - a)) * 0.5
+        n = max(2, int(math.ceil(math.log10(hi / lo) * self._PATH_PER_DECADE)) + 1)
+        mag = np.geomspace(hi, lo, n)  # outer point first
+        d = sgn * mag
+        e = edge["x"]
+        path = None
+        if "anchor" in edge:  # tracked already, together with the other ends (_tables)
+            g0, ok = np.array([edge["anchor"][0]]), [edge["anchor"][1]]
+        else:
+            g0, ok = self._num.track(np.array([e + d[0]]), np.array([1e-3 * mag[0]]))
+        if ok[0]:
+            g0, _ = sh.newton(g0, d[:1], steps=3)
+            r = sh.roots(d)
+            gs = np.empty(n, complex)
+            gs[0] = g0[0]
+            good = np.isfinite(g0[0])
+            for k in range(1, n):
+                if not good:
+                    break
+                dist = np.abs(r[k] - gs[k - 1])
+                dist = np.where(np.isfinite(dist), dist, np.inf)
+                o = np.argsort(dist)
+                if not (len(o) == 1 or dist[o[0]] <= 0.25 * dist[o[1]]):
+                    good = False
+                    break
+                gs[k] = r[k, o[0]]
+            if good:
+                gs, _ = sh.newton(gs, d, steps=2)
+                # distance from the branch to the nearest other root at each grid point
+                sep = np.abs(r - gs[:, None])
+                sep = np.where(np.isfinite(sep), sep, np.inf)
+                sep = np.sort(sep, axis=1)[:, 1] if r.shape[1] > 1 else np.full(n, np.inf)
+                if np.all(np.isfinite(gs)) and np.all(gs.imag <= 0):
+                    path = (np.log(mag[::-1]), gs[::-1], sep[::-1])
+        edge["path"] = path
+        return path
+
+    def _edge_zone_guess(self, t, g, bad, left, delta, sha, shb):
+        """In place: the branch at ``bad`` points of the zones next to square-root ends
+        without companion eigenvalues.  Where the end's path (_edge_path) covers |δ|: Newton
+        on the re-expanded P from the path's value, kept when it settles within a fifth of
+        the distance to the next root there.  Below the path (|δ| < 1e-10·(|e| + b − a),
+        where double precision cannot separate the two roots meeting at e): the edge
+        expansion, kept when it agrees with the double root G_e to 1e-3 (as the sheet check
+        of _edge_local).  Points kept are cleared from ``bad``; the others keep the general
+        route."""
+        a, b = t["a"], t["b"]
+        # an end shared with the next support interval (a branch point of other sheets or a
+        # cusp): beyond the table's first node, the path continued from that node
+        for is_a, end in ((True, t["a_mp"]), (False, t["b_mp"])):
+            if end not in t["inner"] or t.get("pole_" + ("a" if is_a else "b")):
+                continue
+            side = left if is_a else ~left
+            sh = sha if is_a else shb
+            path = self._inner_path(t, "a" if is_a else "b", sh)
+            j = np.flatnonzero(bad & side)
+            if path is None or not j.size:
+                continue
+            ld, gp, sep = path
+            lq = np.log(np.abs(delta[j]))
+            on = (lq >= ld[0]) & (lq <= ld[-1])
+            if np.any(on):
+                jj, lo_ = j[on], lq[on]
+                ref = np.interp(lo_, ld, gp.real) + 1j * np.interp(lo_, ld, gp.imag)
+                gap = np.minimum(np.interp(lo_, ld, sep),
+                                 sep[np.clip(np.searchsorted(ld, lo_), 0, len(ld) - 1)])
+                gn, stp = sh.newton(ref.copy(), delta[jj], steps=4)
+                with np.errstate(invalid="ignore"):
+                    keep = (np.isfinite(gn) & (gn.imag <= 0) & (stp <= 1e-10 * np.abs(gn))
+                            & (np.abs(gn - ref) <= 0.2 * gap))
+                g[jj[keep]] = gn[keep]
+                bad[jj[keep]] = False
+        for edge in t["edges"]:
+            if edge.get("pole") or "p" not in edge:
+                continue
+            is_a = edge["end"] == "a"
+            side = left if is_a else ~left
+            j = np.flatnonzero(bad & side & (np.abs(delta) <= _EDGE_ZONE * (b - a)))
+            if not j.size:
+                continue
+            sh = sha if is_a else shb
+            path = edge["path"] if "path" in edge else self._edge_path(t, edge, sh)
+            if path is None:
+                continue
+            ld, gp, sep = path
+            lq = np.log(np.abs(delta[j]))
+            on = (lq >= ld[0]) & (lq <= ld[-1])
+            if np.any(on):
+                jj, lo_ = j[on], lq[on]
+                ref = np.interp(lo_, ld, gp.real) + 1j * np.interp(lo_, ld, gp.imag)
+                gap = np.minimum(np.interp(lo_, ld, sep), sep[np.clip(np.searchsorted(ld, lo_), 0, len(ld) - 1)])
+                gn, stp = sh.newton(ref.copy(), delta[jj], steps=4)
+                with np.errstate(invalid="ignore"):
+                    keep = (np.isfinite(gn) & (gn.imag <= 0) & (stp <= 1e-10 * np.abs(gn))
+                            & (np.abs(gn - ref) <= 0.2 * gap))
+                g[jj[keep]] = gn[keep]
+                bad[jj[keep]] = False
+            below = lq < ld[0]
+            if np.any(below):
+                jj = j[below]
+                ge = np.full(jj.size, complex(edge["g"]))
+                gl = self._edge_local(edge, delta[jj], np.full(jj.size, np.nan + 0j), ref=ge)
+                keep = np.isfinite(gl)
+                g[jj[keep]] = gl[keep]
+                bad[jj[keep]] = False
+
+    def _inner_path(self, t, side, sh):
+        """The branch on a log-spaced grid of δ toward an end shared with the next support
+        interval, from the table's first node (|δ| ≈ 4e-5·(b − a)) down to 1e-40·(b − a):
+        nearest-root steps of the re-expanded P (unambiguous: at most a quarter of the
+        distance to the next root), truncated at the first ambiguous step (roots that meet
+        at the end, a cusp, are not separated by doubles below some |δ|).  Returns
+        (ln|δ| ascending, branch values, distance to the nearest other root) or None;
+        cached on the table."""
+        key = "inner_path_" + side
+        if key in t:
+            return t[key]
+        a, b = t["a"], t["b"]
+        k0 = 1 if side == "a" else len(t["theta"]) - 2
+        th0 = t["theta"][k0]
+        mag0 = (b - a) * (math.sin(0.5 * th0) ** 2 if side == "a" else math.cos(0.5 * th0) ** 2)
+        lo = (b - a) * 1e-40
+        # 5 points a decade: a root moving like |δ|^p, p ≥ 1/3, moves by < 17 % of its
+        # distance to its partner per step
+        n = int(math.ceil(math.log10(mag0 / lo) * 5)) + 1
+        mag = np.geomspace(mag0, lo, n)
+        d = (1.0 if side == "a" else -1.0) * mag
+        path = None
+        g0, _ = sh.newton(np.array([t["g"][k0]]), d[:1], steps=3)
+        if np.isfinite(g0[0]) and abs(g0[0] - t["g"][k0]) <= 1e-8 * abs(t["g"][k0]):
+            r = sh.roots(d)
+            gs = np.empty(n, complex)
+            gs[0] = g0[0]
+            k = 1
+            while k < n:
+                dist = np.abs(r[k] - gs[k - 1])
+                dist = np.where(np.isfinite(dist), dist, np.inf)
+                o = np.argsort(dist)
+                if not (len(o) == 1 or dist[o[0]] <= 0.25 * dist[o[1]]):
+                    break
+                gs[k] = r[k, o[0]]
+                k += 1
+            if k >= 2:
+                gs, _ = sh.newton(gs[:k], d[:k], steps=2)
+                sep = np.abs(r[:k] - gs[:, None])
+                sep = np.where(np.isfinite(sep), sep, np.inf)
+                sep = np.sort(sep, axis=1)[:, 1] if r.shape[1] > 1 else np.full(k, np.inf)
+                if np.all(np.isfinite(gs)) and np.all(gs.imag <= 0):
+                    path = (np.log(mag[:k][::-1]), gs[::-1], sep[::-1])
+        t[key] = path
+        return path
+
+    @staticmethod
+    def _on_path(path, sh, d):
+        """The root of the re-expanded P (``sh``) at δ = ``d`` nearest the path's value there
+        (unambiguous: at most a quarter of the distance to the next root), polished; or None."""
+        if path is None:
+            return None
+        ld, gp, _ = path
+        lq = math.log(abs(d))
+        if not ld[0] <= lq <= ld[-1]:
+            return None
+        ref = np.interp(lq, ld, gp.real) + 1j * np.interp(lq, ld, gp.imag)
+        r = sh.roots(np.array([d]))[0]
+        dist = np.abs(r - ref)
+        dist = np.where(np.isfinite(dist), dist, np.inf)
+        o = np.argsort(dist)
+        if len(o) > 1 and not dist[o[0]] <= 0.25 * dist[o[1]]:
+            return None
+        g, _ = sh.newton(r[o[:1]], np.array([d]), steps=3)
+        return g[0] if np.isfinite(g[0]) and g[0].imag <= 0 else None
+
+    @staticmethod
+    def _edge_local(edge, delta, g_fallback, ref=None):
         """Branch near a square-root edge from the local expansion (see _edge_expansion);
-        ``delta`` = x − e, measured from the exact edge."""
+        ``delta`` = x − e, measured from the exact edge.  The expansion's root is kept where
+        it agrees with ``ref`` (default ``g_fallback``) to 1e-3 (same sheet), else
+        ``g_fallback``."""
+        if ref is None:
+            ref = g_fallback
         p = edge["p"]
         q = np.array([np.polyval(p[i, ::-1], delta) for i in range(p.shape[0])]) + 0j
         with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
@@ -716,7 +1010,7 @@ class AlgebraicLaw(Law):
             # accept the local root when Newton converged on the same sheet as the global solve
             ok = np.isfinite(g) & (g.imag <= 0) & (step <= 1e-13 * np.abs(u))
             if not edge.get("pole"):  # at an atom the expansion is the better of the two
-                ok &= np.abs(g - g_fallback) <= 1e-3 * np.abs(g_fallback)
+                ok &= np.abs(g - ref) <= 1e-3 * np.abs(ref)
         if edge.get("pole") and not np.all(ok):
             # below ~1e-21 the float64 expansion loses u = H − mass (P̃'s coefficients span
             # δ^6…δ^8 in the tied K=V layer); there H − mass is continued by its power law
@@ -817,8 +1111,10 @@ class AlgebraicLaw(Law):
         keep_lo, keep_mass = [], []
         for level in range(_MAX_LEVELS):
             mid = 0.5 * (lo + hi)
-            whole = self._gl(t, lo, hi)
-            left, right = self._gl(t, lo, mid), self._gl(t, mid, hi)
+            # the three rules in one vectorised evaluation (one branch solve per level)
+            n = lo.size
+            both = self._gl(t, np.concatenate([lo, lo, mid]), np.concatenate([hi, mid, hi]))
+            whole, left, right = both[:n], both[n:2 * n], both[2 * n:]
             tol = np.maximum(_PANEL_TOL, 4e-16 * np.abs(whole))
             ok = (np.abs(whole - (left + right)) <= tol) | (hi - lo <= 1e-15 * math.pi)
             total = sum(len(k) for k in keep_lo) + 2 * lo.size
@@ -1394,8 +1690,11 @@ class AlgebraicLaw(Law):
             raise ValueError("scale must be non-zero, got 0")
         a_s, b_s = fresh("shift"), fresh("scale")
         P = affine_polynomial(self.symbolic_polynomial, a_s, b_s)
-        return AlgebraicLaw(P, {**self.values, a_s: shift, b_s: scale},
-                            name=f"{shift} + {scale}·({self.name})")
+        out = AlgebraicLaw(P, {**self.values, a_s: shift, b_s: scale},
+                           name=f"{shift} + {scale}·({self.name})")
+        # the image's hull is the affine image of this law's (convolution domain checks)
+        out._affine_source = (self, shift, scale)
+        return out
 
     def dilate(self, t):
         """Dilation D_t (push-forward by x ↦ t x), t > 0."""

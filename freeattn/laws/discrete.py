@@ -6,8 +6,8 @@ import math
 import mpmath
 import numpy as np
 
-from .._context import mp_route, round_back, workdps
-from .._validation import probability_vector, real_vector
+from .._context import mp_route
+from .._validation import Param
 from .base import Law
 
 __all__ = ["Discrete"]
@@ -47,12 +47,15 @@ class Discrete(Law):
     (0.875+0j)
     """
 
+    parameters = (Param("points", "real_vector", "a_i", "atom locations"),
+                  Param("weights", "probability_vector", "w_i", "atom masses", optional=True))
+
     def __init__(self, points, weights=None):
-        pts = real_vector("points", points)
-        if weights is None:
+        points_p, weights_p = Discrete.parameters  # (Empirical declares its own)
+        pts = points_p.validate(points)
+        w = weights_p.validate(weights, size=pts.size)
+        if w is None:
             w = np.full(pts.size, 1.0 / pts.size)
-        else:
-            w = probability_vector("weights", weights, pts.size)
         order = np.argsort(pts, kind="stable")
         pts, w = pts[order], w[order]
         uniq, start = np.unique(pts, return_index=True)
@@ -113,13 +116,11 @@ class Discrete(Law):
     def _support(self, dps):
         return []
 
+    @mp_route
     def _atoms(self, dps):
         if dps is None:
             return [(float(a), float(w)) for a, w in zip(self.points, self.weights)]
-        with workdps(dps):
-            out = [(mpmath.mpf(float(a)), mpmath.mpf(float(w)))
-                   for a, w in zip(self.points, self.weights)]
-        return round_back(out, dps)
+        return list(zip(self._points_mp(), self._weights_mp()))
 
     def _pdf_float(self, x):
         return np.zeros(np.shape(x))

@@ -3,9 +3,11 @@ from __future__ import annotations
 
 import math
 
+import mpmath
 import numpy as np
 
-from .._validation import Param, positive, real_vector
+from .._context import mp_route
+from .._validation import Param, positive
 from .discrete import Discrete
 
 __all__ = ["Empirical"]
@@ -41,14 +43,15 @@ class Empirical(Discrete):
     2.5
     """
 
-    #: declared parameter domains (the samples are validated by ``real_vector``)
-    parameters = (Param("bandwidth", "positive", "η", "half-width of smoothed_pdf"),)
+    parameters = (Param("samples", "real_vector", "λ_i", "observed eigenvalues"),
+                  Param("bandwidth", "positive", "η", "half-width of smoothed_pdf", optional=True))
 
     def __init__(self, samples, bandwidth=None):
-        x = np.sort(real_vector("samples", samples))
+        x = np.sort(self.parameters[0].validate(samples))
         self.samples = x
         self.n = x.size
-        self.bandwidth = None if bandwidth is None else float(self.parameters[0].validate(bandwidth))
+        bandwidth = self.parameters[1].validate(bandwidth)
+        self.bandwidth = None if bandwidth is None else float(bandwidth)
         uniq, counts = np.unique(x, return_counts=True)
         super().__init__(uniq, counts / x.size)
         self.name = f"Empirical(n={x.size})"
@@ -68,7 +71,7 @@ class Empirical(Discrete):
             return 1e-3 * (1 + abs(float(self.samples[0])))
         return 0.9 * spread * self.n ** -0.2
 
-    def smoothed_pdf(self, x, bandwidth=None):
+    def smoothed_pdf(self, x, bandwidth=None, dps=None):
         """Density of μ ∗ Cauchy(η): −Im G(x + iη)/π = (1/n) Σ_i η/(π((x − λ_i)² + η²)).
 
         A smoothing at the fixed half-width η (the Poisson kernel of the upper half-plane), for
@@ -79,14 +82,27 @@ class Empirical(Discrete):
         x : float or array_like of float, any shape
         bandwidth : float > 0, optional
             η; default :meth:`default_bandwidth`.
+        dps : int, optional
+            None: float64; an integer: mpmath at that precision (η's binary value).
 
         Returns
         -------
-        float or ndarray, shape of ``x``
+        float or ndarray, shape of ``x`` (dtype object of mpf at ``dps``)
+
+        Raises
+        ------
+        ParameterError
+            For NaN or infinite ``x``, a non-positive ``bandwidth`` or a bad ``dps``.
         """
         eta = self.default_bandwidth() if bandwidth is None else float(positive("bandwidth", bandwidth))
-        arr = np.asarray(x, dtype=float)
-        flat = real_vector("x", arr.reshape(-1), min_size=0)
-        g = self._cauchy_float(flat + 1j * eta)
-        out = np.maximum(-g.imag / math.pi, 0.0).reshape(arr.shape)
-        return out[()] if out.ndim == 0 else out
+
+        def fl(flat):
+            return np.maximum(-self._cauchy_float(flat + 1j * eta).imag / math.pi, 0.0)
+
+        return self._apply(x, dps, fl, lambda v, d: self._smoothed_mp(v, d, eta), name="x")
+
+    @mp_route
+    def _smoothed_mp(self, x, dps, eta):
+        eta = mpmath.mpf(eta)
+        return mpmath.fsum(w * eta / ((x - a) ** 2 + eta**2)
+                           for a, w in zip(self._points_mp(), self._weights_mp())) / mpmath.pi

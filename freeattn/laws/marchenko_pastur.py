@@ -16,17 +16,12 @@ import math
 import mpmath
 import numpy as np
 
-from .._context import to_mp, workdps
+from .._context import FLOAT_REFERENCE_DPS, mp_route, to_mp, workdps
 from ..algebraic.polynomial import G, z
-from ._params import exact_positive, fresh
-from .algebraic import AlgebraicLaw, _mpc
-
-def _complex(re, im):
-    """re + i·im without the 0·∞ = NaN of a complex product."""
-    out = np.empty(np.shape(re), dtype=complex)
-    out.real = re
-    out.imag = im
-    return out
+from .._validation import Param
+from ._params import fresh
+from ._closed import cauchy_mp_upper, complex_array as _complex
+from .algebraic import AlgebraicLaw
 
 
 __all__ = ["MarchenkoPastur", "FreePoisson"]
@@ -42,14 +37,11 @@ def _mp_edges_float(y):
     return (y - 1) ** 2 / (1 + r) ** 2, (1 + r) ** 2
 
 
-def _mp_edge_corrections(y_mp):
-    """(a, b, a − float(a), b − float(b)) from 30-digit arithmetic: x − a and b − x then keep
-    their relative accuracy next to the edges, (b − x) = (float(b) − x) + (b − float(b))."""
-    with mpmath.workdps(40):
-        r = mpmath.sqrt(y_mp)
-        a, b = (y_mp - 1) ** 2 / (1 + r) ** 2, (1 + r) ** 2
-        af, bf = float(a), float(b)
-        return af, bf, float(a - af), float(b - bf)
+def _mp_edges_mp(y):
+    """(a, b) = ((1 − √y)², (1 + √y)²) at the current mpmath precision, a without
+    cancellation at y ≈ 1."""
+    r = mpmath.sqrt(y)
+    return (y - 1) ** 2 / (1 + r) ** 2, (1 + r) ** 2
 
 
 def _mp_pdf(x, y, a, b, ca=0.0, cb=0.0):
@@ -110,12 +102,15 @@ class MarchenkoPastur(AlgebraicLaw):
 
     Raises
     ------
-    ValueError
-        If ``ratio`` is not a finite number > 0 (a ``ParameterError`` naming ``ratio``).
+    ParameterError
+        If ``ratio`` is not a finite number > 0 (``.param == "ratio"``; a ``ParameterTypeError``
+        for a non-number).
     """
 
+    parameters = (Param("ratio", "positive", "y", "rows/columns"),)
+
     def __init__(self, ratio):
-        y_exact = exact_positive("ratio", ratio)
+        y_exact = self.parameters[0].exact(ratio)
         self.ratio = float(y_exact)
         y = fresh("y")
         self._y_symbol = y
@@ -135,27 +130,34 @@ class MarchenkoPastur(AlgebraicLaw):
         a, b = _mp_edges_float(self.ratio)
         return a * self._dil, b * self._dil
 
+    @mp_route
     def _support(self, dps):
         if dps is None:
             return [self._edges()]
-        with workdps(dps):
-            y, s = self._y_mp(), self._dil_mp()
-            r = mpmath.sqrt(y)
-            a, b = s * (y - 1) ** 2 / (1 + r) ** 2, s * (1 + r) ** 2
-        with mpmath.workdps(dps):
-            return [(+a, +b)]
+        a, b = _mp_edges_mp(self._y_mp())
+        s = self._dil_mp()
+        return [(s * a, s * b)]
 
     def _atoms_raw(self, dps):
-        with workdps(dps or 30):
-            y = self._y_mp()
-            return [(mpmath.mpf(0), 1 - 1 / y)] if y > 1 else []
+        # AlgebraicLaw's raw atoms: dps=None means the float64 reference precision
+        return self._atoms_mp(dps or FLOAT_REFERENCE_DPS)
+
+    @mp_route
+    def _atoms_mp(self, dps):
+        y = self._y_mp()
+        return [(mpmath.mpf(0), 1 - 1 / y)] if y > 1 else []
 
     @property
     def _edge_data(self):
+        """(a, b, a − float(a), b − float(b)) from reference-precision arithmetic: x − a and
+        b − x then keep their relative accuracy next to the edges,
+        (b − x) = (float(b) − x) + (b − float(b))."""
         d = self.__dict__.get("_edge_data_")
         if d is None:
-            with mpmath.workdps(40):
-                d = self.__dict__["_edge_data_"] = _mp_edge_corrections(self._y_mp())
+            with workdps(FLOAT_REFERENCE_DPS):
+                a, b = _mp_edges_mp(self._y_mp())
+                af, bf = float(a), float(b)
+                d = self.__dict__["_edge_data_"] = (af, bf, float(a - af), float(b - bf))
         return d
 
     def _pdf_float(self, x):
@@ -199,48 +201,34 @@ class MarchenkoPastur(AlgebraicLaw):
         out[np.isnan(x)] = np.nan
         return np.clip(out, 0.0, 1.0)
 
+    @mp_route
     def _pdf_mp(self, x, dps):
-        with workdps(dps):
-            y, s = self._y_mp(), self._dil_mp()
-            x = to_mp(x) / s
-            r = mpmath.sqrt(y)
-            a, b = (y - 1) ** 2 / (1 + r) ** 2, (1 + r) ** 2
-            if mpmath.isnan(x):
-                val = mpmath.nan
-            elif a < x < b:
-                val = mpmath.sqrt((b - x) * (x - a)) / (2 * mpmath.pi * y * x) / s
-            elif x == 0 and y == 1:
-                val = mpmath.inf
-            else:
-                val = mpmath.mpf(0)
-        with mpmath.workdps(dps):
-            return +val
+        y, s = self._y_mp(), self._dil_mp()
+        x = x / s
+        a, b = _mp_edges_mp(y)
+        if mpmath.isnan(x):
+            return mpmath.nan
+        if a < x < b:
+            return mpmath.sqrt((b - x) * (x - a)) / (2 * mpmath.pi * y * x) / s
+        if x == 0 and y == 1:
+            return mpmath.inf
+        return mpmath.mpf(0)
 
+    @mp_route
     def _cauchy_mp(self, zv, dps):
-        with workdps(dps):
-            y, s = self._y_mp(), self._dil_mp()
-            zv = _mpc(zv) / s
-            r = mpmath.sqrt(y)
-            a, b = (y - 1) ** 2 / (1 + r) ** 2, (1 + r) ** 2
-            if mpmath.isnan(zv.real) or mpmath.isnan(zv.imag):
-                val = mpmath.mpc(mpmath.nan, mpmath.nan)
-            elif not mpmath.isfinite(zv):
-                val = mpmath.mpc(0)
-            else:
-                conj = zv.imag < 0
-                zq = mpmath.conj(zv) if conj else zv
-                rt = mpmath.sqrt(zq - a) * mpmath.sqrt(zq - b)
-                sm = zq + y - 1
-                if zq == 0 and y >= 1:
-                    val = mpmath.mpc(mpmath.inf)
-                elif abs(sm + rt) >= abs(sm - rt):
-                    val = 2 / (sm + rt) / s
-                else:
-                    val = (sm - rt) / (2 * y * zq) / s
-                if conj and mpmath.isfinite(val):
-                    val = mpmath.conj(val)
-        with mpmath.workdps(dps):
-            return +val
+        y, s = self._y_mp(), self._dil_mp()
+        a, b = _mp_edges_mp(y)
+
+        def g_upper(zq):
+            rt = mpmath.sqrt(zq - a) * mpmath.sqrt(zq - b)
+            sm = zq + y - 1
+            if zq == 0 and y >= 1:
+                return mpmath.mpc(mpmath.inf)
+            if abs(sm + rt) >= abs(sm - rt):  # the larger root: no cancellation
+                return 2 / (sm + rt) / s
+            return (sm - rt) / (2 * y * zq) / s
+
+        return cauchy_mp_upper(mpmath.mpc(zv) / s, g_upper)
 
 
 class FreePoisson(MarchenkoPastur):
@@ -256,12 +244,15 @@ class FreePoisson(MarchenkoPastur):
 
     Raises
     ------
-    ValueError
-        If ``rate`` is not a finite number > 0 (a ``ParameterError`` naming ``rate``).
+    ParameterError
+        If ``rate`` is not a finite number > 0 (``.param == "rate"``; a ``ParameterTypeError``
+        for a non-number).
     """
 
+    parameters = (Param("rate", "positive", "t", "rate (free cumulants κ_q = t)"),)
+
     def __init__(self, rate):
-        t_exact = exact_positive("rate", rate)
+        t_exact = self.parameters[0].exact(rate)
         self.rate = float(t_exact)
         self.ratio = 1 / self.rate
         self._dil = self.rate

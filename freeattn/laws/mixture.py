@@ -6,11 +6,24 @@ import math
 import mpmath
 import numpy as np
 
-from .._context import round_back, to_mp, workdps
-from .._validation import ParameterError, probability_vector
+from .._context import inner_dps, mp_route
+from .._validation import Param, ParameterError, ParameterTypeError, dps_or_none
 from .base import Law
 
 __all__ = ["Mixture"]
+
+
+def _law_list(name, laws):
+    try:
+        laws = list(laws)
+    except TypeError:
+        raise ParameterTypeError(name, f"{name} must be a sequence of laws") from None
+    if not laws:
+        raise ParameterError(name, f"{name} must hold at least one law")
+    for law in laws:
+        if not isinstance(law, Law):
+            raise ParameterTypeError(name, f"{name} must be Law instances, got {type(law).__name__}")
+    return laws
 
 
 class Mixture(Law):
@@ -35,15 +48,15 @@ class Mixture(Law):
         If ``laws`` is empty or holds a non-law, or the weights are invalid.
     """
 
+    parameters = (Param("laws", lambda name, v: _law_list(name, v), "μ_i",
+                        "a non-empty sequence of freeattn Laws"),
+                  Param("weights", "probability_vector", "w_i", optional=True))
+
     def __init__(self, laws, weights=None):
-        laws = list(laws)
-        if not laws:
-            raise ParameterError("laws", "laws must hold at least one law")
-        for law in laws:
-            if not isinstance(law, Law):
-                raise ParameterError("laws", f"laws must be Law instances, got {type(law).__name__}")
-        w = np.full(len(laws), 1.0 / len(laws)) if weights is None else \
-            probability_vector("weights", weights, len(laws))
+        laws = self.parameters[0].validate(laws)
+        w = self.parameters[1].validate(weights, size=len(laws))
+        if w is None:
+            w = np.full(len(laws), 1.0 / len(laws))
         keep = w > 0
         self.laws = tuple(law for law, k in zip(laws, keep) if k)
         self.weights = w[keep]
@@ -55,10 +68,9 @@ class Mixture(Law):
     def _sum(self, fn, x):
         return sum(w * np.asarray(fn(law, x)) for law, w in zip(self.laws, self.weights))
 
-    def _sum_mp(self, fn, x, dps):
-        with workdps(dps):
-            val = mpmath.fsum(mpmath.mpf(float(w)) * fn(law, x) for law, w in zip(self.laws, self.weights))
-        return round_back(val, dps)
+    def _sum_mp(self, fn, x):
+        """Σ w_i fn(μ_i, x) at the current (working) precision."""
+        return mpmath.fsum(mpmath.mpf(float(w)) * fn(law, x) for law, w in zip(self.laws, self.weights))
 
     def _cauchy_float(self, z):
         return self._sum(lambda law, v: law._G(v), np.asarray(z, dtype=complex))
@@ -66,17 +78,20 @@ class Mixture(Law):
     def _cauchy_derivative_float(self, z):
         return self._sum(lambda law, v: law._cauchy_derivative_float(v), np.asarray(z, dtype=complex))
 
+    @mp_route
     def _cauchy_mp(self, z, dps):
-        return self._sum_mp(lambda law, v: law._cauchy_mp(v, dps + 5), to_mp(z), dps)
+        return self._sum_mp(lambda law, v: law._cauchy_mp(v, inner_dps(dps)), z)
 
+    @mp_route
     def _cauchy_derivative_mp(self, z, dps):
-        return self._sum_mp(lambda law, v: law._cauchy_derivative_mp(v, dps + 5), to_mp(z), dps)
+        return self._sum_mp(lambda law, v: law._cauchy_derivative_mp(v, inner_dps(dps)), z)
 
     def _pdf_float(self, x):
         return self._sum(lambda law, v: law._pdf_float(v), np.asarray(x, dtype=float))
 
+    @mp_route
     def _pdf_mp(self, x, dps):
-        return self._sum_mp(lambda law, v: law._pdf_mp(v, dps + 5), to_mp(x), dps)
+        return self._sum_mp(lambda law, v: law._pdf_mp(v, inner_dps(dps)), x)
 
     def _cdf_float(self, x):
         return np.clip(self._sum(lambda law, v: law._cdf_float(v), np.asarray(x, dtype=float)), 0.0, 1.0)
@@ -84,11 +99,13 @@ class Mixture(Law):
     def _sf_float(self, x):
         return np.clip(self._sum(lambda law, v: law._sf_float(v), np.asarray(x, dtype=float)), 0.0, 1.0)
 
+    @mp_route
     def _cdf_mp(self, x, dps):
-        return self._sum_mp(lambda law, v: law._cdf_mp(v, dps + 5), to_mp(x), dps)
+        return self._sum_mp(lambda law, v: law._cdf_mp(v, inner_dps(dps)), x)
 
+    @mp_route
     def _sf_mp(self, x, dps):
-        return self._sum_mp(lambda law, v: law._sf_mp(v, dps + 5), to_mp(x), dps)
+        return self._sum_mp(lambda law, v: law._sf_mp(v, inner_dps(dps)), x)
 
     def _support(self, dps):
         ivs = sorted(iv for law in self.laws for iv in law.support(dps))
@@ -100,25 +117,28 @@ class Mixture(Law):
                 merged.append((a, b))
         return merged
 
+    @mp_route
     def _atoms(self, dps):
         merged = {}
         for law, w in zip(self.laws, self.weights):
-            for loc, m in law.atoms(dps):
+            for loc, m in law.atoms(None if dps is None else inner_dps(dps)):
                 if dps is None:
                     merged[loc] = merged.get(loc, 0.0) + float(w) * m
                 else:
-                    with workdps(dps):
-                        merged[loc] = merged.get(loc, mpmath.mpf(0)) + mpmath.mpf(float(w)) * m
-        out = sorted(merged.items(), key=lambda p: p[0])
-        return out if dps is None else round_back(out, dps)
+                    merged[loc] = merged.get(loc, mpmath.mpf(0)) + mpmath.mpf(float(w)) * m
+        return sorted(merged.items(), key=lambda p: p[0])
 
     def moment(self, k, dps=None, method=None):
+        """k-th moment Σ w_i m_k(μ_i) (``method="quad"``: quadrature of the mixture itself)."""
         method = self._check_method(method, ("exact", "quad"))
         if method == "quad":
             return Law.moment(self, k, dps=dps, method="quad")
-        vals = [law.moment(k, dps=dps, method=method) for law in self.laws]
+        return self._moment_sum(dps_or_none(dps), k, method)
+
+    @mp_route
+    def _moment_sum(self, dps, k, method):
+        vals = [law.moment(k, dps=None if dps is None else inner_dps(dps), method=method)
+                for law in self.laws]
         if dps is None:
             return math.fsum(float(w) * float(v) for w, v in zip(self.weights, vals))
-        with workdps(dps):
-            val = mpmath.fsum(mpmath.mpf(float(w)) * v for w, v in zip(self.weights, vals))
-        return round_back(val, dps)
+        return mpmath.fsum(mpmath.mpf(float(w)) * v for w, v in zip(self.weights, vals))

@@ -4,7 +4,8 @@ from __future__ import annotations
 import mpmath
 import numpy as np
 
-from .._validation import ParameterError, positive, real_vector
+from .._context import mp_route
+from .._validation import Param, ParameterError, declare, positive, real_vector
 from .base import Law
 
 __all__ = ["NumericalLaw", "CauchyLaw"]
@@ -48,18 +49,24 @@ class NumericalLaw(Law):
     0.5
     """
 
+    parameters = (
+        Param("cauchy", "callable", "G"),
+        Param("derivative", "callable", "G′", optional=True),
+        Param("cauchy_mp", "callable", "G", "G at dps digits", optional=True),
+        Param("support", lambda name, v: NumericalLaw._check_support(v), "supp μ",
+              "disjoint intervals (a, b) with a < b", optional=True),
+        Param("atoms", lambda name, v: NumericalLaw._check_atoms(v), "atoms",
+              "pairs (location, mass > 0)", optional=True),
+    )
+
     def __init__(self, cauchy, derivative=None, cauchy_mp=None, support=None, atoms=None,
                  on_axis=True, name="numerical law"):
-        if not callable(cauchy):
-            raise ParameterError("cauchy", f"cauchy must be callable, got {type(cauchy).__name__}")
-        for nm, f in (("derivative", derivative), ("cauchy_mp", cauchy_mp)):
-            if f is not None and not callable(f):
-                raise ParameterError(nm, f"{nm} must be callable or None")
+        v = declare(self.parameters, cauchy=cauchy, derivative=derivative, cauchy_mp=cauchy_mp,
+                    support=support, atoms=atoms)
         self.cauchy, self.derivative, self.cauchy_mp = cauchy, derivative, cauchy_mp
         self.on_axis = bool(on_axis)
         self.name = name
-        self._declared_support = None if support is None else self._check_support(support)
-        self._declared_atoms = None if atoms is None else self._check_atoms(atoms)
+        self._declared_support, self._declared_atoms = v["support"], v["atoms"]
         with np.errstate(all="ignore"):
             probe = np.asarray(cauchy(np.array([1j * self._probe_scale()])), dtype=complex)
         if probe.shape != (1,) or not (probe[0].imag < 0):
@@ -113,7 +120,12 @@ class NumericalLaw(Law):
     def _cauchy_mp(self, z, dps):
         if self.cauchy_mp is None:
             return Law._cauchy_mp(self, z, dps)
-        return self.cauchy_mp(z, dps)
+        return self._user_cauchy_mp(z, dps)
+
+    @mp_route
+    def _user_cauchy_mp(self, z, dps):
+        # the user's callable runs with guard digits, its value is rounded back to dps
+        return mpmath.mpmathify(self.cauchy_mp(z, dps))
 
     def _pdf_float(self, x):
         if self.on_axis:

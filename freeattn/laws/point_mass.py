@@ -4,11 +4,11 @@ from __future__ import annotations
 import mpmath
 import numpy as np
 
-from .._context import to_mp, workdps
-from .._validation import _real
+from .._context import FLOAT_REFERENCE_DPS, mp_route, to_mp
+from .._validation import Param
 from ..algebraic.polynomial import G, z
-from ._params import exact, fresh
-from .algebraic import AlgebraicLaw, _mpc
+from ._params import fresh
+from .algebraic import AlgebraicLaw
 
 __all__ = ["PointMass"]
 
@@ -23,16 +23,15 @@ class PointMass(AlgebraicLaw):
 
     Raises
     ------
-    ValueError
-        If ``location`` is NaN or infinite.
+    ParameterError
+        If ``location`` is NaN or infinite (``.param == "location"``; a
+        ``ParameterTypeError`` for a non-number).
     """
 
+    parameters = (Param("location", "real", "c"),)
+
     def __init__(self, location=1.0):
-        if not isinstance(location, str):
-            loc = _real("location", location)
-            if loc in (float("inf"), float("-inf")):
-                raise ValueError(f"location must be finite, got {location!r}")
-        c_exact = exact(location, "location")
+        c_exact = self.parameters[0].exact(location)
         self.location = float(c_exact)
         c = fresh("c")
         self._c_symbol = c
@@ -42,8 +41,12 @@ class PointMass(AlgebraicLaw):
         return to_mp(self.values[self._c_symbol])
 
     def _atoms_raw(self, dps):
-        with workdps(dps or 30):
-            return [(self._c_mp(), mpmath.mpf(1))]
+        # AlgebraicLaw's raw atoms: dps=None means the float64 reference precision
+        return self._atoms_mp(dps or FLOAT_REFERENCE_DPS)
+
+    @mp_route
+    def _atoms_mp(self, dps):
+        return [(self._c_mp(), mpmath.mpf(1))]
 
     def _support(self, dps):
         return []
@@ -68,25 +71,20 @@ class PointMass(AlgebraicLaw):
         g = np.where(np.isinf(zz), 0j, g)
         return g
 
+    @mp_route
     def _pdf_mp(self, x, dps):
-        with mpmath.workdps(dps):
-            return mpmath.nan if mpmath.isnan(to_mp(x)) else mpmath.mpf(0)
+        return mpmath.nan if mpmath.isnan(x) else mpmath.mpf(0)
 
+    @mp_route
     def _cdf_mp(self, x, dps):
-        with workdps(dps):
-            x = to_mp(x)
-            val = mpmath.nan if mpmath.isnan(x) else mpmath.mpf(1 if x >= self._c_mp() else 0)
-        with mpmath.workdps(dps):
-            return +val
+        return mpmath.nan if mpmath.isnan(x) else mpmath.mpf(1 if x >= self._c_mp() else 0)
 
+    @mp_route
     def _cauchy_mp(self, zv, dps):
-        with workdps(dps):
-            zv = _mpc(zv)
-            if not mpmath.isfinite(zv):
-                val = mpmath.mpc(0) if not (mpmath.isnan(zv.real) or mpmath.isnan(zv.imag)) \
-                    else mpmath.mpc(mpmath.nan, mpmath.nan)
-            else:
-                d = zv - self._c_mp()
-                val = mpmath.mpc(mpmath.inf) if d == 0 else 1 / d
-        with mpmath.workdps(dps):
-            return +val
+        zv = mpmath.mpc(zv)
+        if mpmath.isnan(zv.real) or mpmath.isnan(zv.imag):
+            return mpmath.mpc(mpmath.nan, mpmath.nan)
+        if not mpmath.isfinite(zv):
+            return mpmath.mpc(0)
+        d = zv - self._c_mp()
+        return mpmath.mpc(mpmath.inf) if d == 0 else 1 / d

@@ -6,17 +6,12 @@ import math
 import mpmath
 import numpy as np
 
-from .._context import to_mp, workdps
+from .._context import FLOAT_REFERENCE_DPS, mp_route, to_mp, workdps
 from ..algebraic.polynomial import G, z
-from ._params import exact_positive, fresh
-from .algebraic import AlgebraicLaw, _mpc
-
-def _complex(re, im):
-    """re + i·im without the 0·∞ = NaN of a complex product."""
-    out = np.empty(np.shape(re), dtype=complex)
-    out.real = re
-    out.imag = im
-    return out
+from .._validation import Param
+from ._params import fresh
+from ._closed import cauchy_mp_upper, complex_array as _complex
+from .algebraic import AlgebraicLaw
 
 
 __all__ = ["Semicircle"]
@@ -40,12 +35,15 @@ class Semicircle(AlgebraicLaw):
 
     Raises
     ------
-    ValueError
-        If ``variance`` is not a finite number > 0 (a ``ParameterError`` naming ``variance``).
+    ParameterError
+        If ``variance`` is not a finite number > 0 (``.param == "variance"``; a ``ParameterTypeError``
+        for a non-number).
     """
 
+    parameters = (Param("variance", "positive", "σ²"),)
+
     def __init__(self, variance=1.0):
-        v_exact = exact_positive("variance", variance)
+        v_exact = self.parameters[0].exact(variance)
         self.variance = float(v_exact)
         v = fresh("v")
         self._v_symbol = v
@@ -57,22 +55,26 @@ class Semicircle(AlgebraicLaw):
 
     @property
     def _radius_data(self):
-        """(float(2σ), 2σ − float(2σ)) from 40-digit arithmetic, for edge-accurate r ∓ x."""
+        """(float(2σ), 2σ − float(2σ)) from reference-precision arithmetic, for edge-accurate
+        r ∓ x."""
         d = self.__dict__.get("_radius_data_")
         if d is None:
-            with mpmath.workdps(40):
-                r = 2 * mpmath.sqrt(to_mp(self.values[self._v_symbol]))
+            with workdps(FLOAT_REFERENCE_DPS):
+                r = self._radius_mp()
                 d = self.__dict__["_radius_data_"] = (float(r), float(r - float(r)))
         return d
 
+    def _radius_mp(self):
+        """2σ at the current mpmath precision."""
+        return 2 * mpmath.sqrt(to_mp(self.values[self._v_symbol]))
+
+    @mp_route
     def _support(self, dps):
         if dps is None:
             r = self._radius()
             return [(-r, r)]
-        with workdps(dps):
-            r = 2 * mpmath.sqrt(to_mp(self.values[self._v_symbol]))
-        with mpmath.workdps(dps):
-            return [(-r, +r)]
+        r = self._radius_mp()
+        return [(-r, r)]
 
     def _atoms_raw(self, dps):
         return []
@@ -113,36 +115,20 @@ class Semicircle(AlgebraicLaw):
         out[np.isnan(x)] = np.nan
         return np.clip(out, 0.0, 1.0)
 
+    @mp_route
     def _pdf_mp(self, x, dps):
-        with workdps(dps):
-            x = to_mp(x)
-            v = to_mp(self.values[self._v_symbol])
-            r = 2 * mpmath.sqrt(v)
-            if mpmath.isnan(x):
-                val = mpmath.nan
-            elif -r < x < r:
-                val = mpmath.sqrt((r - x) * (r + x)) / (2 * mpmath.pi * v)
-            else:
-                val = mpmath.mpf(0)
-        with mpmath.workdps(dps):
-            return +val
+        v = to_mp(self.values[self._v_symbol])
+        r = self._radius_mp()
+        if mpmath.isnan(x):
+            return mpmath.nan
+        if -r < x < r:
+            return mpmath.sqrt((r - x) * (r + x)) / (2 * mpmath.pi * v)
+        return mpmath.mpf(0)
 
+    @mp_route
     def _cauchy_mp(self, zv, dps):
-        with workdps(dps):
-            zv = _mpc(zv)
-            r = 2 * mpmath.sqrt(to_mp(self.values[self._v_symbol]))
-            if mpmath.isnan(zv.real) or mpmath.isnan(zv.imag):
-                val = mpmath.mpc(mpmath.nan, mpmath.nan)
-            elif not mpmath.isfinite(zv):
-                val = mpmath.mpc(0)
-            else:
-                conj = zv.imag < 0
-                zq = mpmath.conj(zv) if conj else zv
-                val = 2 / (zq + mpmath.sqrt(zq - r) * mpmath.sqrt(zq + r))
-                if conj:
-                    val = mpmath.conj(val)
-        with mpmath.workdps(dps):
-            return +val
+        r = self._radius_mp()
+        return cauchy_mp_upper(zv, lambda zq: 2 / (zq + mpmath.sqrt(zq - r) * mpmath.sqrt(zq + r)))
 
     def moment(self, k, dps=None, method=None):
         """k-th moment: σ^k Catalan(k/2) for even k, exactly 0 for odd k (``method`` as in

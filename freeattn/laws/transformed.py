@@ -6,11 +6,29 @@ import math
 import mpmath
 import numpy as np
 
-from .._context import round_back, to_mp, tolerance, workdps
-from .._validation import ParameterError, finite_real
+from .._context import inner_dps, mp_route, tolerance
+from ..algebraic.roots import polyroots
+from .._validation import Param, ParameterError, finite_real, integer_at_least
 from .base import Law
 
 __all__ = ["Transformed"]
+
+
+def _coefficients(name, coefficients):
+    """Finite real coefficients (lowest degree first, trailing zeros dropped) of degree ≥ 1."""
+    if isinstance(coefficients, np.polynomial.Polynomial):
+        coefficients = coefficients.coef
+    try:
+        coefs = [finite_real(name, c) for c in list(coefficients)]
+    except TypeError:
+        raise ParameterError(name, f"{name} must be a sequence of real numbers, "
+                                   f"got {coefficients!r}") from None
+    while len(coefs) > 1 and coefs[-1] == 0:
+        coefs.pop()
+    if len(coefs) < 2:
+        raise ParameterError(name, f"{name} must define a non-constant polynomial (degree ≥ 1), "
+                                   f"got {coefficients!r}")
+    return coefs
 
 
 class Transformed(Law):
@@ -41,17 +59,13 @@ class Transformed(Law):
         If ``coefficients`` is constant, has a non-finite entry, or a zero leading coefficient.
     """
 
+    parameters = (Param("law", "law", "μ"),
+                  Param("coefficients", lambda name, v: _coefficients(name, v), "φ",
+                        "real polynomial coefficients, lowest degree first, degree ≥ 1"))
+
     def __init__(self, law, coefficients):
-        if not isinstance(law, Law):
-            raise TypeError(f"law must be a Law, got {type(law).__name__}")
-        if isinstance(coefficients, np.polynomial.Polynomial):
-            coefficients = coefficients.coef
-        coefs = [finite_real("coefficients", c) for c in list(coefficients)]
-        while len(coefs) > 1 and coefs[-1] == 0:
-            coefs.pop()
-        if len(coefs) < 2:
-            raise ParameterError("coefficients", "coefficients must define a non-constant "
-                                                 f"polynomial (degree ≥ 1), got {coefficients!r}")
+        law = self.parameters[0].validate(law)
+        coefs = self.parameters[1].validate(coefficients)
         self.law = law
         self.coefficients = tuple(coefs)
         self._c = np.array([float(c) for c in coefs])
@@ -107,39 +121,56 @@ class Transformed(Law):
         dg = np.asarray(self.law.cauchy_transform_derivative(x.reshape(-1))).reshape(x.shape)
         return (dg / d**2 - g * dd / d**3).sum(axis=1)
 
+    @mp_route
     def _cauchy_mp(self, z, dps):
-        with workdps(dps):
-            z = mpmath.mpc(to_mp(z))
-            coefs = [mpmath.mpf(float(c)) for c in reversed(self.coefficients)]
-            coefs[-1] -= z
-            xs = mpmath.polyroots(coefs, maxsteps=200, extraprec=60) if len(coefs) > 2 else \
-                [-coefs[1] / coefs[0]]
-            dcoef = [k * c for k, c in enumerate(mpmath.mpf(float(c)) for c in self.coefficients)][1:]
-            total = mpmath.mpc(0)
-            tol = tolerance(dps)
-            for x in xs:
-                d = mpmath.fsum(c * x**k for k, c in enumerate(dcoef))
-                if mpmath.im(z) == 0 and abs(mpmath.im(x)) <= tol * (1 + abs(x)):
-                    g = self.law._cauchy_mp(mpmath.re(x), dps + 5)
-                    if mpmath.re(d) < 0:
-                        g = mpmath.conj(g)
-                    total += g / mpmath.re(d)
-                else:
-                    total += self.law._cauchy_mp(x, dps + 5) / d
-        return round_back(total, dps)
+        z = mpmath.mpc(z)
+        coefs = [mpmath.mpf(float(c)) for c in reversed(self.coefficients)]
+        coefs[-1] -= z
+        xs = polyroots(coefs)
+        dcoef = [k * c for k, c in enumerate(mpmath.mpf(float(c)) for c in self.coefficients)][1:]
+        total = mpmath.mpc(0)
+        tol = tolerance(dps)
+        for x in xs:
+            d = mpmath.fsum(c * x**k for k, c in enumerate(dcoef))
+            if mpmath.im(z) == 0 and abs(mpmath.im(x)) <= tol * (1 + abs(x)):
+                g = self.law._cauchy_mp(mpmath.re(x), inner_dps(dps))
+                if mpmath.re(d) < 0:
+                    g = mpmath.conj(g)
+                total += g / mpmath.re(d)
+            else:
+                total += self.law._cauchy_mp(x, inner_dps(dps)) / d
+        return total
 
     # ------------------------------------------------------------ structure
     def _phi(self, x):
         return np.polynomial.polynomial.polyval(x, self._c)
 
+    def _phi_mp(self, x):
+        """φ(x) at the current mpmath precision (coefficients: their binary values)."""
+        return mpmath.polyval([mpmath.mpf(float(c)) for c in reversed(self.coefficients)], x)
+
+    def _critical_points(self, dps):
+        """Real zeros of φ′, sorted (float64, or mpmath at the working precision)."""
+        if len(self._dc) < 2:
+            return []
+        if dps is None:
+            crit = np.polynomial.polynomial.polyroots(self._dc)
+            return sorted(float(c.real) for c in crit if abs(c.imag) <= 1e-12 * (1 + abs(c)))
+        dc = [mpmath.mpf(float(c)) for c in reversed(self._dc)]
+        crit = polyroots(dc)
+        tol = tolerance(dps)
+        return sorted(mpmath.re(c) for c in crit if abs(mpmath.im(c)) <= tol * (1 + abs(c)))
+
+    @mp_route
     def _support(self, dps):
-        crit = np.polynomial.polynomial.polyroots(self._dc) if len(self._dc) > 1 else np.array([])
-        crit = np.sort(crit[np.abs(crit.imag) <= 1e-12].real)
+        """φ of each support interval of μ: its image is [min, max] of φ over the ends and the
+        critical points inside (exactly at ``dps`` when μ's edges are)."""
+        phi = (lambda x: float(self._phi(np.array([float(x)]))[0])) if dps is None else self._phi_mp
+        crit = self._critical_points(dps)
         images = []
-        for a, b in self.law.support():
-            pts = [a, b] + [c for c in crit if a < c < b]
-            v = self._phi(np.array(pts, dtype=float))
-            images.append((float(v.min()), float(v.max())))
+        for a, b in self.law.support(None if dps is None else inner_dps(dps)):
+            v = [phi(p) for p in [a, b] + [c for c in crit if a < c < b]]
+            images.append((min(v), max(v)))
         images.sort()
         merged = []
         for a, b in images:
@@ -147,23 +178,15 @@ class Transformed(Law):
                 merged[-1] = (merged[-1][0], max(merged[-1][1], b))
             else:
                 merged.append((a, b))
-        if dps is None:
-            return merged
-        with workdps(dps):
-            out = [(mpmath.mpf(a), mpmath.mpf(b)) for a, b in merged]
-        return round_back(out, dps)
+        return merged
 
+    @mp_route
     def _atoms(self, dps):
         merged = {}
-        for a, w in self.law.atoms(dps):
-            if dps is None:
-                loc = float(self._phi(np.array([float(a)]))[0])
-            else:
-                with workdps(dps):
-                    loc = mpmath.fsum(mpmath.mpf(float(c)) * a**k for k, c in enumerate(self.coefficients))
+        for a, w in self.law.atoms(None if dps is None else inner_dps(dps)):
+            loc = float(self._phi(np.array([float(a)]))[0]) if dps is None else self._phi_mp(a)
             merged[loc] = merged.get(loc, 0) + w
-        out = sorted(merged.items(), key=lambda p: p[0])
-        return out if dps is None else round_back(out, dps)
+        return sorted(merged.items(), key=lambda p: p[0])
 
     def _pdf_float(self, y):
         y = np.asarray(y, dtype=float)
@@ -199,7 +222,7 @@ class Transformed(Law):
     def moment(self, k, dps=None, method=None):
         if method is None and not self.law._overrides("exact_moments"):
             method = "quad"
-            k_int = int(k)
+            k_int = integer_at_least("k", k, 0)
             if k_int >= 1 and len(self._c) * k_int < 60:
                 # ∫ φ^k dμ from μ's moments (exact polynomial algebra, float moments)
                 p = np.polynomial.polynomial.polypow(self._c, k_int)

@@ -12,7 +12,7 @@ import sys
 
 from .. import _validation as v
 from ._blas import blas_env, single_threaded_blas
-from .samplers import AttentionModel, _draw_task, check_memory, draw_seed
+from .samplers import AttentionModel, _draw_task, _method, check_memory, draw_seed
 
 __all__ = ["run_draws", "default_workers"]
 
@@ -67,7 +67,7 @@ def _pin_worker():
 
 
 def run_draws(model, draws, seed=0, *, workers=None, scheduler=None, gaussian=True,
-              top_k=3, progress=False, desc="draws", start_method=None):
+              top_k=3, progress=False, desc="draws", start_method=None, method="direct"):
     """Draw ``draws`` independent samples of ``model`` (and its Gaussian equivalent).
 
     Parameters
@@ -90,6 +90,9 @@ def run_draws(model, draws, seed=0, *, workers=None, scheduler=None, gaussian=Tr
     start_method : {'fork', 'spawn', 'forkserver'}, optional
         How worker processes start (default 'fork' on Linux, else 'spawn'; with 'spawn'
         a calling script needs the ``if __name__ == "__main__":`` guard).
+    method : {'direct', 'reduced'}, default 'direct'
+        How each draw is computed (:func:`freeattn.montecarlo.sample`); the same joint law
+        of the two spectra, 'reduced' with less work for kinds 'values' and 'mha'.
 
     Returns
     -------
@@ -108,19 +111,20 @@ def run_draws(model, draws, seed=0, *, workers=None, scheduler=None, gaussian=Tr
         raise TypeError(f"model must be an AttentionModel, got {type(model).__name__}")
     draws = v.positive_integer("draws", draws)
     workers = default_workers() if workers is None else v.positive_integer("workers", workers)
+    method = _method(method)
     seeds = [draw_seed(seed, i) for i in range(draws)]
     if scheduler is not None:  # a cluster's workers may have more memory than this machine
-        return _run_dask(scheduler, model, seeds, gaussian, top_k, progress, desc)
+        return _run_dask(scheduler, model, seeds, gaussian, top_k, progress, desc, method)
     ctx = _start_method(start_method)
     # as many workers as draws fit in memory at once (results do not depend on the count)
-    workers = check_memory(model, gaussian, min(workers, draws))
+    workers = check_memory(model, gaussian, min(workers, draws), method=method)
     results = [None] * draws
     with _progress(draws, progress, desc) as bar:
         if workers == 1:
             with single_threaded_blas() as pinned:
                 if pinned:
                     for i, s in enumerate(seeds):
-                        results[i] = _draw_task(model, s, gaussian, top_k)
+                        results[i] = _draw_task(model, s, gaussian, top_k, method)
                         bar.update()
                     return results
         import concurrent.futures as cf
@@ -132,7 +136,7 @@ def run_draws(model, draws, seed=0, *, workers=None, scheduler=None, gaussian=Tr
             # Python >= 3.12 warns about fork in a process with (BLAS) threads.
             warnings.filterwarnings("ignore", message=".*use of fork\\(\\) may lead",
                                     category=DeprecationWarning)
-            futures = {pool.submit(_draw_task, model, s, gaussian, top_k): i
+            futures = {pool.submit(_draw_task, model, s, gaussian, top_k, method): i
                        for i, s in enumerate(seeds)}
             for fut in cf.as_completed(futures):
                 results[futures[fut]] = fut.result()
@@ -140,7 +144,7 @@ def run_draws(model, draws, seed=0, *, workers=None, scheduler=None, gaussian=Tr
     return results
 
 
-def _run_dask(scheduler, model, seeds, gaussian, top_k, progress, desc):
+def _run_dask(scheduler, model, seeds, gaussian, top_k, progress, desc, method):
     try:
         from dask.distributed import Client, as_completed
     except ImportError as exc:
@@ -150,7 +154,7 @@ def _run_dask(scheduler, model, seeds, gaussian, top_k, progress, desc):
     own = not isinstance(scheduler, Client)
     client = Client(scheduler) if own else scheduler
     try:
-        futures = [client.submit(_draw_task, model, s, gaussian, top_k, pure=False)
+        futures = [client.submit(_draw_task, model, s, gaussian, top_k, method, pure=False)
                    for s in seeds]
         index = {f.key: i for i, f in enumerate(futures)}
         results = [None] * len(seeds)

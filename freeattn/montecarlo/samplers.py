@@ -185,24 +185,39 @@ class AttentionModel(WidthRatios):
         return {"attention": self.n * self.heads, "head_average": self.n,
                 "values": self.heads * self.d_v, "mha": self.d_o}[self.kind]
 
-    def draw_bytes(self, gaussian=True):
+    def draw_bytes(self, gaussian=True, method="direct"):
         """Peak memory of one :func:`sample` of this model, in bytes (an estimate).
 
-        Counts the float64 arrays alive at once: weights (Q, K, V, W^O, the per-query-head
-        value stack), a stack of per-head logits, noise and its reshaped copy (heads are
-        batched, :data:`HEAD_STACK_BYTES`), the softmax and Gaussian Grams, and the value
-        columns of kinds 'values'/'mha'.
+        Counts the float64 arrays alive at once. 'direct' (and kinds 'attention',
+        'head_average'): weights (Q, K, V, W^O, the per-query-head value stack), a stack of
+        per-head logits, noise and its reshaped copy (heads are batched,
+        :data:`HEAD_STACK_BYTES`), the softmax and Gaussian Grams, and the value columns of
+        kinds 'values'/'mha'. 'reduced': weights, the two concatenated head outputs
+        (n × h d_V), a stack of per-head n × n exponentials, and the output stage (the joint
+        Gram of both models and its factor, or the Bartlett factor, and both Grams).
         """
         n, h, hkv, dk, dv = self.n, self.heads, self.kv_heads, self.d_k, self.d_v
         need_v = self.kind in ("values", "mha")
+        stack = max(1, min(h, HEAD_STACK_BYTES // (8 * n * n))) * n * n
+        models = 2 if gaussian else 1
+        x_temp = self.d * h * dk if self.x is not None else 0  # X W from a d × width draw
+        if method == "reduced" and need_v:
+            c = max(1, min(h, HEAD_STACK_BYTES // (8 * n * n)))
+            weights = n * (h + hkv) * dk + 2 * n * hkv * dv + x_temp
+            heads_out = models * n * h * dv + stack + 3 * c * n * dv
+            if self.kind == "mha":
+                p = h * dv
+                r = _output_rank(n, models, p, self.d_o)
+                stage = (models * n * p + 2 * (models * n) ** 2 if r < p else 0) \
+                    + r * min(r, self.d_o) + n * r + models * n * n
+            else:
+                stage = models * n * n
+            return 8 * (weights + heads_out + stage)
         weights = n * (h + hkv) * dk + (n * hkv * dv if need_v and not self.tied else 0)
         weights += n * h * dv if need_v else 0
-        stack = max(1, min(h, HEAD_STACK_BYTES // (8 * n * n))) * n * n
-        if self.x is not None:  # X W is formed from a d × width draw
-            weights += self.d * h * dk
+        weights += x_temp
         if self.kind == "mha":
             weights += h * dv * self.d_o + n * self.d_o
-        models = 2 if gaussian else 1
         per_model = n * n + (n * h * dv if need_v else 0)
         return 8 * (weights + 3 * stack + models * per_model)
 
@@ -394,7 +409,7 @@ def _widths(model):
     return text
 
 
-def check_memory(model, gaussian=True, draws_at_once=1):
+def check_memory(model, gaussian=True, draws_at_once=1, method="direct"):
     """How many draws of ``model`` fit in memory at once, at most ``draws_at_once``.
 
     Raises
@@ -403,7 +418,7 @@ def check_memory(model, gaussian=True, draws_at_once=1):
         Before anything is allocated, when not even one draw fits in the memory available
         now (:func:`available_memory`, :meth:`AttentionModel.draw_bytes`).
     """
-    need, have = model.draw_bytes(gaussian), available_memory()
+    need, have = model.draw_bytes(gaussian, method), available_memory()
     if have is None:
         return draws_at_once
     if need > have:
@@ -414,15 +429,18 @@ def check_memory(model, gaussian=True, draws_at_once=1):
     return max(1, min(draws_at_once, have // need))
 
 
-def sample(model, seed, *, gaussian=True, top_k=3, blas_threads=1):
+#: How a draw is computed (:func:`sample`): both give the same joint law of the two spectra.
+METHODS = ("reduced", "direct")
+
+
+def sample(model, seed, *, gaussian=True, top_k=3, blas_threads=1, method="direct"):
     """Draw one softmax model and its Gaussian equivalent with the same weights.
 
     Parameters
     ----------
     model : AttentionModel
     seed : int or numpy.random.SeedSequence
-        Weights come from child 0 of this seed sequence, the Gaussian noise W_r from child 1,
-        so the softmax draw does not depend on whether the Gaussian model is drawn.
+        Weights come from child 0 of this seed sequence, the Gaussian noise W_r from child 1.
     gaussian : bool, default True
         Also build the finite Gaussian model (Hayase & Karakida 2026, eq. (3.2)–(3.3)).
     top_k : int, default 3
@@ -431,6 +449,12 @@ def sample(model, seed, *, gaussian=True, top_k=3, blas_threads=1):
         1 pins BLAS to one thread for the draw, as :func:`run_draws` does, so that the
         result is bit-identical to draw i of a run; None keeps the process's BLAS threading
         (faster on many cores; the last bits then depend on the thread count).
+    method : {'direct', 'reduced'}, default 'direct'
+        How kinds 'values' and 'mha' are computed (kinds 'attention' and 'head_average' are
+        always 'direct'). Both sample the **same joint law** of (softmax spectrum, Gaussian
+        spectrum); see Notes. 'direct' forms every matrix of the paper literally (the
+        default, so that a draw can be replayed from its seed matrix by matrix); 'reduced'
+        does less work for the same law (what ``freeattn reproduce table-d2`` uses).
 
     Returns
     -------
@@ -446,38 +470,83 @@ def sample(model, seed, *, gaussian=True, top_k=3, blas_threads=1):
     memory available (:meth:`AttentionModel.draw_bytes`, :func:`available_memory`). The
     Gram is diagonalised with LAPACK's two-stage symmetric driver ``dsyevd_2stage``
     (eigenvalues only), or with ``numpy.linalg.eigvalsh`` where that is absent.
+
+    The softmax model is always computed in full (every A_r, n × n). ``method='reduced'``
+    saves work in two places by exact identities in law, conditional on all Q/K/V weights:
+
+    1. *Gaussian noise through the values.* The Gaussian head output is
+       Y_r^G V_r / sqrt(n) = (β Q_r (K_rᵀ V_r)/sqrt(d_K) + sqrt(θ₁ − θ₂) W_r V_r)/n. Given
+       V_r = U_r R_r (thin QR, R_r of shape k × d_V, k = min(n, d_V)), W_r V_r = (W_r U_r) R_r
+       and W_r U_r has i.i.d. N(0, 1) entries (U_r has orthonormal columns, W_r is an
+       independent Gaussian matrix), independent across query heads. So W_r V_r is drawn as
+       Z_r R_r with Z_r an n × k standard Gaussian matrix: n k normals per head instead of
+       n², and no n × n product for the Gaussian model.
+    2. *Output projection through the joint row space.* With C_soft, C_Gauss the two
+       n × h d_V concatenations, both Grams are C W^O W^Oᵀ Cᵀ with the same W^O, independent
+       of the C's. If B = [C_soft; C_Gauss] = F Uᵀ with U (h d_V × r) orthonormal columns
+       (F = Cholesky factor of B Bᵀ, r = 2n; or U = I, F = B, r = h d_V, whichever costs
+       less), then Uᵀ W^O is an r × d_O matrix of i.i.d. N(0, 1/(h d_V)) entries. When
+       d_O >= r its Gram is drawn by Bartlett's decomposition, Uᵀ W^O W^Oᵀ U = L Lᵀ with L
+       lower triangular (L_ii² ~ χ²_{d_O − i}, L_ij ~ N(0, 1) below the diagonal, all over
+       h d_V) (Bartlett 1933; Muirhead 1982, Thm 3.2.14); else Uᵀ W^O is drawn directly.
+       Each Gram is then (F_m L)(F_m L)ᵀ. For GPT-3's row (h d_V = d_O = 12288, n = 2048)
+       this replaces two 2048 × 12288 × 12288 products by one 4096 × 4096 Gram of B.
+
+    With 'reduced' the softmax model's bits depend on whether the Gaussian model is drawn
+    (route 2 uses both), its law does not; with 'direct' they do not.
     """
     if not isinstance(model, AttentionModel):
         raise TypeError(f"model must be an AttentionModel, got {type(model).__name__}")
     top_k = v.positive_integer("top_k", top_k)
     if blas_threads not in (1, None) or isinstance(blas_threads, bool):
         raise ValueError(f"blas_threads must be 1 or None, got {blas_threads!r}")
+    method = _method(method)
     if not isinstance(seed, np.random.SeedSequence):
         seed = np.random.SeedSequence(v.integer_at_least("seed", seed, 0))
-    check_memory(model, gaussian)
+    check_memory(model, gaussian, method=method)
     if blas_threads is None:
-        return _sample(model, seed, gaussian, top_k)
+        return _sample(model, seed, gaussian, top_k, method=method)
     with single_threaded_blas():
-        return _sample(model, seed, gaussian, top_k)
+        return _sample(model, seed, gaussian, top_k, method=method)
+
+
+def _method(method):
+    if method not in METHODS:
+        raise v.ParameterError("method", f"method must be one of {METHODS}, got {method!r}")
+    return method
 
 
 #: memory of one stack of per-head n × n arrays in a draw (:func:`_sample` batches heads)
 HEAD_STACK_BYTES = 64 * 2**20
 
 
-def _sample(model, seed, gaussian, top_k, head_chunk=None):
+def _head_chunk(n, h):
+    return max(1, min(h, HEAD_STACK_BYTES // (8 * n * n)))
+
+
+def _sample(model, seed, gaussian, top_k, head_chunk=None, method="direct"):
     """One draw; ``head_chunk`` heads per batched GEMM (default: as many as fit in
     HEAD_STACK_BYTES; 1 is the per-head loop, kept for the benchmark)."""
+    if method == "reduced" and model.kind in ("values", "mha"):
+        return _sample_reduced(model, seed, gaussian, top_k, head_chunk)
+    return _sample_direct(model, seed, gaussian, top_k, head_chunk)
+
+
+def _projector(m, rng):
+    def proj(width):  # X W with W (d × width) i.i.d. N(0, 1/d)
+        if m.x is None:
+            return rng.standard_normal((m.n, width))
+        return m.x @ rng.standard_normal((m.d, width)) / math.sqrt(m.d)
+    return proj
+
+
+def _sample_direct(model, seed, gaussian, top_k, head_chunk=None):
+    """Every matrix of the paper formed literally: n × n noise per head, W^O drawn."""
     rng = np.random.default_rng(draw_seed(seed, 0))
     noise = np.random.default_rng(draw_seed(seed, 1)) if gaussian else None
     m = model
     n, h, hkv, dk, dv = m.n, m.heads, m.kv_heads, m.d_k, m.d_v
-
-    def proj(width):  # X W with W (d × width) i.i.d. N(0, 1/d)
-        if m.x is None:
-            return rng.standard_normal((n, width))
-        return m.x @ rng.standard_normal((m.d, width)) / math.sqrt(m.d)
-
+    proj = _projector(m, rng)
     q = proj(h * dk)
     k = proj(hkv * dk)
     need_v = m.kind in ("values", "mha")
@@ -497,7 +566,7 @@ def _sample(model, seed, gaussian, top_k, head_chunk=None):
     noise_sd = math.sqrt(max(m.theta1 - m.theta2, 0.0))
     # heads in stacks of c: one batched GEMM (np.matmul on (c, n, ·) arrays) per stack
     # instead of a Python loop over heads; c keeps a stack of n × n arrays near HEAD_STACK_BYTES
-    c = head_chunk or max(1, min(h, HEAD_STACK_BYTES // (8 * n * n)))
+    c = head_chunk or _head_chunk(n, h)
     for r0 in range(0, h, c):
         r1 = min(r0 + c, h)
         logits = np.matmul(q3[r0:r1], k3[heads_of[r0:r1]].transpose(0, 2, 1))  # Q_r K_rᵀ
@@ -520,6 +589,145 @@ def _sample(model, seed, gaussian, top_k, head_chunk=None):
     return Draw(s_eig, g_eig, s_top, g_top)
 
 
-def _draw_task(model, seed, gaussian, top_k):
+def _sample_reduced(model, seed, gaussian, top_k, head_chunk=None):
+    """Kinds 'values'/'mha' with the work-saving identities of :func:`sample` (Notes)."""
+    rng = np.random.default_rng(draw_seed(seed, 0))
+    noise = np.random.default_rng(draw_seed(seed, 1)) if gaussian else None
+    m = model
+    n, h, hkv, dk, dv = m.n, m.heads, m.kv_heads, m.d_k, m.d_v
+    proj = _projector(m, rng)
+    scale = m.beta / math.sqrt(dk)
+    q = proj(h * dk)
+    q *= scale  # logits Q_r K_rᵀ · β/sqrt(d_K) = β S_r straight from the GEMM
+    k = proj(hkv * dk)
+    vals = k if m.tied else proj(hkv * dv)
+    heads_of = np.arange(h) // (h // hkv)  # K/V head of each query head
+    q3 = q.reshape(n, h, dk).transpose(1, 0, 2)  # (h, n, d_K) views, no copy
+    k3 = k.reshape(n, hkv, dk).transpose(1, 0, 2)
+    v3 = np.ascontiguousarray(vals.reshape(n, hkv, dv).transpose(1, 0, 2))  # (h_KV, n, d_V)
+    v_mean = v3.mean(axis=1, keepdims=True)  # P V_r = 1 (1ᵀ V_r / n): the centring term
+    c_soft = np.empty((n, h, dv))
+    if gaussian:
+        noise_sd = math.sqrt(max(m.theta1 - m.theta2, 0.0))
+        kv = np.matmul(k3.transpose(0, 2, 1), v3)  # K_rᵀ V_r, (h_KV, d_K, d_V)
+        r_v = np.linalg.qr(v3, mode="r")  # V_r = U_r R_r, R_r of shape (min(n, d_V), d_V)
+        c_gauss = np.empty((n, h, dv))
+    c = head_chunk or _head_chunk(n, h)
+    for r0 in range(0, h, c):
+        r1 = min(r0 + c, h)
+        g = heads_of[r0:r1]
+        e = np.matmul(q3[r0:r1], k3[g].transpose(0, 2, 1))  # β S_r, (c, n, n)
+        e -= e.max(axis=-1, keepdims=True)  # overflow-safe: exponents <= 0
+        np.exp(e, out=e)
+        out = np.matmul(e, v3[g])  # E_r V_r; A_r = D_r⁻¹ E_r with D_r the row sums
+        out /= e.sum(axis=-1, keepdims=True)
+        out -= v_mean[g]  # A_r^⊥ V_r = A_r V_r − P V_r
+        c_soft[:, r0:r1] = out.transpose(1, 0, 2)
+        del e, out
+        if gaussian:  # (β S_r V_r + sqrt(θ₁ − θ₂) W_r V_r)/n, W_r V_r drawn as Z_r R_r
+            z = noise.standard_normal((r1 - r0, n, r_v.shape[1]))
+            y = np.matmul(z, r_v[g])
+            y *= noise_sd
+            y += np.matmul(q3[r0:r1], kv[g])
+            y /= n
+            c_gauss[:, r0:r1] = y.transpose(1, 0, 2)
+            del z, y
+    c_soft = c_soft.reshape(n, h * dv)
+    c_gauss = c_gauss.reshape(n, h * dv) if gaussian else None
+    if m.kind == "mha":
+        grams = _output_grams(c_soft, c_gauss, m.d_o, rng)
+    else:
+        grams = [c_soft @ c_soft.T] + ([c_gauss @ c_gauss.T] if gaussian else [])
+    del c_soft, c_gauss
+    s_eig, s_top = _spectrum(grams[0], m.columns, top_k)
+    if gaussian:
+        g_eig, g_top = _spectrum(grams[1], m.columns, top_k)
+    else:
+        g_eig = g_top = None
+    return Draw(s_eig, g_eig, s_top, g_top)
+
+
+def bartlett_factor(r, dof, rng):
+    """Lower-triangular L with L Lᵀ ~ Wishart_r(I, dof) (Bartlett's decomposition).
+
+    L_ii = sqrt(χ²_{dof − i}) (i = 0, …, r − 1), L_ij ~ N(0, 1) for i > j, all independent
+    (Bartlett 1933; Muirhead 1982, Theorem 3.2.14). Needs dof >= r. Row i uses i normals,
+    drawn row by row from ``rng``.
+    """
+    if dof < r:
+        raise ValueError(f"Bartlett's decomposition needs dof >= r, got dof={dof}, r={r}")
+    out = np.zeros((r, r))
+    for i in range(1, r):
+        out[i, :i] = rng.standard_normal(i)
+    out[np.diag_indices(r)] = np.sqrt(rng.chisquare(dof - np.arange(r)))
+    return out
+
+
+def _route_costs(n, models, p, d_o):
+    """Flops of the output stage with U = I (r = p) and with the joint row space (r = mn)."""
+    w = min(p, d_o)
+    plain = models * (2 * n * p * w + n * n * w)
+    r = models * n
+    wj = min(r, d_o)
+    joint = r * r * p + r ** 3 / 3 + models * (2 * n * r * wj + n * n * wj)
+    return plain, joint
+
+
+def _output_rank(n, models, p, d_o):
+    """r of the output stage: ``models * n`` (joint row space) when that costs less, else p."""
+    plain, joint = _route_costs(n, models, p, d_o)
+    return models * n if (joint < plain and models * n < p) else p
+
+
+def _output_grams(c_soft, c_gauss, d_o, rng):
+    """Grams C W^O W^Oᵀ Cᵀ of both models with one W^O (N(0, 1/p) entries, p = h d_V),
+    drawn through the joint row space of the C's (:func:`sample`, Notes, 2)."""
+    n, p = c_soft.shape
+    mats = [c_soft] if c_gauss is None else [c_soft, c_gauss]
+    factors = None
+    if _output_rank(n, len(mats), p, d_o) < p:
+        b = np.concatenate(mats, axis=0)
+        bbt = b @ b.T
+        del b
+        try:  # B Bᵀ = F Fᵀ, F lower triangular: B = F Uᵀ with U = Bᵀ F⁻ᵀ orthonormal
+            f = np.linalg.cholesky(bbt)
+        except np.linalg.LinAlgError:  # B numerically rank deficient: keep U = I
+            f = None
+        del bbt
+        if f is not None:
+            # the softmax rows only reach the first n columns of F (F is lower triangular)
+            factors = [f[:n, :n]] + ([f[n:]] if c_gauss is not None else [])
+    if factors is None:
+        factors = mats
+    r = factors[-1].shape[1]
+    scale = 1.0 / math.sqrt(p)
+    if d_o >= r:
+        w_red = bartlett_factor(r, d_o, rng)
+        w_red *= scale
+    else:
+        w_red = rng.standard_normal((r, d_o))
+        w_red *= scale
+    grams = []
+    for f in factors:
+        # a lower-triangular W: columns beyond f's width meet only zeros of W's rows
+        cols = f.shape[1]
+        out = _times_lower(f, w_red[:cols, :cols]) if d_o >= r else f @ w_red[:cols]
+        grams.append(out @ out.T)
+        del out
+    return grams
+
+
+def _times_lower(f, low, blocks=8):
+    """F L for lower-triangular L, skipping its zero upper blocks (about 56 % of a GEMM's
+    work with 8 column blocks): column block j of F L is F[:, j0:] L[j0:, j0:j1]."""
+    k = low.shape[0]
+    edges = np.linspace(0, k, min(blocks, k) + 1).astype(int)
+    out = np.empty((f.shape[0], k))
+    for j0, j1 in zip(edges[:-1], edges[1:]):
+        np.matmul(f[:, j0:], low[j0:, j0:j1], out=out[:, j0:j1])
+    return out
+
+
+def _draw_task(model, seed, gaussian, top_k, method="direct"):
     """Worker entry point: one draw with BLAS pinned to a single thread."""
-    return sample(model, seed, gaussian=gaussian, top_k=top_k, blas_threads=1)
+    return sample(model, seed, gaussian=gaussian, top_k=top_k, blas_threads=1, method=method)

@@ -16,6 +16,7 @@ deviation (reported beside it, labelled), N = 10 draws by default.
 from __future__ import annotations
 
 import math
+import os
 import time
 from dataclasses import dataclass, field
 
@@ -25,7 +26,8 @@ from .. import _validation as v
 from .._validation import ParameterError
 
 __all__ = ["ROWS", "PAPER", "Stat", "RowResult", "reproduce_row", "reproduce_table",
-           "draw_cost", "estimate_seconds"]
+           "draw_cost", "draw_work", "Rates", "measure_rates", "draw_seconds",
+           "estimate_seconds"]
 
 #: Table D.2 rows in the paper's order (names of :data:`freeattn.attention.PRESETS`).
 ROWS = ("bert-base", "modernbert-large", "dinov3-l16", "llada-8b", "gpt3-175b", "falcon-7b",
@@ -91,6 +93,7 @@ class RowResult:
     ks: Stat
     seconds: float
     seed: int
+    method: str = "reduced"
 
     @property
     def paper(self):
@@ -108,7 +111,8 @@ class RowResult:
                 "ks": self.ks.to_dict(),
                 "paper": {"rel_w1": {"mean": w, "half_width": dw, "unit": "%"},
                           "ks": {"mean": k, "half_width": dk}, "draws": PAPER_DRAWS},
-                "agrees": self.agrees, "seconds": self.seconds, "seed": self.seed}
+                "agrees": self.agrees, "seconds": self.seconds, "seed": self.seed,
+                "method": self.method}
 
 
 def _row_name(name):
@@ -118,7 +122,7 @@ def _row_name(name):
 
 
 def reproduce_row(name, draws=PAPER_DRAWS, seed=0, *, workers=None, scheduler=None,
-                  progress=False):
+                  progress=False, method="reduced"):
     """Reproduce one row of Table D.2.
 
     Parameters
@@ -133,6 +137,11 @@ def reproduce_row(name, draws=PAPER_DRAWS, seed=0, *, workers=None, scheduler=No
         Worker processes (default all cores); ``scheduler``: a Dask address or Client.
     progress : bool
         Progress bar on stderr.
+    method : {'reduced', 'direct'}, default 'reduced'
+        How each draw is computed (:func:`freeattn.montecarlo.sample`): 'reduced' samples
+        the same joint law of the two spectra as the literal construction 'direct' with
+        less work (the Gaussian noise drawn through the values, W^O through the joint row
+        space of both models' head outputs).
 
     Returns
     -------
@@ -154,52 +163,187 @@ def reproduce_row(name, draws=PAPER_DRAWS, seed=0, *, workers=None, scheduler=No
     mean = cfg.table_d2_mean()
     t0 = time.perf_counter()
     results = run_draws(cfg.model("mha"), draws, seed, workers=workers, scheduler=scheduler,
-                        gaussian=True, progress=progress, desc=name)
+                        gaussian=True, progress=progress, desc=name, method=method)
     seconds = time.perf_counter() - t0
     w1 = [100 * rel_w1_two_sample(r.softmax, r.gaussian, mean) for r in results]
     ks = [ks_two_sample(r.softmax, r.gaussian) for r in results]
-    return RowResult(name, cfg, Stat.of(w1), Stat.of(ks), seconds, seed)
+    return RowResult(name, cfg, Stat.of(w1), Stat.of(ks), seconds, seed, method)
 
 
 def reproduce_table(rows=None, draws=PAPER_DRAWS, seed=0, *, workers=None, scheduler=None,
-                    progress=False):
+                    progress=False, method="reduced"):
     """Reproduce several rows (default all of :data:`ROWS`); a list of :class:`RowResult`."""
     rows = ROWS if rows is None else tuple(_row_name(r) for r in rows)
     return [reproduce_row(r, draws, seed, workers=workers, scheduler=scheduler,
-                          progress=progress) for r in rows]
+                          progress=progress, method=method) for r in rows]
 
 
-def draw_cost(cfg):
-    """Floating-point operations of one draw of the full layer (both models), an estimate.
+def draw_work(cfg, method="reduced"):
+    """The work of one draw of the full layer (softmax and Gaussian model) by kind of step.
 
-    Per head and model: the scores Q_r K_rᵀ (2 n² d_K), the head output A_r V_r (2 n² d_V)
-    and ~ 10 n² elementwise operations and normal draws; per model: C W^O (2 n h d_V d_O),
-    the Gram (2 n² d_O, or less when d_O > n via the smaller side) and its eigenvalues
-    (~ 10 n³ / 3 for the two-stage driver).
+    Returns a dict: ``gemm_flops`` (matrix products, factorisations), ``softmax_elements``
+    (entries of the per-head n × n score matrices: max, shift, exp, row sum), ``normals``
+    (standard normal variates) and ``eig_n3`` (Σ n³ over the eigenvalue problems, two n × n
+    Grams). Counts follow :func:`freeattn.montecarlo.sample` step by step for ``method``.
     """
-    n, h, dk, dv, do = cfg.n, cfg.heads, cfg.d_k, cfg.d_v, cfg.d_o
-    per_model = h * (2 * n * n * dk + 2 * n * n * dv + 10 * n * n) \
-        + 2 * n * h * dv * do + 2 * n * n * do + 10 * n ** 3 / 3
-    return 2 * per_model
+    from ..montecarlo.samplers import _output_rank
+
+    n, h, hkv, dk, dv, do = cfg.n, cfg.heads, cfg.kv_heads, cfg.d_k, cfg.d_v, cfg.d_o
+    tied = cfg.sharing == "tied_kv"
+    p = h * dv
+    weights = n * (h + hkv) * dk + (0 if tied else n * hkv * dv)
+    tri = 0.5625  # _times_lower: 8 column blocks of a lower-triangular factor, (8+1)/16
+    if method == "direct":
+        gemm = 2 * h * n * n * dk + 2 * 2 * h * n * n * dv  # scores; A_r V_r, both models
+        gemm += 2 * (2 * n * p * do + n * n * do)           # C W^O and its Gram (SYRK)
+        return {"gemm_flops": float(gemm), "softmax_elements": float(h * n * n),
+                "normals": float(weights + p * do + h * n * n), "eig_n3": 2.0 * n ** 3,
+                "noise_elements": float(h * n * n)}
+    k = min(n, dv)
+    gemm = 2 * h * n * n * (dk + dv)                           # scores, E_r V_r (softmax)
+    gemm += 2 * hkv * n * dk * dv + 2 * hkv * n * dv * dv      # K_rᵀ V_r, QR of V_r
+    gemm += 2 * h * n * dv * (k + dk)                          # Z_r R_r, Q_r (K_rᵀ V_r)
+    r = _output_rank(n, 2, p, do)
+    if r < p:  # joint row space: Gram of B, Cholesky, then F_m L
+        w = min(r, do)
+        gemm += r * r * p + r ** 3 / 3
+        lower = tri if do >= r else 1.0
+        gemm += lower * 2 * n * n * (n if do >= r else w) + lower * 2 * n * r * w
+        gemm += 2 * n * n * w
+        normals = weights + h * n * k + (r * r / 2 if do >= r else r * do)
+    else:
+        w = min(p, do)
+        gemm += 2 * ((tri if do >= p else 1.0) * 2 * n * p * w + n * n * w)
+        normals = weights + h * n * k + (p * p / 2 if do >= p else p * do)
+    return {"gemm_flops": float(gemm), "softmax_elements": float(h * n * n),
+            "normals": float(normals), "eig_n3": 2.0 * n ** 3, "noise_elements": 0.0}
 
 
-def estimate_seconds(name, draws=PAPER_DRAWS, workers=1, reference=None):
-    """Estimated wall time of a row: its :func:`draw_cost` at the rate of a measured row.
+def draw_cost(cfg, method="reduced"):
+    """Floating-point operations of one draw (both models), for ordering rows: the GEMM
+    flops of :func:`draw_work`, ~10 flops per softmax entry and per normal, and
+    ~10 n³/3 per eigenvalue problem (two-stage driver)."""
+    w = draw_work(cfg, method)
+    return (w["gemm_flops"] + 10 * (w["softmax_elements"] + w["normals"]
+                                    + w["noise_elements"]) + 10 * w["eig_n3"] / 3)
 
-    Parameters
-    ----------
-    name : str
-        Row to estimate.
-    draws, workers : int
-        Draws run ``workers`` at a time (one BLAS thread each).
-    reference : RowResult, optional
-        A measured row giving the rate (operations per second per worker); default: one
-        BERT-base draw measured now.
+
+@dataclass(frozen=True)
+class Rates:
+    """Speeds of this machine for the steps of a draw, measured with BLAS on one thread in
+    ``workers`` processes at once (so that they share the cores and memory bandwidth as the
+    draws of a run do), at the load of the moment.
+
+    gemm_flops_per_s : float64 matrix products (1024 × 2048 × 1024); softmax_s : seconds per score entry
+    (max, shift, exp, row sum, over a 2 × 1024 × 1024 stack); normal_s : seconds per
+    standard normal; noise_s : seconds per entry of the 'direct' Gaussian noise arithmetic;
+    eig_s_per_n3 : seconds / n³ of the eigenvalues of an n = 1024 Gram (freeattn's driver).
+    """
+
+    gemm_flops_per_s: float
+    softmax_s: float
+    normal_s: float
+    noise_s: float
+    eig_s_per_n3: float
+    workers: int = 1
+    load: float | None = None
+
+    def to_dict(self):
+        return {k: getattr(self, k) for k in ("gemm_flops_per_s", "softmax_s", "normal_s",
+                                              "noise_s", "eig_s_per_n3", "workers", "load")}
+
+
+def _median_time(fn, repeat):
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return float(np.median(times))
+
+
+def _measure_rates(_=None, repeat=3):
+    """One process's rates (BLAS pinned to one thread, as in a draw); medians of ``repeat``
+    timings (not the best: on a shared machine the best is a lucky moment)."""
+    from ..montecarlo._blas import single_threaded_blas
+    from ..montecarlo._lapack import eigvalsh
+
+    rng = np.random.default_rng(0)
+    m = 1024
+    with single_threaded_blas():
+        a, b = rng.standard_normal((m, 2 * m)), rng.standard_normal((2 * m, m))
+        t_gemm = _median_time(lambda: a @ b, repeat)
+        e = rng.standard_normal((2, m, m))
+
+        def softmax():
+            x = e.copy()
+            x -= x.max(axis=-1, keepdims=True)
+            np.exp(x, out=x)
+            x.sum(axis=-1, keepdims=True)
+
+        copy = _median_time(lambda: e.copy(), repeat)
+        t_soft = max(_median_time(softmax, repeat) - copy, 0.0)
+        out = np.empty(2 * m * m)
+        t_norm = _median_time(lambda: rng.standard_normal(out=out), repeat)
+
+        def noise():
+            y = out.copy()
+            y *= 0.5
+            y += out
+            y *= 0.25
+
+        t_noise = max(_median_time(noise, repeat) - copy, 0.0)
+        g = a[:, :m] @ a[:, :m].T
+        t_eig = _median_time(lambda: eigvalsh(g), 3)
+    return (4 * m ** 3 / t_gemm, t_soft / (2 * m * m), t_norm / (2 * m * m),
+            t_noise / (2 * m * m), t_eig / m ** 3)
+
+
+def measure_rates(workers=1):
+    """:class:`Rates` of this machine now, measured in ``workers`` processes at once (a few
+    seconds; medians of repeated timings); the means over the processes."""
+    workers = v.positive_integer("workers", workers)
+    if workers == 1:
+        vals = [_measure_rates()]
+    else:
+        import concurrent.futures as cf
+
+        from ..montecarlo.runner import _start_method
+
+        with cf.ProcessPoolExecutor(max_workers=workers, mp_context=_start_method(None)) as pool:
+            vals = list(pool.map(_measure_rates, range(workers)))
+    mean = np.mean(np.array(vals), axis=0)
+    try:
+        load = os.getloadavg()[0]
+    except OSError:  # pragma: no cover
+        load = None
+    return Rates(*[float(x) for x in mean], workers=workers, load=load)
+
+
+def draw_seconds(cfg, rates, method="reduced"):
+    """Estimated seconds of one draw of ``cfg`` at ``rates`` (:func:`draw_work`)."""
+    w = draw_work(cfg, method)
+    return (w["gemm_flops"] / rates.gemm_flops_per_s + w["softmax_elements"] * rates.softmax_s
+            + w["normals"] * rates.normal_s + w["noise_elements"] * rates.noise_s
+            + w["eig_n3"] * rates.eig_s_per_n3)
+
+
+def estimate_seconds(name, draws=PAPER_DRAWS, workers=1, rates=None, method="reduced"):
+    """Estimated wall time of a row here: ceil(draws / workers) draws one after the other,
+    each :func:`draw_seconds` at ``rates`` (default: :func:`measure_rates` now, in
+    ``workers`` processes).
+
+    The per-step rates are measured, the counts are exact; what the model leaves out
+    (memory traffic of the large arrays, Python overhead, other users of the machine
+    changing their load) is measured in docs/table-d2.md by setting estimates beside the
+    times of full rows.
     """
     from ..attention import MHAConfig
 
     cfg = MHAConfig.preset(_row_name(name))
-    if reference is None:
-        reference = reproduce_row("bert-base", 1, workers=1)
-    rate = draw_cost(reference.config) * reference.rel_w1.draws / reference.seconds
-    return draw_cost(cfg) / rate * math.ceil(draws / max(1, workers))
+    workers = v.positive_integer("workers", workers)
+    draws = v.positive_integer("draws", draws)
+    if rates is None:
+        rates = measure_rates(workers)
+    waves = math.ceil(draws / min(workers, draws))
+    return draw_seconds(cfg, rates, method) * waves

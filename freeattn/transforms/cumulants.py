@@ -36,7 +36,7 @@ import numbers
 from collections import Counter
 from fractions import Fraction
 
-from freeattn._validation import positive, positive_integer
+from freeattn._validation import ParameterError, ParameterTypeError, positive, positive_integer
 
 __all__ = [
     "noncrossing_partitions",
@@ -86,13 +86,14 @@ def _tidy(x):
 def _sequence(name, seq):
     """Return ``seq`` as a non-empty list, raising with the parameter name otherwise."""
     if seq is None or isinstance(seq, (str, bytes)):
-        raise TypeError(f"{name} must be a sequence of numbers, got {seq!r}")
+        raise ParameterTypeError(name, f"{name} must be a sequence of numbers, got {seq!r}")
     try:
         values = list(seq)
     except TypeError:
-        raise TypeError(f"{name} must be a sequence of numbers, got {seq!r}") from None
+        raise ParameterTypeError(name, f"{name} must be a sequence of numbers, got {seq!r}") from None
     if not values:
-        raise ValueError(f"{name} must be a non-empty sequence (orders 1, 2, ...), got {seq!r}")
+        raise ParameterError(name, f"{name} must be a non-empty sequence (orders 1, 2, ...), "
+                                   f"got {seq!r}")
     return values
 
 
@@ -116,8 +117,8 @@ def _is_zero(x):
 def _reciprocal(name, x):
     """Exact reciprocal where possible: int -> Fraction, sympy -> sympy, else ``1 / x``."""
     if _is_zero(x):
-        raise ValueError(
-            f"{name}: the first moment m_1 must be nonzero for the S-transform, got {x!r}"
+        raise ParameterError(
+            name, f"{name}: the first moment m_1 must be nonzero for the S-transform, got {x!r}"
         )
     if _is_sympy(x):
         return 1 / x
@@ -131,8 +132,8 @@ def _order(order, available, name):
         return available
     order = positive_integer("order", order)
     if order > available:
-        raise ValueError(
-            f"order must be at most len({name}) = {available} (order {order} needs "
+        raise ParameterError(
+            "order", f"order must be at most len({name}) = {available} (order {order} needs "
             f"{name} up to index {order}), got {order}"
         )
     return order
@@ -223,19 +224,19 @@ def noncrossing_partitions(n):
 def _check_partition(partition, n):
     """Validate a set partition of {1..n}; return it in canonical (sorted) form."""
     if partition is None or isinstance(partition, (str, bytes)):
-        raise ValueError(f"partition must be a collection of blocks, got {partition!r}")
+        raise ParameterError("partition", f"partition must be a collection of blocks, got {partition!r}")
     try:
         blocks = [tuple(sorted(int(x) for x in block)) for block in partition]
     except (TypeError, ValueError):
-        raise ValueError(
-            f"partition must be a collection of blocks of integers, got {partition!r}"
+        raise ParameterError(
+            "partition", f"partition must be a collection of blocks of integers, got {partition!r}"
         ) from None
     if any(len(b) == 0 for b in blocks):
-        raise ValueError(f"partition has an empty block: {partition!r}")
+        raise ParameterError("partition", f"partition has an empty block: {partition!r}")
     flat = sorted(x for b in blocks for x in b)
     if flat != list(range(1, n + 1)):
-        raise ValueError(
-            f"partition must be a partition of {{1, ..., {n}}} (1-based, each element "
+        raise ParameterError(
+            "partition", f"partition must be a partition of {{1, ..., {n}}} (1-based, each element "
             f"exactly once), got {partition!r}"
         )
     return tuple(sorted(blocks))
@@ -316,7 +317,7 @@ def kreweras_complement(partition, n):
     n = positive_integer("n", n)
     blocks = _check_partition(partition, n)
     if not is_noncrossing(blocks):
-        raise ValueError(f"partition must be non-crossing, got {partition!r}")
+        raise ParameterError("partition", f"partition must be non-crossing, got {partition!r}")
     pi_inv = {}
     for b in blocks:
         for i, x in enumerate(b):
@@ -745,7 +746,7 @@ def moments_from_s_transform_series(s, order=None):
     s = _sequence("s", s)
     order = _order(order, len(s), "s")
     if _is_zero(s[0]):
-        raise ValueError(f"s: the constant coefficient s_0 = 1/m_1 must be nonzero, got {s[0]!r}")
+        raise ParameterError("s", f"s: the constant coefficient s_0 = 1/m_1 must be nonzero, got {s[0]!r}")
     # c_1 .. c_order of χ(w) = (w/(1+w)) S(w)
     chi = []
     for k in range(1, order + 1):

@@ -25,8 +25,9 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from .._context import to_mp, tolerance, workdps
-from .._validation import ParameterError, check_method, dps_or_none
+from .._context import GUARD_DPS, inner_dps, mp_route, to_mp, tolerance
+from ..algebraic.roots import polyroots
+from .._validation import ParameterError, check_method, dps_or_none, law_instance
 from ..algebraic.polynomial import S, r_relation, s_relation, w
 
 __all__ = ["cauchy_transform", "r_transform", "s_transform", "psi_transform", "chi_transform",
@@ -37,12 +38,12 @@ _STEPS = 200
 
 def cauchy_transform(law, z, dps=None):
     """G(z) = ∫ dμ(x)/(z − x); see :meth:`freeattn.laws.Law.cauchy_transform`."""
-    return law.cauchy_transform(z, dps=dps)
+    return law_instance("law", law).cauchy_transform(z, dps=dps)
 
 
 def free_cumulants(law, order):
     """κ₁..κ_order of ``law`` as exact sympy expressions; see :meth:`Law.free_cumulants`."""
-    return law.free_cumulants(order)
+    return law_instance("law", law).free_cumulants(order)
 
 
 @lru_cache(maxsize=None)
@@ -85,7 +86,7 @@ def _polish_mp(law, kind, target, guess):
     coeffs = [mpmath.mpmathify(f(*vals, target)) for f in fns]
     while len(coeffs) > 1 and coeffs[0] == 0:
         coeffs.pop(0)
-    roots = mpmath.polyroots(coeffs, maxsteps=200, extraprec=60)
+    roots = polyroots(coeffs)
     return min(roots, key=lambda r: abs(r - guess))
 
 
@@ -94,7 +95,8 @@ def _evaluate(law, kind, arg, dps, start):
     arr = np.asarray(arg, dtype=complex if np.iscomplexobj(arg) else float)
     flat = arr.reshape(-1)
     if np.any(~np.isfinite(flat)):
-        raise ParameterError("w" if kind == "S" else "g", "the argument must be finite (no NaN or inf)")
+        name = "w" if kind == "S" else "g"
+        raise ParameterError(name, f"{name} must be finite (no NaN or inf), got {arg!r}")
     out = []
     for a in flat:
         if a == 0:
@@ -102,21 +104,30 @@ def _evaluate(law, kind, arg, dps, start):
         else:
             val = _continue(law, kind, complex(a), start)
         if dps is not None:
-            with workdps(dps):
-                v = mpmath.mpc(val) if a == 0 else _polish_mp(law, kind, mpmath.mpmathify(a), mpmath.mpc(val))
-                if mpmath.im(v) == 0 or abs(mpmath.im(v)) < tolerance(dps + 5) * abs(v):
-                    v = mpmath.re(v) if np.isrealobj(arr) else v
-            with mpmath.workdps(dps):
-                out.append(+v)
+            out.append(_polish_value(law, kind, a, dps, val, np.isrealobj(arr)))
         else:
             out.append(val.real if np.isrealobj(arr) and abs(val.imag) < 1e-12 * abs(val) else val)
-    if dps is not None:
-        res = np.empty(len(out), dtype=object)
-        res[:] = out
-        res = res.reshape(arr.shape)
-        return res[()] if res.ndim == 0 else res
-    res = np.array(out).reshape(arr.shape)
+    return _shaped(out, arr.shape, dps)
+
+
+def _shaped(values, shape, dps):
+    """The per-point results as a scalar or an array of ``shape`` (dtype object at ``dps``)."""
+    if dps is None:
+        res = np.array(values)
+    else:
+        res = np.empty(len(values), dtype=object)
+        res[:] = values
+    res = res.reshape(shape)
     return res[()] if res.ndim == 0 else res
+
+
+@mp_route
+def _polish_value(law, kind, a, dps, guess, real):
+    """The relation route's value at ``a`` polished at ``dps`` from the float64 ``guess``."""
+    v = mpmath.mpc(guess) if a == 0 else _polish_mp(law, kind, a, mpmath.mpc(guess))
+    if real and (mpmath.im(v) == 0 or abs(mpmath.im(v)) < tolerance(inner_dps(dps)) * abs(v)):
+        v = mpmath.re(v)
+    return v
 
 
 _METHODS = ("relation", "inverse")
@@ -158,6 +169,7 @@ def r_transform(law, g, dps=None, method=None):
     ValueError
         If the relation degenerates on the path.
     """
+    law_instance("law", law)
     if _route(law, method) == "inverse":
         return _inverse_evaluate(law, "R", g, dps)
     return _evaluate(law, "R", g, dps, float(law.moment(1)))
@@ -178,16 +190,18 @@ def s_transform(law, w_arg, dps=None, method=None):
 
     Raises
     ------
-    ValueError
-        If the law has non-positive mean or a real argument is outside (−1 + μ({0}), 0].
+    ParameterError
+        ``.param == "law"`` if the law has non-positive mean or mass below 0; ``"w"`` if a
+        real argument is outside (−1 + μ({0}), 0]; ``"method"``, ``"dps"`` likewise.
 
     Notes
     -----
     S_{μ⊠ν} = S_μ S_ν; S_{π(μ,t)}(w) = S_μ(w/t)/(t + w) (Hayase & Karakida 2026, (C.3)–(C.4)).
     """
+    law_instance("law", law)
     m1 = float(law.moment(1))
     if not m1 > 0:
-        raise ValueError(f"law must have a positive mean for the S-transform, got {m1}")
+        raise ParameterError("law", f"law must have a positive mean for the S-transform, got {m1}")
     arr = np.asarray(w_arg)
     if not np.iscomplexobj(arr):
         atom0 = sum(m for a, m in law.atoms() if a == 0)
@@ -197,34 +211,66 @@ def s_transform(law, w_arg, dps=None, method=None):
                                       f"of ψ on (−∞, 0)), got {w_arg!r}")
     if _route(law, method) == "inverse":
         if law.support() and law.support()[0][0] < 0 or any(a < 0 for a, _ in law.atoms()):
-            raise ValueError(f"the S-transform needs a law on [0, ∞); {law.name} has mass below 0")
+            raise ParameterError("law", f"the S-transform needs a law on [0, ∞); {law.name} has "
+                                        "mass below 0")
         return _inverse_evaluate(law, "S", w_arg, dps)
     return _evaluate(law, "S", w_arg, dps, 1.0 / m1)
 
 
 def psi_transform(law, u, dps=None):
-    """ψ(u) = Σ_{q≥1} m_q u^q = (1/u) G(1/u) − 1 (moment generating function); ψ(0) = 0."""
+    """ψ(u) = Σ_{q≥1} m_q u^q = (1/u) G(1/u) − 1 (moment generating function).
+
+    Parameters
+    ----------
+    law : Law
+    u : complex or array_like of complex, any shape; finite and non-zero
+    dps : int, optional
+        None: float64 (complex ndarray); an integer: mpmath at that precision (mpc values).
+
+    Returns
+    -------
+    complex or ndarray, shape of ``u``
+
+    Raises
+    ------
+    ParameterError
+        ``.param == "u"`` for a zero, NaN or infinite argument (ψ(0) = 0 by definition);
+        ``"law"`` for a non-law; ``"dps"`` for a bad precision.
+    """
+    law_instance("law", law)
+    dps = dps_or_none(dps)
     arr = np.asarray(u, dtype=complex)
-    if np.any(arr == 0):
-        raise ValueError("u must be non-zero (ψ(0) = 0 by definition)")
-    g = law.cauchy_transform(1 / arr if dps is None else [1 / mpmath.mpmathify(v) for v in arr.reshape(-1)], dps=dps)
+    flat = arr.reshape(-1)
+    if np.any(~np.isfinite(flat)) or np.any(flat == 0):
+        raise ParameterError("u", f"u must be finite and non-zero (ψ(0) = 0 by definition), got {u!r}")
     if dps is None:
-        return arr ** -1 * g - 1
-    with workdps(dps):
-        out = [(1 / mpmath.mpmathify(v)) * gv - 1 for v, gv in zip(arr.reshape(-1), np.asarray(g).reshape(-1))]
-    res = np.empty(len(out), dtype=object)
-    res[:] = out
-    return res.reshape(arr.shape)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            out = flat ** -1 * law.cauchy_transform(1 / flat) - 1
+        return _shaped(list(out), arr.shape, None)
+    return _shaped([_psi_mp(law, v, dps) for v in flat], arr.shape, dps)
+
+
+@mp_route
+def _psi_mp(law, u, dps):
+    return law.cauchy_transform(1 / u, dps=inner_dps(dps)) / u - 1
 
 
 def chi_transform(law, w_arg, dps=None, method=None):
-    """χ(w) = ψ^{-1}(w) = w S(w)/(1 + w)."""
-    s = s_transform(law, w_arg, dps, method=method)
+    """χ(w) = ψ^{-1}(w) = w S(w)/(1 + w); arguments, ``dps``, ``method`` and errors as in
+    :func:`s_transform`."""
+    dps = dps_or_none(dps)
+    s = s_transform(law, w_arg, None if dps is None else inner_dps(dps), method=method)
+    arr = np.asarray(w_arg)
     if dps is None:
-        wa = np.asarray(w_arg)
-        return wa * s / (1 + wa)
-    with workdps(dps):
-        return mpmath.mpmathify(w_arg) * s / (1 + mpmath.mpmathify(w_arg))
+        return arr * s / (1 + arr)
+    flat = np.asarray(s, dtype=object).reshape(-1)
+    return _shaped([_chi_mp(law, v, dps, sv) for v, sv in zip(arr.reshape(-1), flat)],
+                   arr.shape, dps)
+
+
+@mp_route
+def _chi_mp(law, w_arg, dps, s_value):
+    return w_arg * s_value / (1 + w_arg)
 
 
 
@@ -317,24 +363,22 @@ def _inverse_complex(law, kind, v):
     return (1 + v) / v / z
 
 
+@mp_route
 def _inverse_mp(law, kind, v, dps, guess):
-    with workdps(dps):
-        v = mpmath.mpmathify(v)
-        if v == 0:
-            val = law.moment(1, dps=dps + 5) if kind == "R" else 1 / law.moment(1, dps=dps + 5)
-        else:
-            if kind == "R":
-                z0 = mpmath.mpmathify(guess) + 1 / v
-                f = lambda z: law._cauchy_mp(z, dps + 5) - v  # noqa: E731
-            else:
-                z0 = (1 + v) / v / mpmath.mpmathify(guess)
-                f = lambda z: z * law._cauchy_mp(z, dps + 5) - 1 - v  # noqa: E731
-            z = mpmath.findroot(f, z0, tol=tolerance(2 * dps + 10))
-            if mpmath.im(v) == 0:
-                z = mpmath.re(z)
-            val = z - 1 / v if kind == "R" else (1 + v) / v / z
-    with mpmath.workdps(dps):
-        return +val
+    inner = inner_dps(dps)
+    if v == 0:
+        return law.moment(1, dps=inner) if kind == "R" else 1 / law.moment(1, dps=inner)
+    if kind == "R":
+        z0 = mpmath.mpmathify(guess) + 1 / v
+        f = lambda z: law._cauchy_mp(z, inner) - v  # noqa: E731
+    else:
+        z0 = (1 + v) / v / mpmath.mpmathify(guess)
+        f = lambda z: z * law._cauchy_mp(z, inner) - 1 - v  # noqa: E731
+    # findroot compares |f|² with tol: 10^-(2 dps) with the guard digits' margin
+    z = mpmath.findroot(f, z0, tol=tolerance(2 * dps + GUARD_DPS))
+    if mpmath.im(v) == 0:
+        z = mpmath.re(z)
+    return z - 1 / v if kind == "R" else (1 + v) / v / z
 
 
 def _inverse_evaluate(law, kind, arg, dps):
@@ -343,17 +387,12 @@ def _inverse_evaluate(law, kind, arg, dps):
     arr = np.asarray(arg, dtype=complex if cplx else float)
     flat = arr.reshape(-1)
     if np.any(~np.isfinite(flat)):
-        raise ParameterError("w" if kind == "S" else "g", "the argument must be finite (no NaN or inf)")
+        name = "w" if kind == "S" else "g"
+        raise ParameterError(name, f"{name} must be finite (no NaN or inf), got {arg!r}")
     out = []
     for a in flat:
         val = _inverse_complex(law, kind, complex(a)) if cplx else _inverse_real(law, kind, float(a))
         if dps is not None:
             val = _inverse_mp(law, kind, complex(a) if cplx else float(a), dps, val)
         out.append(val)
-    if dps is not None:
-        res = np.empty(len(out), dtype=object)
-        res[:] = out
-    else:
-        res = np.array(out)
-    res = res.reshape(arr.shape)
-    return res[()] if res.ndim == 0 else res
+    return _shaped(out, arr.shape, dps)
