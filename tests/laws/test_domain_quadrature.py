@@ -11,6 +11,12 @@ seed 20261130, draws 145, 273, 275, 992 and 1177), each with a second law of the
   edge expansion was built at G = 8.1e-4, a root of ∂P/∂G only; the density read 0 over part of
   the edge zone and the law refused itself, mass 1 − 6.1e-9).
 
+The same kinds on other routes: a Mixture of two overlapping semicircles (interior
+square-root kinks, generic base-class route: the old rule had m₂ off by 1e-8), a law known by
+its G alone, and the mpmath route at ``dps`` (old rule: 1.8e-7 at 20 digits on the dip law).
+A pushforward whose interval beside an interior branch point took another sheet (tracker in
+algebraic/numeric.py) is a strict xfail with its right values.
+
 Right values: m₁ = θ₁ and m₂ = (1 + 1/h)θ₁² + θ₂²/γ_K (Hayase & Karakida 2026, eq. (C.11)) for
 attention laws; free cumulants add under ⊞ (Bernoulli ± 1 ⊞ semicircle of variance s: m₁ = 0,
 m₂ = 1 + s); MP(λ) ⊠ MP(μ) has m₁ = 1, m₂ = 1 + λ + μ; 30-digit densities for the edge zone.
@@ -24,6 +30,8 @@ import pytest
 from freeattn import (AlgebraicLaw, MarchenkoPastur, Semicircle, attention_law,
                       free_additive_convolution, free_multiplicative_convolution, theta1, theta2)
 from freeattn.algebraic.polynomial import G, z
+from freeattn.laws.base import _adaptive_mp_quad
+from freeattn.laws.mixture import Mixture
 from freeattn.laws.numerical import NumericalLaw
 
 #: float64 quadrature of a smooth θ-integrand reaches ~1e-16; the old route was off by 3e-13
@@ -98,6 +106,34 @@ def test_generic_route_of_a_law_known_by_its_cauchy_transform_only():
     _check_moments(law, *_attention_moments(*DRAW_145), tol=1e-12)
 
 
+def test_generic_route_across_interior_edges_of_a_mixture():
+    # two semicircles overlapping on [−0.1, 0.1]: one support interval with two interior
+    # square-root kinks of the density (the single tanh-sinh rule: m₂ off by 1e-8)
+    law = Mixture([Semicircle(1).affine(-1.9, 1), Semicircle(1).affine(1.9, 1)], [0.5, 0.5])
+    assert law.support() == [(-3.9, 3.9)]
+    _check_moments(law, 0.0, 1 + 1.9**2)
+
+
+def test_generic_mass_check_and_cdf_across_interior_kinks():
+    # the same two semicircles known by G alone: the generic route finds the support and
+    # checks its mass (the single tanh-sinh rule: 0.999999015, and the law refused itself);
+    # cdf, sf and ppf are read from the same adaptive θ-panels as the mass
+    def g_sc(zz):
+        return (zz - np.sqrt(zz - 2) * np.sqrt(zz + 2)) / 2
+
+    law = NumericalLaw(lambda zz: 0.5 * (g_sc(zz + 1.9) + g_sc(zz - 1.9)), name="two semicircles")
+    ((a, b),) = law.support()
+    assert abs(a + 3.9) <= 1e-12 and abs(b - 3.9) <= 1e-12 and not law.atoms()
+    left, right = Semicircle(1).affine(-1.9, 1), Semicircle(1).affine(1.9, 1)
+    x = np.array([-3.0, -0.5, -0.1, -0.05, 0.0, 0.05, 0.1, 0.5, 3.0, 3.9])
+    ref = 0.5 * (left.cdf(x) + right.cdf(x))
+    assert np.max(np.abs(law.cdf(x) - ref)) <= 1e-14
+    assert np.max(np.abs(law.sf(x) - (1 - ref))) <= 1e-14
+    q = np.array([1e-6, 0.1, 0.4999, 0.5, 0.9, 1 - 1e-6])
+    assert np.max(np.abs(law.cdf(law.ppf(q)) - q)) <= 1e-14
+    _check_moments(law, 0.0, 1 + 1.9**2)
+
+
 @pytest.mark.parametrize("point", [DRAW_1177, (3.0, 0.003, 30)])
 def test_edge_branch_is_not_another_sheets_real_root(point):
     law = attention_law(*point)
@@ -127,3 +163,48 @@ def test_edge_double_root_is_a_root_of_the_polynomial():
                 terms = [c[k][j] * g**k * e**j for k in range(len(c)) for j in range(len(c[0]))]
                 assert abs(mpmath.fsum(terms)) <= 1e-12 * mpmath.fsum(abs(v) for v in terms)
     assert math.isclose(law.mean(), theta1(DRAW_1177[0]), rel_tol=1e-14)
+
+
+def test_mp_theta_rule_resolves_a_near_singularity():
+    # the mpmath θ-rule of Law.expect/cdf at dps: one tanh-sinh rule over [0, π] gives this
+    # Lorentzian of width 1e-3 (a density peak or dip of that width) 68 % off; Gauss–Legendre
+    # pieces bisected until the error estimate is below 10^-(dps+1) of ∫|f| get 20 digits
+    with mpmath.workdps(30):
+        eps = mpmath.mpf("1e-3")
+        ref = mpmath.atan((mpmath.pi - 1) / eps) + mpmath.atan(1 / eps)
+        val = _adaptive_mp_quad(lambda t: eps / ((t - 1) ** 2 + eps**2), mpmath.mpf(0), mpmath.pi, 20)
+        assert abs(val / ref - 1) <= mpmath.mpf(10) ** -19
+
+
+@pytest.mark.slow
+def test_moments_at_dps_across_an_interior_dip():
+    # the mpmath route of Law.expect on the dip law Bernoulli ⊞ semicircle(1.001): the single
+    # tanh-sinh rule was off by 1.8e-7 at 20 digits
+    law = free_additive_convolution(_bernoulli(), Semicircle(1.001))
+    m2 = law.moment(2, dps=20, method="quad")
+    assert abs(m2 - mpmath.mpf("2.001")) <= mpmath.mpf(10) ** -18
+
+
+@pytest.mark.slow
+def test_attention_moment_at_dps_across_an_interior_dip():
+    # draw 145 at 20 digits: the single tanh-sinh rule was off by 1.6e-4 (relative)
+    law = attention_law(*DRAW_145)
+    with mpmath.workdps(20):
+        ref = mpmath.e ** (mpmath.mpf(DRAW_145[0]) ** 2) - 1
+    assert abs(law.moment(1, dps=20, method="quad") / ref - 1) <= mpmath.mpf(10) ** -17
+
+
+@pytest.mark.xfail(strict=True, reason="NumericPolynomial.track (algebraic/numeric.py) accepts a "
+                   "step on one unambiguous predictor while the other is ambiguous, and ends on "
+                   "another sheet: g_mid of the interval (5/6, 0.8358) has Im G = +0.111 (the "
+                   "branch is 3.0222 − 0.6626i), so the law carries mass 0.99959 and refuses itself")
+def test_pushforward_with_a_critical_point_inside_the_support():
+    # (x − 1)² of MP(½): y has the preimages 1 ± √y, so F(y) = F_MP(1 + √y) − F_MP(1 − √y)
+    mp_law = MarchenkoPastur(0.5)
+    law = mp_law.pushforward([1, -2, 1])
+    y = np.array([0.3, 0.834, 0.8357, 0.84, 0.95, 2.0, 3.5])
+    s = np.sqrt(y)
+    ref = mp_law.cdf(1 + s) - mp_law.cdf(1 - s)
+    assert np.max(np.abs(law.cdf(y) - ref)) <= 1e-10
+    rho = (mp_law.pdf(1 + s) + mp_law.pdf(1 - s)) / (2 * s)
+    assert np.max(np.abs(law.pdf(y) / rho - 1)) <= 1e-9
