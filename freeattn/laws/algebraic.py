@@ -431,7 +431,7 @@ class AlgebraicLaw(Law):
                 o = np.argsort(rel)
                 if rel[o[0]] < -1e-6 and (len(o) == 1 or rel[o[1]] > -1e-9):
                     g_, _ = sh.newton(r[o[:1]], np.array([d]), steps=2)
-                    if np.isfinite(g_[0]) and g_[0].imag < 0:
+                    if np.isfinite(g_[0]) and g_[0].imag < -_REAL_ROOT_IM * abs(g_[0]):
                         probe["anchor"] = (g_[0], True)
                         continue
             pending.append(key)
@@ -651,7 +651,7 @@ class AlgebraicLaw(Law):
                 srt = np.sort(dist, axis=1)
                 pick = r[np.arange(len(j)), np.argmin(dist, axis=1)]
                 gn, _ = sh.newton(pick, delta[j], steps=3)
-                sure = (np.isfinite(gn) & (gn.imag <= 0)
+                sure = (np.isfinite(gn) & (gn.imag < -_REAL_ROOT_IM * np.abs(gn))
                         & (srt[:, 0] <= 0.25 * (srt[:, 1] if r.shape[1] > 1 else np.inf)))
                 g[j[sure]] = gn[sure]
                 zone[j[sure]] = False
@@ -853,7 +853,9 @@ class AlgebraicLaw(Law):
                 sep = np.abs(r - gs[:, None])
                 sep = np.where(np.isfinite(sep), sep, np.inf)
                 sep = np.sort(sep, axis=1)[:, 1] if r.shape[1] > 1 else np.full(n, np.inf)
-                if np.all(np.isfinite(gs)) and np.all(gs.imag <= 0):
+                # inside the support the branch has Im G < 0: a value on the axis is another
+                # sheet's real root (see _tables), and then the path is not trusted
+                if np.all(np.isfinite(gs)) and np.all(gs.imag < -_REAL_ROOT_IM * np.abs(gs)):
                     path = (np.log(mag[::-1]), gs[::-1], sep[::-1])
         edge["path"] = path
         return path
@@ -889,7 +891,8 @@ class AlgebraicLaw(Law):
                                  sep[np.clip(np.searchsorted(ld, lo_), 0, len(ld) - 1)])
                 gn, stp = sh.newton(ref.copy(), delta[jj], steps=4)
                 with np.errstate(invalid="ignore"):
-                    keep = (np.isfinite(gn) & (gn.imag <= 0) & (stp <= 1e-10 * np.abs(gn))
+                    keep = (np.isfinite(gn) & (gn.imag < -_REAL_ROOT_IM * np.abs(gn))
+                            & (stp <= 1e-10 * np.abs(gn))
                             & (np.abs(gn - ref) <= 0.2 * gap))
                 g[jj[keep]] = gn[keep]
                 bad[jj[keep]] = False
@@ -914,7 +917,8 @@ class AlgebraicLaw(Law):
                 gap = np.minimum(np.interp(lo_, ld, sep), sep[np.clip(np.searchsorted(ld, lo_), 0, len(ld) - 1)])
                 gn, stp = sh.newton(ref.copy(), delta[jj], steps=4)
                 with np.errstate(invalid="ignore"):
-                    keep = (np.isfinite(gn) & (gn.imag <= 0) & (stp <= 1e-10 * np.abs(gn))
+                    keep = (np.isfinite(gn) & (gn.imag < -_REAL_ROOT_IM * np.abs(gn))
+                            & (stp <= 1e-10 * np.abs(gn))
                             & (np.abs(gn - ref) <= 0.2 * gap))
                 g[jj[keep]] = gn[keep]
                 bad[jj[keep]] = False
@@ -968,8 +972,12 @@ class AlgebraicLaw(Law):
                 sep = np.abs(r[:k] - gs[:, None])
                 sep = np.where(np.isfinite(sep), sep, np.inf)
                 sep = np.sort(sep, axis=1)[:, 1] if r.shape[1] > 1 else np.full(k, np.inf)
-                if np.all(np.isfinite(gs)) and np.all(gs.imag <= 0):
-                    path = (np.log(mag[:k][::-1]), gs[::-1], sep[::-1])
+                # truncated before the first value on the axis (Im G < 0 inside the support;
+                # at a cusp the branch meets the axis at the end)
+                inside = np.isfinite(gs) & (gs.imag < -_REAL_ROOT_IM * np.abs(gs))
+                k = int(np.argmin(inside)) if not np.all(inside) else len(gs)
+                if k >= 2:
+                    path = (np.log(mag[:k][::-1]), gs[:k][::-1], sep[:k][::-1])
         t[key] = path
         return path
 
@@ -991,7 +999,7 @@ class AlgebraicLaw(Law):
         if len(o) > 1 and not dist[o[0]] <= 0.25 * dist[o[1]]:
             return None
         g, _ = sh.newton(r[o[:1]], np.array([d]), steps=3)
-        return g[0] if np.isfinite(g[0]) and g[0].imag <= 0 else None
+        return g[0] if np.isfinite(g[0]) and g[0].imag < -_REAL_ROOT_IM * abs(g[0]) else None
 
     @staticmethod
     def _edge_local(edge, delta, g_fallback, ref=None):
