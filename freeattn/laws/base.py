@@ -30,7 +30,7 @@ hook                        generic default
                             the on-axis density, edges refined by ``scipy.optimize.brentq``
 ``_atoms(dps)``             poles of G found by bisection on the upward jumps of the real
                             G(x) between the support intervals; mass lim iεG(a + iε)
-``_cdf_*``, ``_sf_*``       ``scipy.integrate.tanhsinh`` of the density in θ,
+``_cdf_*``, ``_sf_*``       adaptive Gauss–Legendre θ-panels of the density (the mass check's),
                             x = a + (b − a)(1 − cos θ)/2, plus atoms; mpmath: Gauss–Legendre
                             pieces (``mpmath.quad``) bisected to the precision
 ``_ppf_*``                  ``scipy.optimize.elementwise.find_root`` on the cdf (atoms exactly)
@@ -1063,32 +1063,6 @@ class Law:
         return round_back(out, dps)
 
     # ---- cdf / sf / ppf
-    def _quad_interval(self, a, b, func, lo=0.0, hi=math.pi, weight=True):
-        """∫ func(x) ρ(x) dx (or ∫ func(x) dx with ``weight=False``) over x(θ), θ ∈ [lo, hi]
-        of the support interval [a, b], by scipy's tanh-sinh; lo/hi may be arrays."""
-        from scipy.integrate import tanhsinh
-
-        # nodes whose x rounds onto an edge take the integrand's value at the nearest resolvable
-        # θ (the θ-integrand is bounded at square-root and inverse-square-root edges)
-        pad = 8 * FLOAT_EPS * max(abs(a), abs(b))
-        th_lo = float(_theta_of_x(a, b, a + pad))
-        th_hi = float(_theta_of_x(a, b, b - pad))
-
-        def integrand(th):
-            shape = th.shape
-            t = np.clip(th.reshape(-1), th_lo, th_hi)
-            x = _x_of_theta(a, b, t)
-            v = np.asarray(func(x), dtype=float)
-            if weight:
-                v = v * self._pdf_float(x)
-            # dx/dθ = (b − a) sin θ / 2 = sqrt((x − a)(b − x)), taken at the rounded x so that
-            # ρ·dx/dθ stays exact at an inverse-square-root edge
-            return (v * np.sqrt((x - a) * (b - x))).reshape(shape)
-
-        res = tanhsinh(integrand, lo, hi, atol=1e-300, rtol=1e-14, maxlevel=12)
-        val = res.integral
-        return float(val) if np.ndim(val) == 0 else val
-
     def _theta_density(self, a, b, th):
         """ρ(x(θ)) x′(θ) on the support interval [a, b] at θ ∈ (0, π) (1-D float array).
 
