@@ -30,7 +30,7 @@ hook                        generic default
                             the on-axis density, edges refined by ``scipy.optimize.brentq``
 ``_atoms(dps)``             poles of G found by bisection on the upward jumps of the real
                             G(x) between the support intervals; mass lim iεG(a + iε)
-``_cdf_*``, ``_sf_*``       ``scipy.integrate.tanhsinh`` of the density in θ,
+``_cdf_*``, ``_sf_*``       adaptive Gauss–Legendre θ-panels of the density (the mass check's),
                             x = a + (b − a)(1 − cos θ)/2, plus atoms; mpmath: Gauss–Legendre
                             pieces (``mpmath.quad``) bisected to the precision
 ``_ppf_*``                  ``scipy.optimize.elementwise.find_root`` on the cdf (atoms exactly)
@@ -53,7 +53,8 @@ import numpy as np
 
 from .._context import FLOAT_EPS, GUARD_DPS, mp_route, round_back, to_mp, tolerance, workdps
 from .._validation import ParameterError, check_method, dps_or_none, integer_at_least
-from ._theta import theta_of_x as _theta_of_x, x_of_theta as _x_of_theta
+from ._theta import (adaptive_panels, cumulative_in_panels, graded_panels, panel_integrals,
+                     theta_of_x as _theta_of_x, x_of_theta as _x_of_theta)
 
 __all__ = ["Law"]
 
@@ -67,13 +68,10 @@ _CONTOUR_NODES = 256
 _MASS_TOL = 1e-7
 #: Richardson table depth for the ε → 0 limits
 _RICHARDSON_LEVELS = 7
-#: Gauss–Legendre rule on each θ-panel of the adaptive quadrature of :meth:`Law.expect`
-_GL_X, _GL_W = np.polynomial.legendre.leggauss(12)
-#: starting θ-panels: uniform inside, graded geometrically toward both ends (any power-law
-#: edge: square-root, inverse-square-root, cusp exponents 1/3, 2/3, ...)
-_GRADE_LEVELS, _GRADE_RATIO, _UNIFORM_PANELS = 24, 0.25, 48
-#: a panel is accepted when its 12-point value and that of its two halves agree to 4 ulp
-#: relative or to this fraction of ∫|f|ρ over the whole interval
+#: Gauss–Legendre nodes on each θ-panel of the adaptive quadrature of :meth:`Law.expect`
+_GL_NODES = 12
+#: a panel is accepted when its value and the sum of its two halves agree to 4 ulp relative
+#: or to this fraction of ∫|f| over the whole interval (absolute)
 _QUAD_REL_FLOOR = 1e-16
 #: bounds on the refinement (every quadrature ends in bounded time)
 _QUAD_MAX_PANELS = 40000
@@ -82,23 +80,15 @@ _QUAD_MAX_LEVELS = 48
 _MP_QUAD_DEPTH = 12
 #: node sets whose θ-density a law keeps for its next quadrature (moments of several orders)
 _DENSITY_MEMO = 16
-
-
-def _graded_panels():
-    """Panel boundaries in θ ∈ [0, π]: uniform inside, geometrically graded at both ends."""
-    h = math.pi / _UNIFORM_PANELS
-    left = [0.0] + [h * _GRADE_RATIO**k for k in range(_GRADE_LEVELS, 0, -1)]
-    inner = [h * i for i in range(1, _UNIFORM_PANELS)]
-    right = [math.pi - v for v in reversed(left[1:])] + [math.pi]
-    return np.array(left + inner + right)
-
-
-_PANELS = _graded_panels()
+#: starting θ-panels: uniform inside, graded geometrically toward both ends (any power-law
+#: edge: square-root, inverse-square-root, cusp exponents 1/3, 2/3, ...)
+_PANELS = graded_panels(48, levels=24, ratio=0.25)
 
 
 def _adaptive_theta_quad(f, panels):
-    """∫_0^π f(θ) dθ by 12-point Gauss–Legendre on θ-panels, each panel halved until its value
-    and the sum of its halves agree to 4 ulp relative or ``_QUAD_REL_FLOOR`` · ∫|f| (absolute).
+    """∫ f(θ) dθ over the span of ``panels`` by Gauss–Legendre on θ-panels
+    (:func:`freeattn.laws._theta.adaptive_panels`), each panel halved until its value and the
+    sum of its halves agree to 4 ulp relative or ``_QUAD_REL_FLOOR`` · ∫|f| (absolute).
 
     ``f`` maps a 1-D array of θ ∈ (0, π) (never the ends) to real values.  Unlike a single
     tanh-sinh rule over [0, π], whose error estimate is a heuristic from successive levels,
@@ -107,41 +97,14 @@ def _adaptive_theta_quad(f, panels):
     of being stepped over.
     Returns (integral, accepted panel boundaries, their values).
     """
-    def gl(lo, hi):
-        half = 0.5 * (hi - lo)
-        nodes = (0.5 * (hi + lo))[:, None] + half[:, None] * _GL_X[None, :]
-        vals = np.asarray(f(nodes.reshape(-1)), dtype=float).reshape(nodes.shape)
-        return half * (vals @ _GL_W), half * (np.abs(vals) @ _GL_W)
-
-    lo, hi = panels[:-1], panels[1:]
-    whole, absval = gl(lo, hi)
-    floor = _QUAD_REL_FLOOR * float(np.sum(absval))
-    kept_lo, kept_val = [], []
-    for level in range(_QUAD_MAX_LEVELS):
-        mid = 0.5 * (lo + hi)
-        (left, _), (right, _) = gl(lo, mid), gl(mid, hi)
-        ok = ((np.abs(whole - (left + right)) <= np.maximum(floor, 4 * FLOAT_EPS * np.abs(whole)))
-              | (hi - lo <= 1e-15 * math.pi))
-        if level == _QUAD_MAX_LEVELS - 1 or sum(map(len, kept_lo)) + 2 * lo.size > _QUAD_MAX_PANELS:
-            ok[:] = True
-        kept_lo += [lo[ok], mid[ok]]
-        kept_val += [left[ok], right[ok]]
-        lo, hi = np.concatenate([lo[~ok], mid[~ok]]), np.concatenate([mid[~ok], hi[~ok]])
-        whole = np.concatenate([left[~ok], right[~ok]])
-        if lo.size == 0:
-            break
-    starts = np.concatenate(kept_lo)
-    vals = np.concatenate(kept_val)
-    order = np.argsort(starts)
-    return math.fsum(vals[order]), np.append(starts[order], math.pi), vals[order]
-
-
-def _gl_partial(f, lo, hi):
-    """12-point Gauss–Legendre of f over [lo, hi] (arrays of equal shape, vectorised)."""
-    half = 0.5 * (hi - lo)
-    nodes = (0.5 * (hi + lo))[:, None] + half[:, None] * _GL_X[None, :]
-    vals = np.asarray(f(nodes.reshape(-1)), dtype=float).reshape(nodes.shape)
-    return half * (vals @ _GL_W)
+    panels = np.asarray(panels, dtype=float)
+    scale = float(np.sum(panel_integrals(lambda th: np.abs(f(th)), panels[:-1], panels[1:],
+                                         _GL_NODES)))
+    edges, vals = adaptive_panels(
+        f, panels, nodes=_GL_NODES, atol=_QUAD_REL_FLOOR * scale, rtol=4 * FLOAT_EPS,
+        max_levels=_QUAD_MAX_LEVELS, max_panels=_QUAD_MAX_PANELS,
+        frozen=lambda lo, hi: hi - lo <= 1e-15 * math.pi)
+    return math.fsum(vals), edges, vals
 
 
 def _richardson(values):
@@ -156,8 +119,6 @@ def _richardson(values):
         T = [T[k] + (T[k] - T[k - 1]) / (2.0**j - 1) for k in range(1, len(T))]
         prev_diag, diag = diag, T[-1]
     return diag, np.abs(diag - prev_diag)
-
-
 
 
 def _adaptive_mp_quad(f, lo, hi, dps):
@@ -1102,32 +1063,6 @@ class Law:
         return round_back(out, dps)
 
     # ---- cdf / sf / ppf
-    def _quad_interval(self, a, b, func, lo=0.0, hi=math.pi, weight=True):
-        """∫ func(x) ρ(x) dx (or ∫ func(x) dx with ``weight=False``) over x(θ), θ ∈ [lo, hi]
-        of the support interval [a, b], by scipy's tanh-sinh; lo/hi may be arrays."""
-        from scipy.integrate import tanhsinh
-
-        # nodes whose x rounds onto an edge take the integrand's value at the nearest resolvable
-        # θ (the θ-integrand is bounded at square-root and inverse-square-root edges)
-        pad = 8 * FLOAT_EPS * max(abs(a), abs(b))
-        th_lo = float(_theta_of_x(a, b, a + pad))
-        th_hi = float(_theta_of_x(a, b, b - pad))
-
-        def integrand(th):
-            shape = th.shape
-            t = np.clip(th.reshape(-1), th_lo, th_hi)
-            x = _x_of_theta(a, b, t)
-            v = np.asarray(func(x), dtype=float)
-            if weight:
-                v = v * self._pdf_float(x)
-            # dx/dθ = (b − a) sin θ / 2 = sqrt((x − a)(b − x)), taken at the rounded x so that
-            # ρ·dx/dθ stays exact at an inverse-square-root edge
-            return (v * np.sqrt((x - a) * (b - x))).reshape(shape)
-
-        res = tanhsinh(integrand, lo, hi, atol=1e-300, rtol=1e-14, maxlevel=12)
-        val = res.integral
-        return float(val) if np.ndim(val) == 0 else val
-
     def _theta_density(self, a, b, th):
         """ρ(x(θ)) x′(θ) on the support interval [a, b] at θ ∈ (0, π) (1-D float array).
 
@@ -1188,10 +1123,11 @@ class Law:
         """∫ of the θ-density of table ``t`` over [0, θ] (or [θ, π] with ``upper``)."""
         density = next(d for a, b, _, d in self._quad_pieces() if a == t["a"] and b == t["b"])
         panels = t["panels"]
-        k = np.clip(np.searchsorted(panels, th, side="right") - 1, 0, len(panels) - 2)
         if upper:
-            return (t["mass"] - t["cum"][k + 1]) + _gl_partial(density, th, panels[k + 1])
-        return t["cum"][k] + _gl_partial(density, panels[k], th)
+            k = np.clip(np.searchsorted(panels, th, side="right") - 1, 0, len(panels) - 2)
+            return (t["mass"] - t["cum"][k + 1]) + panel_integrals(density, th, panels[k + 1],
+                                                                   _GL_NODES)
+        return cumulative_in_panels(density, panels, t["cum"], th, _GL_NODES)
 
     def _quad_interval_mp(self, a, b, func, dps, upper=None, weight=True):
         # x is rounded to the precision at which ρ is evaluated and kept a few ulps off the
