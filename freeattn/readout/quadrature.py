@@ -41,7 +41,8 @@ def _nodes(law, n):
             dx = 0.5 * (b - a) * np.sin(th) * 0.5 * math.pi * wg
             xs.append(x)
             qs.append(dx * np.asarray(law.pdf(x), dtype=float))
-        cache[key] = (np.concatenate(xs), np.concatenate(qs))
+        cache[key] = ((np.concatenate(xs), np.concatenate(qs)) if xs  # pure atoms: no nodes
+                      else (np.zeros(0), np.zeros(0)))
     return cache[key]
 
 
@@ -78,6 +79,11 @@ def expect(law, f, nodes=400, tol=1e-11):
         raise QuadratureError(
             f"density + atoms of {law.name} integrate to {mass!r}, not 1 (a missing atom or an "
             "unresolved density); use the Laplace-inversion route")
+    if x.size == 0:  # pure atoms
+        val = 0.0
+        for a, m in atoms:
+            val = val + m * np.asarray(f(np.array([a])), dtype=float)[0]
+        return val
     fx = np.asarray(f(x), dtype=float)
     val = np.tensordot(q, fx, axes=(0, 0))
     valh = np.tensordot(qh, np.asarray(f(xh), dtype=float), axes=(0, 0))

@@ -17,7 +17,8 @@ from mpmath.calculus.inverselaplace import Stehfest
 from scipy.optimize import brentq
 
 from .._validation import ParameterError, dps_or_none, in_open_interval, positive_integer
-from .dof import _general_w
+from .._context import workdps
+from .dof import _general_w, _mp_arg
 from .scalar import ScalarReadoutLaw
 
 __all__ = ["training_loss", "arrival_time", "loss_laplace_transform", "METHODS"]
@@ -59,6 +60,36 @@ def loss_laplace_transform(law, s, dps=30):
     return (1 - w) / s
 
 
+def _shifted_transform(law, p, a, dps):
+    """∫ dν(x)/(p + 2(x − a)) = −G_ν(a − p/2)/2: the Laplace transform in t of
+    e^{2ta} ∫ e^{−2tx} dν, i.e. of the loss of ν shifted to start at 0 (ν on [a, ∞))."""
+    with workdps(dps):
+        z = mpmath.mpf(a) - p / 2
+        g = law.cauchy_transform(_mp_arg(z), dps=dps + 5)
+        val = -g / 2
+    with mpmath.workdps(dps):
+        return +val
+
+
+def lower_end(law):
+    """a = min(support ∪ atoms) of a Law (float), 0.0 for a scalar readout law (ν on [0, ∞)).
+
+    Raises
+    ------
+    ParameterError
+        For a law whose support is unbounded below or unknown (the loss ∫ e^{−2tx} dν then
+        need not be finite).
+    """
+    if isinstance(law, ScalarReadoutLaw):
+        return 0.0
+    ends = [float(a) for a, _ in law.support()] + [float(x) for x, _ in law.atoms()]
+    if not ends or not all(np.isfinite(ends)):
+        raise ParameterError("law", f"training_loss needs a law with support bounded below; "
+                                    f"{getattr(law, 'name', law)!r} has support "
+                                    f"{law.support()} and atoms {law.atoms()}")
+    return min(ends)
+
+
 def _check_times(t):
     arr = np.asarray(t)
     if arr.dtype.kind not in "biuf":
@@ -80,12 +111,23 @@ def _invert_one(law, t, method, dps, degree):
         kw["degree"] = degree
     elif method == "stehfest":
         kw["degree"] = STEHFEST_TERMS
+    # Gaver–Stehfest needs a completely monotone loss (ν on [0, ∞)), and every method needs
+    # the singularities of the transform at s = −2x left of the origin.  A law starting at
+    # a ≠ 0 (e.g. a semicircle on [−2, 2], or a bulk far from 0) is inverted shifted to start
+    # at 0: ∫ e^{−2tx} dν = e^{−2ta} L⁻¹[p ↦ ∫ dν/(p + 2(x − a))](t).
+    a = lower_end(law)
     with mpmath.workdps(dps):
         # invertlaplace raises ctx.dps to its own goal while it runs and restores it
-        def fp(p):
-            return loss_laplace_transform(law, p, mpmath.mp.dps)
+        if a == 0.0:
+            def fp(p):
+                return loss_laplace_transform(law, p, mpmath.mp.dps)
+        else:
+            def fp(p):
+                return _shifted_transform(law, p, a, mpmath.mp.dps)
 
         val = mpmath.invertlaplace(fp, mpmath.mpf(t), **kw)
+        if a != 0.0:
+            val = val * mpmath.exp(-2 * mpmath.mpf(t) * mpmath.mpf(a))
         return +mpmath.re(val)
 
 
@@ -98,7 +140,10 @@ def training_loss(law, t, method="stehfest", dps=None, degree=None, check=None):
     Parameters
     ----------
     law : Law or ScalarReadoutLaw
-        The limiting law ν of F Fᵀ (any law on [0, ∞)).
+        The limiting law ν of F Fᵀ (a law on [0, ∞)); any law with support bounded below is
+        accepted (e.g. a semicircle): a law starting at a ≠ 0 is inverted shifted to start at
+        0, ∫ e^{−2tx} dν = e^{−2ta} ∫ e^{−2t(x−a)} dν, so that Gaver–Stehfest sees a
+        completely monotone function.
     t : float or array_like of float, any shape
         Times t ≥ 0.
     method : {'stehfest', 'talbot', 'dehoog', 'quadrature'}
@@ -119,12 +164,14 @@ def training_loss(law, t, method="stehfest", dps=None, degree=None, check=None):
     Returns
     -------
     float or ndarray (or mpf / object ndarray with ``dps``)
-        L(t) ∈ [ν({0}), 1], same shape as ``t``; L(0) = 1.
+        L(t) ∈ [ν({0}), 1] for ν on [0, ∞) (> 1 possible with mass below 0), same shape as
+        ``t``; L(0) = 1.
 
     Raises
     ------
     ParameterError
-        For t < 0 or NaN, an unknown method, or 'talbot'/'dehoog' on a real-only scalar law.
+        For t < 0 or NaN, an unknown method, 'talbot'/'dehoog' on a real-only scalar law, or
+        a law whose support is not bounded below (``.param == 'law'``).
     QuadratureError
         For 'quadrature' when the density and atoms do not resolve the law.
     ArithmeticError
@@ -215,6 +262,9 @@ def arrival_time(law, level=0.1, method="stehfest", degree=None, tol=1e-10):
     >>> print(f"{arrival_time(IndependentKV(1.0, 1.0, 64, 1.0, 2.0), 0.1):.4f}")
     41.2236
     """
+    if lower_end(law) < 0:
+        raise ParameterError("law", "arrival_time needs a law on [0, ∞): with mass below 0 the "
+                                    "loss ∫ e^{−2tx} dν grows without bound")
     z = _zero_mass(law)
     level = float(in_open_interval("level", level, z, 1.0))
 

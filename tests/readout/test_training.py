@@ -126,3 +126,40 @@ def test_check_option_compares_two_methods():
     np.testing.assert_allclose(a, training_loss(s, [1.0, 10.0]), rtol=0, atol=0)
     with pytest.raises(ArithmeticError):  # 8 Stehfest terms are far from Talbot
         training_loss(s, 1.0, degree=8, check=1e-12)
+
+
+# ------------------------------------------------- laws not starting at 0 (review item 1)
+def test_semicircle_default_route_is_right():
+    """Semicircle on [−2, 2]: ∫ e^{−2tx} dν = I₁(4t)/(2t) (closed form, mpmath Bessel).  The
+    default Gaver–Stehfest route used to return 19.30 at t = 1 (the transform has poles at
+    s = −2x > 0 there); every method now gives 4.87973…"""
+    from freeattn import Semicircle
+
+    law = Semicircle()
+    ts = [0.3, 1.0, 2.5]
+    ref = [float(mpmath.besseli(1, 4 * t) / (2 * t)) for t in ts]
+    assert ref[1] == pytest.approx(4.879732576852225, rel=1e-14)
+    for method in ("stehfest", "talbot", "dehoog"):
+        np.testing.assert_allclose(training_loss(law, ts, method=method), ref, rtol=1e-10)
+    np.testing.assert_allclose(training_loss(law, ts[:2], method="quadrature"), ref[:2],
+                               rtol=1e-10)
+    with pytest.raises(ParameterError) as err:
+        arrival_time(law, 0.1)
+    assert err.value.param == "law"
+
+
+def test_atoms_below_zero_at_zero_and_far_bulk():
+    """Discrete law with atoms at −1, 0, 3 (exact: Σ m e^{−2ta}); a pure atom at 0 (L ≡ 1);
+    MP_{1/2} dilated by 100 (bulk on [8.6, 291], loss down to 1e-41) against quadrature."""
+    from freeattn import Discrete, PointMass
+
+    ts = np.array([0.1, 1.0, 5.0])
+    law = Discrete([-1.0, 0.0, 3.0], [0.2, 0.3, 0.5])
+    exact = 0.2 * np.exp(2 * ts) + 0.3 + 0.5 * np.exp(-6 * ts)
+    for method in ("stehfest", "talbot", "quadrature"):
+        np.testing.assert_allclose(training_loss(law, ts, method=method), exact, rtol=1e-10)
+    np.testing.assert_allclose(training_loss(PointMass(0.0), ts), 1.0, rtol=1e-12)
+    far = MarchenkoPastur(0.5).dilate(100)
+    quad = training_loss(far, ts, method="quadrature")
+    assert quad[-1] < 1e-40
+    np.testing.assert_allclose(training_loss(far, ts), quad, rtol=1e-8)
