@@ -39,10 +39,14 @@ def _num(v, dps):
     return mpmath.nstr(v, dps)
 
 
+from . import _domains as _dom  # noqa: E402  (help texts from the declared domains)
+
+
 @density.command("attention")
-@click.option("--beta", type=float, required=True, help="Inverse temperature β > 0.")
-@click.option("--gamma-k", "gamma_k", type=float, required=True, help="γ_K = h d_K / n > 0.")
-@click.option("--heads", type=int, default=1, show_default=True, help="Number of heads h ≥ 1.")
+@click.option("--beta", type=float, required=True, help=_dom.BETA_HELP)
+@click.option("--gamma-k", "gamma_k", type=float, required=True,
+              help=_dom.gamma_help("γ_K", "h d_K / n"))
+@click.option("--heads", type=int, default=1, show_default=True, help=_dom.HEADS_HELP)
 @click.option("--points", type=int, default=400, show_default=True,
               help="Number of grid points across the support (≥ 2).")
 @click.option("--out", type=click.Path(dir_okay=False),

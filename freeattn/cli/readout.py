@@ -6,6 +6,7 @@ import json
 import click
 import numpy as np
 
+from . import _domains as _dom
 from ._errors import RunError, usage_error
 
 __all__ = ["readout"]
@@ -28,13 +29,15 @@ def readout():
 def _layer_options(f):
     opts = [
         click.option("--preset", default=None, help="Published layer (MHAConfig.preset)."),
-        click.option("--beta", type=float, default=None, help="Inverse temperature β > 0 "
-                     "(default 1, or the preset's)."),
-        click.option("--gamma-k", "gamma_k", type=float, default=None, help="γ_K = h d_K/n."),
-        click.option("--heads", type=float, default=None, help="Number of heads h >= 1."),
+        click.option("--beta", type=float, default=None,
+                     help=_dom.BETA_HELP[:-1] + " (default 1, or the preset's)."),
+        click.option("--gamma-k", "gamma_k", type=float, default=None,
+                     help=_dom.gamma_help("γ_K", "h d_K / n")),
+        click.option("--heads", type=int, default=None, help=_dom.HEADS_HELP),
         click.option("--gamma-v", "gamma_v", type=float, default=None,
-                     help="γ_V = h d_V/n (default γ_K)."),
-        click.option("--gamma-o", "gamma_o", type=float, default=None, help="γ_O = d_O/n."),
+                     help=_dom.gamma_help("γ_V", "h d_V / n")[:-1] + " (default γ_K)."),
+        click.option("--gamma-o", "gamma_o", type=float, default=None,
+                     help=_dom.gamma_help("γ_O", "d_O / n")),
         click.option("--tied", is_flag=True, default=False,
                      help="Within-head tying W^V_r = W^K_r (eq. (5.5)); γ_V = γ_K."),
         click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text."),

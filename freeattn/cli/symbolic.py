@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import click
 
+from . import _domains as _dom
 from ._errors import usage_error
 
 __all__ = ["equation", "moments", "edges", "register"]
@@ -15,10 +16,10 @@ __all__ = ["equation", "moments", "edges", "register"]
 
 def _attention_options(f):
     f = click.option("--heads", type=int, default=1, show_default=True,
-                     help="Number of heads h ≥ 1.")(f)
+                     help=_dom.HEADS_HELP)(f)
     f = click.option("--gamma-k", "gamma_k", type=float, required=True,
-                     help="γ_K = h d_K / n > 0.")(f)
-    f = click.option("--beta", type=float, required=True, help="Inverse temperature β > 0.")(f)
+                     help=_dom.gamma_help("γ_K", "h d_K / n"))(f)
+    f = click.option("--beta", type=float, required=True, help=_dom.BETA_HELP)(f)
     return f
 
 

@@ -33,18 +33,37 @@ import numpy as np
 from scipy.optimize import brentq
 
 from .._context import workdps
-from .._validation import ParameterError, positive, positive_integer
+from .._validation import Param, ParameterError, positive, positive_integer
+from ..attention.config import BETA_LAW_RANGE, BETA_MODEL_RANGE, GAMMA_RANGE, MAX_HEADS
 from ..attention.single_head import theta1, theta2
 
-__all__ = ["ScalarReadoutLaw", "IndependentKV", "TiedKV", "readout_normalisation", "mean_one"]
+__all__ = ["ScalarReadoutLaw", "IndependentKV", "TiedKV", "readout_normalisation", "mean_one",
+           "LAYER_PARAMS"]
+
+
+def _heads_domain(name, value):
+    """1 ≤ h ≤ MAX_HEADS; real values are allowed (the paper's curves interpolate between
+    integer h)."""
+    h = positive(name, value)
+    if not (1 <= h <= MAX_HEADS):
+        raise ParameterError(name, f"{name} must be in [1, {MAX_HEADS}], got {value!r}")
+    return int(h) if float(h).is_integer() else float(h)
+
+
+#: the readout laws' parameter domains, declared once from the attention laws' domains
+#: (:mod:`freeattn.attention.config`: ``BETA_LAW_RANGE``, ``GAMMA_RANGE``, ``MAX_HEADS``)
+LAYER_PARAMS = (
+    Param("beta", ("closed", *BETA_LAW_RANGE), "β", "inverse temperature"),
+    Param("gamma_k", ("closed", *GAMMA_RANGE), "γ_K", "γ_K = h d_K / n"),
+    Param("heads", _heads_domain, "h", f"a number in [1, {MAX_HEADS}]"),
+    Param("gamma_v", ("closed", *GAMMA_RANGE), "γ_V", "γ_V = h d_V / n", optional=True),
+    Param("gamma_o", ("closed", *GAMMA_RANGE), "γ_O", "γ_O = d_O / n", optional=True),
+)
+_P = {p.name: p for p in LAYER_PARAMS}
 
 
 def _heads(heads):
-    """h ≥ 1; real values are allowed (the paper's curves interpolate between integer h)."""
-    h = positive("heads", heads)
-    if h < 1:
-        raise ParameterError("heads", f"heads must be >= 1, got {heads!r}")
-    return int(h) if float(h).is_integer() else float(h)
+    return _P["heads"].validate(heads)
 
 
 def readout_normalisation(beta, gamma_k, heads, gamma_o, tied=False):
@@ -52,7 +71,7 @@ def readout_normalisation(beta, gamma_k, heads, gamma_o, tied=False):
 
     Parameters
     ----------
-    beta : float > 0
+    beta : float in ``BETA_MODEL_RANGE`` = [1e-6, 20]
     gamma_k : float > 0
         γ_K = h d_K / n.
     heads : int ≥ 1
@@ -70,6 +89,10 @@ def readout_normalisation(beta, gamma_k, heads, gamma_o, tied=False):
     -----
     Hayase & Karakida 2026, eq. (C.24), §5.1 and §C.2.1.
     """
+    # β of a finite model (also used for simulated features): θ₁ = e^{β²} − 1 stays finite
+    from .._validation import in_closed_interval
+
+    beta = in_closed_interval("beta", beta, *BETA_MODEL_RANGE)
     th1, th2 = theta1(beta), theta2(beta)
     positive("gamma_k", gamma_k)
     heads = _heads(heads)
@@ -224,12 +247,12 @@ class IndependentKV(ScalarReadoutLaw):
 
     Parameters
     ----------
-    beta : float > 0
-    gamma_k : float > 0
+    beta : float in ``BETA_LAW_RANGE`` = [0.01, 4]
+    gamma_k : float in ``GAMMA_RANGE`` = [1e-3, 1e3]
         γ_K = h d_K / n.
-    heads : int ≥ 1
-        h (a real h ≥ 1 interpolates the formula between integer head counts).
-    gamma_v, gamma_o : float > 0 or None
+    heads : 1 ≤ h ≤ ``MAX_HEADS`` = 10 000
+        h (a real h interpolates the formula between integer head counts).
+    gamma_v, gamma_o : float in ``GAMMA_RANGE`` or None
         γ_V = h d_V / n, γ_O = d_O / n; None drops the factor (see above).
 
     Raises
@@ -239,13 +262,13 @@ class IndependentKV(ScalarReadoutLaw):
     """
 
     def __init__(self, beta, gamma_k, heads, gamma_v=None, gamma_o=None):
-        self.beta = float(positive("beta", beta))
-        self.gamma_k = float(positive("gamma_k", gamma_k))
+        self.beta = float(_P["beta"].validate(beta))
+        self.gamma_k = float(_P["gamma_k"].validate(gamma_k))
         self.heads = _heads(heads)
         if gamma_o is not None and gamma_v is None:
             raise ParameterError("gamma_v", "gamma_v is required when gamma_o is given")
-        self.gamma_v = None if gamma_v is None else float(positive("gamma_v", gamma_v))
-        self.gamma_o = None if gamma_o is None else float(positive("gamma_o", gamma_o))
+        self.gamma_v = None if gamma_v is None else float(_P["gamma_v"].validate(gamma_v))
+        self.gamma_o = None if gamma_o is None else float(_P["gamma_o"].validate(gamma_o))
         th1, th2 = theta1(self.beta), theta2(self.beta)
         self.c = th2 / th1
         self._rates = [1.0, float(self.heads)] + [g for g in (self.gamma_v, self.gamma_o)
@@ -359,11 +382,11 @@ class TiedKV(ScalarReadoutLaw):
 
     Parameters
     ----------
-    beta : float > 0
-    gamma_k : float > 0
+    beta : float in ``BETA_LAW_RANGE`` = [0.01, 4]
+    gamma_k : float in ``GAMMA_RANGE`` = [1e-3, 1e3]
         γ_K = γ_V = h d_K / n.
-    heads : int ≥ 1
-    gamma_o : float > 0
+    heads : 1 ≤ h ≤ ``MAX_HEADS`` = 10 000
+    gamma_o : float in ``GAMMA_RANGE``
     nodes : int, default 192
         Gauss–Legendre nodes for the free Poisson integral in float64 (the integrand is
         analytic in the angle; 96 is the paper's choice).
@@ -377,10 +400,12 @@ class TiedKV(ScalarReadoutLaw):
     supports_complex = False
 
     def __init__(self, beta, gamma_k, heads, gamma_o, nodes=192):
-        self.beta = float(positive("beta", beta))
-        self.gamma_k = float(positive("gamma_k", gamma_k))
+        self.beta = float(_P["beta"].validate(beta))
+        self.gamma_k = float(_P["gamma_k"].validate(gamma_k))
         self.heads = _heads(heads)
-        self.gamma_o = float(positive("gamma_o", gamma_o))
+        if gamma_o is None:
+            raise ParameterError("gamma_o", "gamma_o is required for TiedKV")
+        self.gamma_o = float(_P["gamma_o"].validate(gamma_o))
         self.nodes = positive_integer("nodes", nodes)
         self.th1, self.th2 = theta1(self.beta), theta2(self.beta)
         self.m = readout_normalisation(self.beta, self.gamma_k, self.heads, self.gamma_o, True)

@@ -69,3 +69,38 @@ def test_loss_check_flag():
     bad = CliRunner().invoke(main, ["readout", "loss", "--gamma-k", "1", "--heads", "64",
                                     "--gamma-o", "2", "--t", "1", "--check", "2"])
     assert bad.exit_code == 2 and "--check" in bad.output
+
+
+# ------------------------------------------------------------- layer domains (review item 2)
+_LAYER = ["--gamma-k", "1", "--gamma-o", "2"]
+
+
+@pytest.mark.parametrize("beta", ["50", "10"])
+def test_readout_beta_outside_domain_is_a_usage_error(beta):
+    """--beta 50 used to end in an OverflowError traceback in θ₁; --beta 10 was accepted."""
+    r = CliRunner().invoke(main, ["readout", "loss", *_LAYER, "--heads", "64", "--beta", beta,
+                                  "--t", "1"])
+    assert r.exit_code == 2, r.output
+    assert "--beta" in r.output and "[0.01, 4]" in r.output
+
+
+def test_readout_heads_is_an_integer_in_the_declared_range():
+    r = CliRunner().invoke(main, ["readout", "ridge", *_LAYER, "--heads", "1.5", "--lam", "1"])
+    assert r.exit_code == 2 and "--heads" in r.output and "integer" in r.output
+    r = CliRunner().invoke(main, ["readout", "ridge", *_LAYER, "--heads", "20000", "--lam", "1"])
+    assert r.exit_code == 2 and "--heads" in r.output and "10000" in r.output
+
+
+@pytest.mark.parametrize("cmd", [["density", "attention"], ["equation", "attention"],
+                                 ["moments", "attention"], ["edges", "attention"],
+                                 ["readout", "ridge"]])
+def test_help_states_the_declared_domains(cmd):
+    """--help ranges come from BETA_LAW_RANGE, GAMMA_RANGE, MAX_HEADS (one source), not
+    hand-written "β > 0", "γ_K > 0", "h ≥ 1"."""
+    from freeattn.attention.config import BETA_LAW_RANGE, GAMMA_RANGE, MAX_HEADS
+
+    out = " ".join(CliRunner().invoke(main, [*cmd, "--help"]).output.split())
+    assert f"β in [{BETA_LAW_RANGE[0]:g}, {BETA_LAW_RANGE[1]:g}]" in out
+    assert f"in [{GAMMA_RANGE[0]:g}, {GAMMA_RANGE[1]:g}]" in out
+    assert f"1 ≤ h ≤ {MAX_HEADS}" in out
+    assert "β > 0" not in out and "γ_K = h d_K / n > 0" not in out and "h ≥ 1." not in out

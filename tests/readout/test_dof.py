@@ -152,6 +152,33 @@ def test_bad_parameters():
     assert exc.value.param == "heads"
 
 
+@pytest.mark.parametrize("beta", [10.0, 27.0, 50.0, 0.001])
+def test_beta_outside_the_laws_domain(beta):
+    """β outside BETA_LAW_RANGE = [0.01, 4] (the attention laws' declared domain) is refused
+    by name with the range (β = 27, 50 used to end in an OverflowError in θ₁; β = 10 was
+    accepted although the laws refuse β > 4)."""
+    from freeattn.attention.config import BETA_LAW_RANGE
+
+    for make in (lambda: IndependentKV(beta, 1.0, 64, 1.0, 2.0),
+                 lambda: TiedKV(beta, 1.0, 64, 2.0)):
+        with pytest.raises(ParameterError) as exc:
+            make()
+        assert exc.value.param == "beta"
+        assert f"[{BETA_LAW_RANGE[0]:g}, {BETA_LAW_RANGE[1]:g}]" in str(exc.value)
+    IndependentKV(BETA_LAW_RANGE[1], 1.0, 64, 1.0, 2.0)  # the end point itself is allowed
+
+
+def test_heads_and_gammas_use_the_declared_domains():
+    from freeattn.attention.config import GAMMA_RANGE, MAX_HEADS
+
+    with pytest.raises(ParameterError) as exc:
+        IndependentKV(1.0, 1.0, MAX_HEADS + 1)
+    assert exc.value.param == "heads"
+    with pytest.raises(ParameterError) as exc:
+        IndependentKV(1.0, 1.0, 4, GAMMA_RANGE[1] * 2, 1.0)
+    assert exc.value.param == "gamma_v"
+
+
 def test_mean_one_normalisation():
     from freeattn.readout import mean_one
 
