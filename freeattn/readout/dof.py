@@ -83,7 +83,51 @@ def _mp_arg(z):
     return z
 
 
+#: 1 + λ G(−λ) cancels ~log10(λ/R) digits (R the right end of the law): from λ ≥ 1e6 R on,
+#: w and w′ come from the moment series w = Σ_k (−1)^{k−1} m_k/λ^k (three terms: relative
+#: error ≤ (R/λ)³ ≤ 1e-18)
+_SERIES_RATIO = 1e6
+
+
+def _right_end(law):
+    ends = [abs(float(b)) for a, b in law.support()] + [abs(float(a)) for a, b in law.support()]
+    ends += [abs(float(x)) for x, _ in law.atoms()]
+    return max(ends) if ends else 0.0
+
+
+def _series(law, lam, dps, derivative):
+    """w (or w′) from the first three moments when λ ≥ 1e6 R (real λ), else None."""
+    if isinstance(lam, complex) or isinstance(lam, mpmath.mpc):
+        return None
+    try:
+        r = _right_end(law)
+    except Exception:  # a law without support()/atoms(): no series route
+        return None
+    if not (float(lam) >= _SERIES_RATIO * max(r, 1e-300)):
+        return None
+    if dps is None:
+        m = [float(law.moment(k)) for k in (1, 2, 3)]
+        x = 1.0 / float(lam)  # Horner in 1/λ: nothing overflows
+        if derivative:
+            return -x * (x * (m[0] - x * (2 * m[1] - 3 * x * m[2])))
+        return x * (m[0] - x * (m[1] - x * m[2]))
+    # mpmath: enough terms for dps digits ((R/λ)^K ≤ 10^{−dps−3})
+    with workdps(dps):
+        lm = mpmath.mpf(lam)
+        kmax = max(3, int(mpmath.ceil((dps + 3) / mpmath.log10(lm / max(r, 1e-300)))) + 1)
+        tot = mpmath.mpf(0)
+        for k in range(1, kmax + 1):
+            mk = mpmath.mpf(law.moment(k, dps=dps + 5))
+            tot += (-1) ** (k - 1) * (k * (-1) * mk / lm ** (k + 1) if derivative
+                                      else mk / lm ** k)
+    with mpmath.workdps(dps):
+        return +tot
+
+
 def _general_w(law, lam, dps):
+    ser = _series(law, lam, dps, derivative=False)
+    if ser is not None:
+        return ser
     if dps is None:
         z = -complex(lam)
         g = complex(law.cauchy_transform(z))
@@ -104,6 +148,9 @@ def _general_dw(law, lam, dps):
         raise NotImplementedError(
             f"{type(law).__name__} has no cauchy_transform_derivative (G'); use a scalar "
             "readout law (IndependentKV, TiedKV) or method='quadrature'")
+    ser = _series(law, lam, dps, derivative=True)
+    if ser is not None:
+        return ser
     if dps is None:
         z = -complex(lam)
         g = complex(law.cauchy_transform(z))

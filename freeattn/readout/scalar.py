@@ -61,6 +61,10 @@ LAYER_PARAMS = (
 )
 _P = {p.name: p for p in LAYER_PARAMS}
 
+#: above this λ, w = 1/λ and w′ = −1/λ² in float64 (mean-one law; m₂ ≤ ~1e4 on the declared
+#: domain, so the next term is below 1e-26 relative), instead of solving with λ² overflowing
+LAM_LARGE = 1e30
+
 
 def _heads(heads):
     return _P["heads"].validate(heads)
@@ -144,6 +148,19 @@ class ScalarReadoutLaw:
 
     name = "scalar readout law"
     supports_complex = True
+    #: smallest real λ the solver resolves (w lies within ~λ of w_max; see TiedKV)
+    lam_min = 0.0
+
+    def _check_lam_min(self, lam):
+        try:
+            small = (not isinstance(lam, (complex, mpmath.mpc)) or lam.imag == 0) \
+                and abs(lam) < self.lam_min
+        except TypeError:
+            return
+        if small:
+            raise ParameterError("lam", f"lam must be >= {self.lam_min:g} for {self.name} "
+                                 f"(w is within ~lam of its limit 1 − ν({{0}}) and the "
+                                 f"equation's float64 solution loses ~1e-16/lam), got {lam!r}")
 
     def mean(self, dps=None):
         """First moment: 1 (the readout law is normalised to mean one)."""
@@ -156,9 +173,16 @@ class ScalarReadoutLaw:
 
     # ------------------------------------------------------------- solvers
     def _real_float(self, lam):
+        if lam >= LAM_LARGE:  # w = m₁/λ − m₂/λ² + …, m₁ = 1, m₂/λ < 1e-26: w = 1/λ in float64
+            return 1.0 / lam
         f = lambda w: self._res_float(w, lam)[0]  # noqa: E731
         w = brentq(f, 0.0, self.w_max, xtol=1e-300, rtol=4 * np.finfo(float).eps, maxiter=500)
         return w
+
+    def _gap_float(self, lam):
+        """ε = 1 − w/w_max near w_max (small λ), resolved to full relative precision, or None
+        where the law has no gap form (then w itself is accurate enough)."""
+        return None
 
     def _complex_float(self, lam):
         """Continuation in complex128 along the ray {s λ : s ≥ 1} from far away (w ~ 1/λ)."""
@@ -206,6 +230,7 @@ class ScalarReadoutLaw:
 
     def w(self, lam, dps=None):
         """w_ν(λ) at one point λ (real > 0, or complex off (−∞, 0] where supported)."""
+        self._check_lam_min(lam)
         if dps is None:
             if isinstance(lam, complex) and lam.imag != 0:
                 return self._complex_float(lam)
@@ -217,22 +242,45 @@ class ScalarReadoutLaw:
                 w = self._newton_mp(mpmath.mpc(w0), lam_mp, dps)
             else:
                 lam_mp = mpmath.re(lam_mp)
-                w0 = self._real_float(float(lam_mp))
-                w = self._newton_real_fast(w0, lam_mp, dps)
-                if w is None:
-                    w = self._newton_mp(mpmath.mpf(w0), lam_mp, dps)
+                eps = self._gap_float(float(lam_mp))
+                if eps is not None and eps < 1e-3:
+                    # w = w_max (1 − ε): Newton in w needs −log10 ε more digits to see ε
+                    extra = int(-math.log10(eps)) + 5
+                    with workdps(dps + extra):
+                        w0 = mpmath.mpf(self.w_max) * (1 - mpmath.mpf(eps))
+                        w = self._newton_real_fast(w0, lam_mp, dps + extra)
+                        if w is None:
+                            w = self._newton_mp(w0, lam_mp, dps + extra)
+                else:
+                    w0 = self._real_float(float(lam_mp))
+                    w = self._newton_real_fast(w0, lam_mp, dps)
+                    if w is None:
+                        w = self._newton_mp(mpmath.mpf(w0), lam_mp, dps)
         with mpmath.workdps(dps):
             return +w
 
     def w_derivative(self, lam, w=None, dps=None):
         """w′_ν(λ) by implicit differentiation of the scalar equation: −(∂f/∂λ)/(∂f/∂w)."""
+        self._check_lam_min(lam)
+        if dps is None and not isinstance(lam, complex) and lam >= LAM_LARGE:
+            return -1.0 / lam / lam  # w′ = −m₁/λ² + 2m₂/λ³ − …, as in _real_float
+        if dps is None and not isinstance(lam, complex):
+            eps = self._gap_float(float(lam))
+            if eps is not None and eps < 1e-3:  # near w_max: differentiate the gap form
+                return self._gap_derivative_float(eps, float(lam))
         if w is None:
             w = self.w(lam, dps)
         if dps is None:
             _, fw, fl = self._res_float(w, lam)
             return -fl / fw
-        with workdps(dps):
-            _, fw, fl = self._res_mp(mpmath.mpmathify(w), mpmath.mpmathify(lam), dps)
+        extra = 0
+        if not isinstance(mpmath.mpmathify(lam), mpmath.mpc):
+            eps = self._gap_float(float(lam))
+            if eps is not None and eps < 1e-3:
+                extra = int(-math.log10(eps)) + 5
+                w = self.w(lam, dps + extra)
+        with workdps(dps + extra):
+            _, fw, fl = self._res_mp(mpmath.mpmathify(w), mpmath.mpmathify(lam), dps + extra)
             d = -fl / fw
         with mpmath.workdps(dps):
             return +d
@@ -364,6 +412,49 @@ class IndependentKV(ScalarReadoutLaw):
             flint.ctx.prec = old
         raise ArithmeticError(f"Newton iteration for w(λ) did not converge at λ = {lam}")
 
+    def _gap_res(self, eps, lam):
+        """(C.29) in the gap ε = 1 − w/r₀ (r₀ = w_max, of multiplicity k among the rates):
+        Π(−w) = ε^k Q(w) computed without cancellation, and scaled by λ so that nothing
+        under/overflows for tiny λ (v = Π/λ stays O(1)).  Returns (f/λ², f_ε/λ, f_λ/λ) of
+        f = λ² w − λ a Π − k₂ Π²."""
+        r0 = self.w_max
+        w = r0 * (1 - eps)
+        others = [a for a in self._rates if a != r0]
+        kk = len(self._rates) - len(others)
+        q, dq = 1.0, 0.0  # Q(w) and dQ/dw
+        for a in others:
+            f = 1 - w / a
+            dq = dq * f - q / a
+            q = q * f
+        p = eps ** kk * q
+        # dΠ/dε = k ε^{k−1} Q + ε^k Q′ dw/dε, dw/dε = −r₀
+        dp = kk * eps ** (kk - 1) * q - eps ** kk * dq * r0
+        c, gk = self.c, self.gamma_k
+        k2 = c * (1 - c) / gk
+        a = 1 - c * w / gk
+        da = c * r0 / gk  # da/dε
+        v = p / lam
+        g = w - a * v - k2 * v * v
+        ge = -lam * r0 - (da * p + a * dp) - 2 * k2 * v * dp
+        gl = 2 * w - a * v
+        return g, ge, gl
+
+    def _gap_float(self, lam):
+        if lam >= 1.0:
+            return None
+        g = lambda e: self._gap_res(e, lam)[0]  # noqa: E731
+        # g(ε = 0) = r₀ > 0 > g(ε = 1); shrink the bracket geometrically first (ε ~ λ^{1/k})
+        hi = 1.0
+        while hi > 1e-300 and g(hi * 1e-2) < 0:
+            hi *= 1e-2
+        lo = hi * 1e-2 if hi > 1e-300 else 0.0
+        # absolute tolerance: the smallest subnormal, so that ε ~ 1e-300 keeps all its digits
+        return brentq(g, lo, hi, xtol=5e-324, rtol=4 * np.finfo(float).eps, maxiter=500)
+
+    def _gap_derivative_float(self, eps, lam):
+        _, ge, gl = self._gap_res(eps, lam)
+        return self.w_max * gl / ge  # w′ = −r₀ dε/dλ = r₀ f_λ / f_ε
+
     def s_rho(self, z):
         """S-transform of ρ_{β,γ_K} (the paper's closed form, §5.1), for checks."""
         c, t = self.c, self.gamma_k
@@ -398,6 +489,9 @@ class TiedKV(ScalarReadoutLaw):
     """
 
     supports_complex = False
+    #: below this λ the float64 root w = w_max − O(λ) of (5.5) loses ~1e-16/λ (relative
+    #: 1e-10 at 1e-6; wrong by O(1) at 1e-16), so smaller λ are refused (ParameterError 'lam')
+    lam_min = 1e-6
 
     def __init__(self, beta, gamma_k, heads, gamma_o, nodes=192):
         self.beta = float(_P["beta"].validate(beta))

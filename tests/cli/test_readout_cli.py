@@ -104,3 +104,15 @@ def test_help_states_the_declared_domains(cmd):
     assert f"in [{GAMMA_RANGE[0]:g}, {GAMMA_RANGE[1]:g}]" in out
     assert f"1 ≤ h ≤ {MAX_HEADS}" in out
     assert "β > 0" not in out and "γ_K = h d_K / n > 0" not in out and "h ≥ 1." not in out
+
+
+def test_readout_extreme_lam_cli():
+    """--lam 1e300 printed "The function value at x=0.0 is NaN" without naming the flag."""
+    r = CliRunner().invoke(main, ["readout", "ridge", *_LAYER, "--heads", "64", "--lam",
+                                  "1e300", "--lam", "1e-300", "--json"])
+    assert r.exit_code == 0, r.output
+    rows = json.loads(r.output)["rows"]
+    assert rows[0][1] == 1.0 and rows[1][1] > 1e148
+    r = CliRunner().invoke(main, ["readout", "ridge", *_LAYER, "--heads", "64", "--tied",
+                                  "--lam", "1e-12"])
+    assert r.exit_code == 2 and "--lam" in r.output

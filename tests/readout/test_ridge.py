@@ -4,7 +4,7 @@ import pytest
 
 from freeattn import MarchenkoPastur
 from freeattn._validation import ParameterError
-from freeattn.readout import IndependentKV, TiedKV, ridge_error
+from freeattn.readout import IndependentKV, TiedKV, dof, ridge_error
 
 LAMS = np.array([1e-4, 1e-2, 0.3, 5.0])
 
@@ -73,3 +73,53 @@ def test_full_layer_C15_general_route_vs_54():
     lams = np.array([1e-3, 1e-2, 0.3, 5.0])
     np.testing.assert_allclose(ridge_error(law, lams, 0.1, 2.0), ridge_error(s, lams, 0.1, 2.0),
                                rtol=0, atol=1e-10)
+
+
+# ------------------------------------------------------------ extreme λ (review item 3)
+def test_extreme_lambda_limits_scalar_law():
+    """λ = 1e300 used to raise "function value at x=0.0 is NaN", λ = 1e-300 a
+    ZeroDivisionError.  λ → ∞: w ~ m₁/λ = 1/λ, E → 1; λ → 0: w → 1 − ν({0}) = 1 and (for
+    this law, γ_V = 1 = w_max twice: hard edge) E grows like σ² c/sqrt(λ): checked against
+    the 30-digit route."""
+    nu = IndependentKV(1.0, 1.0, 64, 1.0, 2.0)
+    assert ridge_error(nu, 1e300, 0.1, 2.0) == 1.0
+    assert dof(nu, 1e300) == pytest.approx(1e-300, rel=1e-15)
+    assert dof(nu, 1e30) == pytest.approx(1e-30, rel=1e-15)
+    for lam in (1e-30, 1e-160, 1e-300):
+        assert dof(nu, lam) == pytest.approx(1.0, abs=1e-14)
+        e = ridge_error(nu, lam, 0.1, 2.0)
+        assert e == pytest.approx(float(ridge_error(nu, lam, 0.1, 2.0, dps=30)), rel=1e-12)
+    e1, e2 = ridge_error(nu, 1e-160, 0.1, 2.0), ridge_error(nu, 1e-300, 0.1, 2.0)
+    assert e2 / e1 == pytest.approx(1e70, rel=1e-6)  # E ∝ λ^{-1/2}
+
+
+def test_tiny_lambda_plateau_independent_kv():
+    """γ_V = γ_O = 1.5 > 1 = w_max (simple): E_λ → 1 − 1/γ − σ² w′(0) = 1.45364869307…; the
+    float64 solver used to round w to 1 and return 3.3054 for λ ≤ 1e-17 (1.2564 at 1e-16).
+    Now solved in the gap ε = 1 − w/w_max (reference: 30 digits)."""
+    nu = IndependentKV(1.0, 1.5, 96, gamma_v=1.5, gamma_o=1.5)
+    ref = float(ridge_error(nu, 1e-20, 0.1, 1.5, dps=30))
+    assert ref == pytest.approx(1.4536486930700607, rel=1e-12)
+    for lam in (1e-12, 1e-16, 1e-17, 1e-20, 1e-100, 1e-300):
+        assert ridge_error(nu, lam, 0.1, 1.5) == pytest.approx(ref, rel=1e-9)
+
+
+def test_tied_tiny_lambda_refused_and_general_law_large_lambda():
+    """TiedKV: below lam_min = 1e-6 float64 cannot resolve w = w_max − O(λ) → ParameterError
+    'lam' (it returned 8.10 at 1e-17, ZeroDivisionError at 1e-100).  General Law: 1 + λG(−λ)
+    cancels at large λ; the moment series gives E → 1 (MP_{1/2} returned 0.5 at 1e300)."""
+    from freeattn import MarchenkoPastur
+    from freeattn._validation import ParameterError
+
+    t = TiedKV(1.0, 1.5, 96, 1.5)
+    with pytest.raises(ParameterError) as exc:
+        ridge_error(t, 1e-17, 0.1, 1.5)
+    assert exc.value.param == "lam"
+    assert ridge_error(t, 1e-6, 0.1, 1.5) == pytest.approx(
+        float(ridge_error(t, 1e-6, 0.1, 1.5, dps=20)), rel=1e-11)
+    assert ridge_error(t, 1e300, 0.1, 1.5) == 1.0
+    m = MarchenkoPastur(0.5)
+    assert ridge_error(m, 1e300, 0.1, 2.0) == 1.0
+    for lam in (1e8, 1e30):
+        assert dof(m, lam) == pytest.approx(float(dof(m, lam, dps=30)), rel=1e-14)
+        assert dof(m, lam) == pytest.approx(1 / lam - 1.5 / lam ** 2, rel=1e-14)  # m₂ = 1.5
