@@ -156,7 +156,8 @@ def ridge_cmd(preset, beta, gamma_k, heads, gamma_v, gamma_o, tied, as_json, lam
 @click.option("--method", type=click.Choice(["stehfest", "talbot", "dehoog"]),
               default="stehfest", show_default=True, help="Laplace inversion of (C.31).")
 @click.option("--level", type=float, default=None,
-              help="Also print the arrival time at this loss level (e.g. 0.1).")
+              help="Also print the arrival time at this loss level (e.g. 0.1); with --t or "
+                   "--t-range.")
 @click.option("--check", type=float, default=None,
               help="Also invert with a second method; fail if they differ by more than this.")
 def loss_cmd(preset, beta, gamma_k, heads, gamma_v, gamma_o, tied, as_json, times, t_range,
@@ -165,10 +166,10 @@ def loss_cmd(preset, beta, gamma_k, heads, gamma_v, gamma_o, tied, as_json, time
     from ..readout import arrival_time, training_loss
 
     law, _ = _layer(preset, beta, gamma_k, heads, gamma_v, gamma_o, tied)
-    ts = _grid(times, t_range, "t") if (times or t_range or level is None) else np.array([])
+    # the loss table needs times; --level alone would print an empty "t loss" table
+    ts = _grid(times, t_range, "t")
     try:
-        loss = (np.atleast_1d(training_loss(law, ts, method=method, check=check))
-                if ts.size else [])
+        loss = np.atleast_1d(training_loss(law, ts, method=method, check=check))
         extra = {"method": method, "zero_mass": law.zero_mass}
         if level is not None:
             extra["arrival_time"] = arrival_time(law, level, method=method)

@@ -102,6 +102,13 @@ class RowResult:
 
     @property
     def agrees(self):
+        """True/False: whether both 95 % intervals overlap the paper's; None when there is no
+        interval to compare (fewer than 2 draws): undecided, neither agreement nor not.
+
+        An interval is used as computed: its lower end may lie below 0 for a distance (KS,
+        W₁) with few draws; it is not clipped."""
+        if self.rel_w1.half_width is None or self.ks.half_width is None:
+            return None
         (w, dw), (k, dk) = self.paper
         return bool(self.rel_w1.overlaps(w, dw) and self.ks.overlaps(k, dk))
 

@@ -19,7 +19,7 @@ def test_ridge_text_and_json():
 
 def test_loss_arrival_and_tied_dof():
     r = CliRunner().invoke(main, ["readout", "loss", "--gamma-k", "1", "--heads", "64",
-                                  "--gamma-o", "2", "--level", "0.1"])
+                                  "--gamma-o", "2", "--level", "0.1", "--t", "1"])
     assert r.exit_code == 0, r.output
     assert "arrival_time: 41.22" in r.output
     r = CliRunner().invoke(main, ["readout", "dof", "--gamma-k", "0.5", "--heads", "8",
@@ -116,3 +116,16 @@ def test_readout_extreme_lam_cli():
     r = CliRunner().invoke(main, ["readout", "ridge", *_LAYER, "--heads", "64", "--tied",
                                   "--lam", "1e-12"])
     assert r.exit_code == 2 and "--lam" in r.output
+
+
+def test_loss_level_needs_times():
+    """--level without --t used to print an empty "t loss" table: now a usage error."""
+    r = CliRunner().invoke(main, ["readout", "loss", *_LAYER, "--heads", "64", "--level",
+                                  "0.1"])
+    assert r.exit_code == 2 and "--t" in r.output
+    r = CliRunner().invoke(main, ["readout", "loss", *_LAYER, "--heads", "64", "--level",
+                                  "0.1", "--t", "41.2235772797", "--json"])
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.output)
+    assert data["arrival_time"] == pytest.approx(41.2236, abs=1e-4)
+    assert data["rows"][0][1] == pytest.approx(0.1, abs=1e-9)  # L(arrival) = level

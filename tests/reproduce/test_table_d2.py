@@ -161,3 +161,16 @@ def test_cli_estimate_with_a_scheduler_estimates_here_without_connecting():
     assert res.exit_code == 0, res.output
     row = json.loads(res.output)["not_run"][0]
     assert row["row"] == "bert-base" and row["estimated_seconds"] > 0
+
+
+def test_one_draw_agreement_is_not_applicable():
+    """--draws 1 gives no interval: the review saw "agree NO"; now "n/a" (JSON null), exit 0."""
+    res = CliRunner().invoke(main, ["reproduce", "table-d2", "--rows", "bert-base",
+                                    "--draws", "1", "--workers", "1"])
+    assert res.exit_code == 0, res.output
+    line = next(ln for ln in res.output.splitlines() if ln.startswith("bert-base"))
+    assert "n/a" in line and "NO" not in line and "(1 draw)" in line
+    res = CliRunner().invoke(main, ["reproduce", "table-d2", "--rows", "bert-base",
+                                    "--draws", "1", "--workers", "1", "--json"])
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.output)["rows"][0]["agrees"] is None
