@@ -18,13 +18,15 @@ from ..algebraic.polynomial import (affine_polynomial, discriminant_structure_se
                                     substitute_polynomial)
 from ..algebraic.roots import polyroots
 from ..algebraic.series import series_moments_numeric
-from ._theta import theta_of_x as _theta_of_x, x_of_theta as _x_of_theta
+from ._theta import (adaptive_panels, cumulative_in_panels, graded_panels, panel_integrals,
+                     theta_of_x as _theta_of_x, x_of_theta as _x_of_theta)
 from .base import Law
 
 __all__ = ["AlgebraicLaw"]
 
 # θ-panels for the cdf: geometric grading toward both ends handles any power-law edge.
-_GL_X, _GL_W = np.polynomial.legendre.leggauss(12)
+#: Gauss–Legendre nodes per θ-panel
+_GL_NODES = 12
 _GRADE_LEVELS = 24
 _GRADE_RATIO = 0.25
 _UNIFORM_PANELS = 48
@@ -49,16 +51,7 @@ _SYMBOLIC_DISC_MAX_PARAMS = 5
 _MP_QUAD_DEPTH = 12
 
 
-def _theta_panels():
-    """Panel boundaries in θ ∈ [0, π]: uniform inside, geometrically graded at both ends."""
-    h = math.pi / _UNIFORM_PANELS
-    left = [0.0] + [h * _GRADE_RATIO**k for k in range(_GRADE_LEVELS, 0, -1)]
-    inner = [h * i for i in range(1, _UNIFORM_PANELS)]
-    right = [math.pi - v for v in reversed(left[1:])] + [math.pi]
-    return np.array(left + inner + right)
-
-
-_PANELS = _theta_panels()
+_PANELS = graded_panels(_UNIFORM_PANELS, _GRADE_LEVELS, _GRADE_RATIO)
 
 
 
@@ -1123,38 +1116,18 @@ class AlgebraicLaw(Law):
 
     def _gl(self, t, lo, hi):
         """∫_lo^hi of the θ-integrand, vectorised over arrays lo, hi."""
-        half = 0.5 * (hi - lo)
-        nodes = (0.5 * (hi + lo))[:, None] + half[:, None] * _GL_X[None, :]
-        vals = self._theta_integrand(t, nodes.reshape(-1)).reshape(nodes.shape)
-        return half * (vals @ _GL_W)
+        return panel_integrals(lambda th: self._theta_integrand(t, th), lo, hi, _GL_NODES)
 
     def _adaptive_panels(self, t):
         """θ-panels refined until 12-point Gauss–Legendre agrees with its two halves to
         1e-16 absolute or 4 ulp relative (sharp features, e.g. a shifted hard edge at small β,
         get resolved).  Bounded: at most ``_MAX_PANELS`` panels and ``_MAX_LEVELS`` halvings,
-        so every law builds its table in bounded time."""
-        lo, hi = _PANELS[:-1], _PANELS[1:]
-        keep_lo, keep_mass = [], []
-        for level in range(_MAX_LEVELS):
-            mid = 0.5 * (lo + hi)
-            # the three rules in one vectorised evaluation (one branch solve per level)
-            n = lo.size
-            both = self._gl(t, np.concatenate([lo, lo, mid]), np.concatenate([hi, mid, hi]))
-            whole, left, right = both[:n], both[n:2 * n], both[2 * n:]
-            tol = np.maximum(_PANEL_TOL, 4e-16 * np.abs(whole))
-            ok = (np.abs(whole - (left + right)) <= tol) | (hi - lo <= 1e-15 * math.pi)
-            total = sum(len(k) for k in keep_lo) + 2 * lo.size
-            if level == _MAX_LEVELS - 1 or total > _MAX_PANELS:
-                ok[:] = True
-            keep_lo += [lo[ok], mid[ok]]
-            keep_mass += [left[ok], right[ok]]
-            lo, hi = np.concatenate([lo[~ok], mid[~ok]]), np.concatenate([mid[~ok], hi[~ok]])
-            if lo.size == 0:
-                break
-        starts = np.concatenate(keep_lo)
-        masses = np.concatenate(keep_mass)
-        order = np.argsort(starts)
-        return np.append(starts[order], math.pi), masses[order]
+        so every law builds its table in bounded time (lawcore's shared
+        :func:`freeattn.laws._theta.adaptive_panels`)."""
+        return adaptive_panels(lambda th: self._theta_integrand(t, th), _PANELS, nodes=_GL_NODES,
+                               atol=_PANEL_TOL, rtol=4e-16, max_levels=_MAX_LEVELS,
+                               frozen=lambda lo, hi: hi - lo <= 1e-15 * math.pi,
+                               max_panels=_MAX_PANELS)
 
     def _cdf_float(self, x):
         out = np.zeros(x.shape)
@@ -1166,9 +1139,8 @@ class AlgebraicLaw(Law):
             m = (x > a) & (x < b)
             if np.any(m):
                 th = _theta_of_x(a, b, x[m])
-                panels = t["panels"]
-                k = np.clip(np.searchsorted(panels, th, side="right") - 1, 0, len(panels) - 2)
-                out[m] += t["cum"][k] + self._gl(t, panels[k], th)
+                out[m] += cumulative_in_panels(lambda u, t=t: self._theta_integrand(t, u),
+                                               t["panels"], t["cum"], th, _GL_NODES)
         out[x == np.inf] = 1.0
         return np.clip(out, 0.0, 1.0)
 
