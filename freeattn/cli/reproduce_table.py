@@ -85,7 +85,8 @@ def table_d2(rows, draws, seed, workers, scheduler, method, precision, estimate,
     from ..montecarlo.runner import default_workers
 
     nworkers = min(workers or default_workers(), draws)
-    rates = t.measure_rates(nworkers) if scheduler is None else None
+    # estimates are for this machine: with --scheduler only when asked for (--estimate)
+    rates = t.measure_rates(nworkers) if (scheduler is None or estimate) else None
     results, skipped = [], []
     header = {"draws": draws, "seed": seed, "method": method, "precision": precision,
               "workers": nworkers,

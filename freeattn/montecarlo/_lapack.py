@@ -18,6 +18,7 @@ from __future__ import annotations
 import ctypes
 import glob
 import os
+import threading
 
 import numpy as np
 
@@ -34,6 +35,7 @@ _SYMBOLS = (
 )
 _LIB_HINTS = ("openblas", "lapack", "flexiblas", "mkl")
 _driver = None  # (function, int type), False when unavailable, None before the first look
+_driver_lock = threading.Lock()
 
 
 def _candidate_libraries():
@@ -93,8 +95,15 @@ def _disabled():
 
 def _find_driver():
     global _driver
-    if _driver is None:
-        _driver = False
+    if _driver is not None:
+        return _driver
+    # one look per process, under a lock: a second thread must not see the provisional
+    # "not found" while the first is still looking (it would diagonalise with numpy's
+    # driver and give other last bits than the local run)
+    with _driver_lock:
+        if _driver is not None:
+            return _driver
+        found = False
         if not _disabled():
             for path in _candidate_libraries():
                 try:
@@ -102,8 +111,9 @@ def _find_driver():
                 except OSError:
                     continue
                 if driver is not None and _self_test(driver):
-                    _driver = driver
+                    found = driver
                     break
+        _driver = found
     return _driver
 
 

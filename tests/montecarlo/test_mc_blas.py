@@ -48,3 +48,41 @@ def test_nested_contexts_restore_once():
             assert _threads() == [1] * len(before)
         assert _threads() == [1] * len(before)
     assert _threads() == before
+
+
+def test_first_eigensolver_look_is_not_raced(monkeypatch):
+    """Two threads diagonalising at once in a fresh process: the second must wait for the
+    first look for LAPACK's two-stage driver, not take numpy's driver meanwhile (other last
+    bits: a Dask worker with two threads differed from the local run)."""
+    import numpy as np
+
+    from freeattn.montecarlo import _lapack
+
+    if not _lapack.two_stage_available():
+        pytest.skip("no two-stage driver here")
+    look = _lapack._candidate_libraries
+
+    def slow_look():
+        time.sleep(0.2)
+        return look()
+
+    monkeypatch.setattr(_lapack, "_driver", None)
+    monkeypatch.setattr(_lapack, "_candidate_libraries", slow_look)
+    rng = np.random.default_rng(0)
+    b = rng.standard_normal((150, 150))
+    a = b @ b.T
+    out = [None, None]
+
+    def work(i):
+        out[i] = _lapack.eigvalsh(a)
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(2)]
+    for t in threads:
+        t.start()
+        time.sleep(0.05)
+    for t in threads:
+        t.join()
+    ref = _lapack.eigvalsh(a)
+    # numpy's driver gives other last bits here, so taking it in a thread fails the test
+    assert not np.array_equal(np.linalg.eigvalsh(a), ref)
+    assert out[0].tobytes() == ref.tobytes() and out[1].tobytes() == ref.tobytes()

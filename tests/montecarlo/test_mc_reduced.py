@@ -82,6 +82,7 @@ def test_output_stage_uses_one_w_for_both_models(p, d_o):
     dict(kind="values", heads=4, kv_heads=2),
     dict(kind="mha", heads=4, d_o=30),            # d_O < h d_V: W^O itself, same stream
     dict(kind="mha", heads=4, kv_heads=1, d_o=20),
+    dict(kind="values", heads=4, rho=0.6),         # partial K–V correlation
 ])
 def test_reduced_softmax_model_is_the_direct_one(kw):
     """Same weights: the softmax spectrum of 'reduced' (row sums and the centring term applied
@@ -139,6 +140,7 @@ def _table_stats(m, draws, method, seed):
     dict(heads=4, d_k=12, d_o=120),                # U = I route, Bartlett
     dict(heads=4, d_k=24, n=30, d_o=130),          # joint row space route
     dict(heads=4, d_k=12, tied=True, d_o=120),     # K = V
+    dict(heads=4, d_k=12, rho=0.6, d_o=120),       # partial K–V correlation ρ
 ])
 def test_table_statistics_agree_between_methods(kw):
     """Table D.2's two statistics (rel. W₁, KS) have the same law under both methods."""

@@ -152,3 +152,12 @@ def test_cli_precision_float32_row_and_refusal():
     res = CliRunner().invoke(main, ["reproduce", "table-d2", "--rows", "bert-base", "--method",
                                     "direct", "--precision", "float32"])
     assert res.exit_code == 2 and "--precision" in res.output, res.output
+
+
+def test_cli_estimate_with_a_scheduler_estimates_here_without_connecting():
+    res = CliRunner().invoke(main, ["reproduce", "table-d2", "--rows", "bert-base", "--estimate",
+                                    "--scheduler", "tcp://127.0.0.1:1", "--workers", "1",
+                                    "--json"])
+    assert res.exit_code == 0, res.output
+    row = json.loads(res.output)["not_run"][0]
+    assert row["row"] == "bert-base" and row["estimated_seconds"] > 0
