@@ -73,3 +73,26 @@ def test_mass_check_without_cdf_tables_refuses_a_missing_component():
     law.__dict__["_interval_masses"] = [0.5 * m for m in law._interval_masses]
     with pytest.raises(ArithmeticError, match="mass"):
         law._check_mass()
+
+
+@pytest.mark.parametrize("name, used", [("single", True), ("two intervals", True),
+                                        ("small beta", True), ("heads", False),
+                                        ("shifted MP", False)])
+def test_mass_from_the_branch_table(name, used, monkeypatch):
+    """The trapezoid rule on the branch table's θ-grid (end values extrapolated in θ²) gives
+    each interval's mass to 1e-13 where f is even-analytic at both ends (square-root edges,
+    the hard edge ρ ~ x^{-1/2} of attention_law(1, 1)); where the two end extrapolations or
+    the three trapezoid rules disagree it declines, and the adaptive quadrature it falls back
+    to agrees too."""
+    from freeattn.laws.algebraic import AlgebraicLaw
+
+    law = LAWS[name]()
+    law.support()
+    fine = [t["cum"][-1] for t in law._cdf_tables]
+    trap = [AlgebraicLaw._table_mass(t) for t in law._tables]
+    assert all((m is not None) == used for m in trap)
+    if used:
+        assert np.allclose(trap, fine, rtol=0, atol=1e-13)
+    monkeypatch.setattr(AlgebraicLaw, "_table_mass", staticmethod(lambda t: None))
+    law.__dict__.pop("_interval_masses", None)
+    assert np.allclose(law._interval_masses, fine, rtol=0, atol=1e-13)
