@@ -181,8 +181,36 @@ def child_new_point(points, seed=0):
             for table, _kind in discriminant_tables(law._factor):
                 table.evaluate([to_mp(law.values[s]) for s in table.symbols], mpmath.mpf(1))
         t_tab.append(time.perf_counter() - t0)
+    # where a new point's time goes (same points, fresh laws, stage by stage; a tree whose
+    # AlgebraicLaw has no separate mass-check quadrature reports no split)
+    from freeattn.laws.algebraic import AlgebraicLaw
+
+    stages = {}
+    if hasattr(AlgebraicLaw, "_interval_masses"):
+        rng = np.random.default_rng(seed)
+        split = {k: [] for k in ("construct", "numeric polynomial", "breakpoints + atoms",
+                                 "edge tables", "mass check", "first pdf")}
+        for _ in range(points):
+            beta = float(np.exp(rng.uniform(np.log(0.1), np.log(2.0))))
+            gamma_k = float(np.exp(rng.uniform(np.log(0.1), np.log(10.0))))
+            marks = [time.perf_counter()]
+            law = attention_law(beta, gamma_k)
+            marks.append(time.perf_counter())
+            law._num, law._num_full  # noqa: B018  (NumericPolynomial of both routes)
+            marks.append(time.perf_counter())
+            law._branch(None), law._atoms_raw(None)
+            marks.append(time.perf_counter())
+            law._tables  # noqa: B018
+            marks.append(time.perf_counter())
+            (a, b), *_ = law.support()
+            marks.append(time.perf_counter())
+            law.pdf(np.array([0.5 * (a + b)]))
+            marks.append(time.perf_counter())
+            for k, t0, t1 in zip(split, marks, marks[1:]):
+                split[k].append(t1 - t0)
+        stages = {k: statistics.median(v) for k, v in split.items()}
     med = statistics.median(times)
-    print(json.dumps({"median": med, "min": min(times), "max": max(times),
+    print(json.dumps({"median": med, "min": min(times), "max": max(times), "stages": stages,
                       "tables": statistics.median(t_tab),
                       "exact": statistics.median(s["exact"] for s in splits),
                       "numeric": statistics.median(s["numeric"] for s in splits)}))
@@ -251,6 +279,9 @@ def main(argv=None):
     print(f"  median {r['median'] * 1e3:7.1f} ms (target < 50 ms), min {r['min'] * 1e3:.1f}, "
           f"max {r['max'] * 1e3:.1f}; median exact {r['exact'] * 1e3:.1f} ms, "
           f"numeric {r['numeric'] * 1e3:.1f} ms")
+    if r.get("stages"):
+        print("  median by stage: " + ", ".join(f"{k} {v * 1e3:.1f} ms"
+                                                for k, v in r["stages"].items()))
     print(f"  exact side via discriminant_tables (evaluate the cached symbolic discriminant at "
           f"50 digits): {r['tables'] * 1e3:.2f} ms per point")
     if args.against:

@@ -8,7 +8,8 @@ import sympy as sp
 from .._validation import ParameterError, in_closed_interval, integer_at_least, positive
 from ..convolution import free_multiplicative_convolution
 from ..laws import MarchenkoPastur
-from ..laws._params import exact
+from ..laws._params import exact, fresh
+from ..laws.algebraic import AlgebraicLaw
 
 # The laws' parameter domain (β in [0.01, 4], γ in [1e-3, 1e3], h <= 10 000) is declared once
 # in config.py, beside the finite models' β range, with the reason for each bound.
@@ -64,6 +65,47 @@ def rho_law(beta, t):
     return law.affine(th1 - th2, th2)
 
 
+#: per number of heads: (P, symbols) of ν_{∞,h} = ρ_{γ_K} ⊠ MP_{1/h} from one exact build,
+#: the symbols in the order (1/γ_K, θ₁ − θ₂, θ₂, 1/h) of the parameters they stand for
+_STRUCTURES = {}
+#: the point at which a structure is built once: its four parameter values are distinct
+#: (2/5, e^{9/4} − 13/4, 9/4, 1/h), so that each symbol is identified by its value
+_TEMPLATE_POINT = (1.5, 2.5)
+
+
+def _parameter_values(beta, gamma_k, heads):
+    """The exact values (1/γ_K, θ₁ − θ₂, θ₂, 1/h) that :func:`rho_law` and
+    MP_{1/h} give their parameter symbols (the same sympy expressions)."""
+    th1, th2 = _exact_thetas(beta)
+    return (1 / sp.Rational(gamma_k), th1 - th2, th2, sp.Rational(1, heads))
+
+
+def _exact_build(beta, gamma_k, heads):
+    """ν_{∞,h} by the exact route: ρ_{γ_K} (affine map of MP), then ⊠ MP_{1/h} (resultant)."""
+    rho = rho_law(beta, gamma_k)
+    return free_multiplicative_convolution(rho, MarchenkoPastur(sp.Rational(1, heads)))
+
+
+def _from_structure(beta, gamma_k, heads):
+    """ν_{∞,h} at a new (β, γ_K): the polynomial of the structure (built once per h by
+    :func:`_exact_build` at ``_TEMPLATE_POINT``) with its parameter symbols renamed apart and
+    the new point's exact values, so that a β or γ_K scan redoes no resultant, affine map or
+    positivity check (ρ_{γ_K} is on [0, ∞) with mean θ₁ > 0 for every β, γ_K > 0).  The law
+    is the one :func:`_exact_build` gives at that point (same polynomial up to the names of
+    the symbols, same exact values)."""
+    if heads not in _STRUCTURES:
+        template = _exact_build(*_TEMPLATE_POINT, heads)
+        values = _parameter_values(*_TEMPLATE_POINT, heads)
+        order = [[s for s, v in template.values.items() if v == want] for want in values]
+        if sorted(len(o) for o in order) != [1, 1, 1, 1]:  # the structure changed: no template
+            return _exact_build(beta, gamma_k, heads)
+        _STRUCTURES[heads] = (template.symbolic_polynomial, [o[0] for o in order])
+    P, symbols = _STRUCTURES[heads]
+    ren = {s: fresh(s.name.rsplit("_", 1)[0]) for s in symbols}
+    values = dict(zip((ren[s] for s in symbols), _parameter_values(beta, gamma_k, heads)))
+    return AlgebraicLaw(P.xreplace(ren), values)
+
+
 def attention_law(beta, gamma_k, heads=1):
     """Limiting law ν_{∞,h} = ρ_{γ_K} ⊠ MP_{1/h} of the squared singular values of
     sqrt(n/h)·[A_1 − P, …, A_h − P] (h = 1: of sqrt(n)(A − 11ᵀ/n)).
@@ -107,8 +149,7 @@ def attention_law(beta, gamma_k, heads=1):
     heads = integer_at_least("heads", heads, 1)
     if heads > MAX_HEADS:
         raise ParameterError("heads", f"heads must be an integer in [1, {MAX_HEADS}], got {heads}")
-    rho = rho_law(beta, gamma_k)
-    law = free_multiplicative_convolution(rho, MarchenkoPastur(sp.Rational(1, heads)))
+    law = _from_structure(beta, gamma_k, heads)
     law.name = f"attention_law(beta={beta:g}, gamma_k={gamma_k:g}, heads={heads})"
     law.params = {"beta": beta, "gamma_k": gamma_k, "heads": heads}
     law.describes = "attention"  # the matrix kind (freeattn.montecarlo.check refuses others)

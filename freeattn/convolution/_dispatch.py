@@ -1,21 +1,13 @@
 """The one dispatch point for ``method=`` of the convolution engine, and shared checks."""
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from .._context import to_mp
 from .._validation import ParameterError
 from ..laws.algebraic import AlgebraicLaw
-from ..laws.base import Law
 
 METHODS = ("algebraic", "subordination")
-
-
-def check_law(name, law):
-    if not isinstance(law, Law):
-        raise TypeError(f"{name} must be a freeattn Law, got {type(law).__name__}")
 
 
 def choose_method(method, laws, algebraic_possible=True, why=""):
@@ -101,12 +93,3 @@ def check_positive_law(name, law):
     if not m1 > 0:
         raise ParameterError(name, f"{name} must have a positive mean, got {m1}")
 
-
-def power_exponent(t):
-    """The exponent t ≥ 1 of a free power (finite real)."""
-    from .._validation import _real
-
-    t = _real("t", t)
-    if not (1 <= float(t) < math.inf):
-        raise ParameterError("t", f"t must be a finite number >= 1, got {t!r}")
-    return t

@@ -18,13 +18,15 @@ from ..algebraic.polynomial import (affine_polynomial, discriminant_structure_se
                                     substitute_polynomial)
 from ..algebraic.roots import polyroots
 from ..algebraic.series import series_moments_numeric
-from ._theta import theta_of_x as _theta_of_x, x_of_theta as _x_of_theta
+from ._theta import (adaptive_panels, cumulative_in_panels, graded_panels, panel_integrals,
+                     theta_of_x as _theta_of_x, x_of_theta as _x_of_theta)
 from .base import Law
 
 __all__ = ["AlgebraicLaw"]
 
 # θ-panels for the cdf: geometric grading toward both ends handles any power-law edge.
-_GL_X, _GL_W = np.polynomial.legendre.leggauss(12)
+#: Gauss–Legendre nodes per θ-panel
+_GL_NODES = 12
 _GRADE_LEVELS = 24
 _GRADE_RATIO = 0.25
 _UNIFORM_PANELS = 48
@@ -49,16 +51,14 @@ _SYMBOLIC_DISC_MAX_PARAMS = 5
 _MP_QUAD_DEPTH = 12
 
 
-def _theta_panels():
-    """Panel boundaries in θ ∈ [0, π]: uniform inside, geometrically graded at both ends."""
-    h = math.pi / _UNIFORM_PANELS
-    left = [0.0] + [h * _GRADE_RATIO**k for k in range(_GRADE_LEVELS, 0, -1)]
-    inner = [h * i for i in range(1, _UNIFORM_PANELS)]
-    right = [math.pi - v for v in reversed(left[1:])] + [math.pi]
-    return np.array(left + inner + right)
-
-
-_PANELS = _theta_panels()
+_PANELS = graded_panels(_UNIFORM_PANELS, _GRADE_LEVELS, _GRADE_RATIO)
+#: starting θ-panels and per-panel tolerances of the mass self-check's quadrature
+#: (:attr:`AlgebraicLaw._interval_masses`; the cdf tables keep ``_PANELS`` and 1e-16)
+_MASS_UNIFORM_PANELS = 4
+_MASS_GRADE_LEVELS = 4
+_MASS_PANELS = graded_panels(_MASS_UNIFORM_PANELS, _MASS_GRADE_LEVELS, _GRADE_RATIO)
+_MASS_PANEL_ATOL = 1e-14
+_MASS_PANEL_RTOL = 1e-12
 
 
 
@@ -88,6 +88,15 @@ def _mpc(v):
     if isinstance(v, (mpmath.mpf, mpmath.mpc)):
         return mpmath.mpc(v)
     return mpmath.mpc(to_mp(v))
+
+
+def _extrapolate_to_zero(u, y):
+    """Value at u = 0 of the polynomial through the points (u_i, y_i) (Neville)."""
+    p = [float(v) for v in y]
+    for k in range(1, len(p)):
+        for i in range(len(p) - k):
+            p[i] = (u[i + k] * p[i] - u[i] * p[i + 1]) / (u[i + k] - u[i])
+    return p[0]
 
 
 class AlgebraicLaw(Law):
@@ -264,9 +273,15 @@ class AlgebraicLaw(Law):
 
     def _check_mass(self):
         """Total mass (atoms + every support interval by quadrature) must be 1: a law never
-        reports a support that misses a component."""
+        reports a support that misses a component.  The intervals' masses come from the cdf
+        tables when they exist, else from :attr:`_interval_masses` (a coarser quadrature of
+        the same integrand, accurate far below ``_MASS_TOL``), so that a new parameter point
+        does not pay for cdf tables at 1e-16 before anyone asks for the cdf."""
         total = sum(float(m) for _, m in self._atoms_raw(None))
-        total += sum(t["cum"][-1] for t in self._cdf_tables)
+        if "_cdf_tables" in self.__dict__:
+            total += sum(t["cum"][-1] for t in self._cdf_tables)
+        else:
+            total += sum(self._interval_masses)
         if not abs(total - 1.0) <= _MASS_TOL:
             raise ArithmeticError(
                 f"{self.name}: atoms and support intervals carry mass {total!r}, not 1 "
@@ -516,6 +531,82 @@ class AlgebraicLaw(Law):
                 t["panels"], t["panel_mass"] = self._adaptive_panels(t)
                 t["cum"] = np.concatenate([[0.0], np.cumsum(t["panel_mass"])])
         return self._tables
+
+    @cached_property
+    def _interval_masses(self):
+        """The mass of each support interval of :attr:`_tables`, for the mass self-check.
+
+        The θ-integrand of the cdf tables, by 12-point Gauss–Legendre on fewer starting panels
+        (``_MASS_UNIFORM_PANELS`` uniform, ``_MASS_GRADE_LEVELS`` graded toward each end), a
+        panel split in two until its rule agrees with the sum over its halves to 1e-14
+        absolute or 1e-12 relative (so panels are refined wherever the integrand is not
+        smooth, e.g. at a hard edge; at most ``_MAX_LEVELS`` halvings and ``_MAX_PANELS``
+        panels); the accepted halves sum to ~1e-12, far inside the check's ``_MASS_TOL`` =
+        1e-9.  Unlike
+        :func:`~freeattn.laws._theta.adaptive_panels` (two integrand calls at least) each
+        level evaluates the panel and its halves in one call, so a smooth interval costs one
+        vectorised branch solve (the integrand's cost is mostly per call: the edge zones)."""
+        out = []
+        for t in self._tables:
+            mass = self._table_mass(t)
+            if mass is not None:
+                out.append(mass)
+                continue
+            lo, hi = _MASS_PANELS[:-1], _MASS_PANELS[1:]
+            parts = []
+            for level in range(_MAX_LEVELS):
+                mid = 0.5 * (lo + hi)
+                n = lo.size
+                v = self._gl(t, np.concatenate([lo, lo, mid]), np.concatenate([hi, mid, hi]))
+                whole, left, right = v[:n], v[n:2 * n], v[2 * n:]
+                ok = ((np.abs(whole - (left + right))
+                       <= np.maximum(_MASS_PANEL_ATOL, _MASS_PANEL_RTOL * np.abs(whole)))
+                      | (hi - lo <= 1e-15 * math.pi))
+                kept = sum(p.size for p in parts)
+                if level == _MAX_LEVELS - 1 or kept + 2 * n > _MAX_PANELS:  # bounded time
+                    ok[:] = True
+                parts += [left[ok], right[ok]]
+                lo, hi = np.concatenate([lo[~ok], mid[~ok]]), np.concatenate([mid[~ok], hi[~ok]])
+                if lo.size == 0:
+                    break
+            out.append(math.fsum(np.concatenate(parts)))
+        return out
+
+    @staticmethod
+    def _table_mass(t):
+        """The interval's mass from the branch table itself, or None.
+
+        The θ-integrand f(θ) = ρ(x(θ)) x′(θ) is an even analytic function of θ at a square-root
+        edge (ρ ~ sin(θ/2) there, x′ ~ sin θ) and at a hard edge ρ ~ δ^{-1/2} (f(0) ≠ 0), so
+        the trapezoid rule on the table's uniform θ-grid (the nodes' branch values are already
+        solved), with end values extrapolated in θ², converges geometrically.  It is used only
+        when two extrapolations of each end value agree and the rule on the grid, on every
+        second and on every fourth node agree (|M_h − M_2h| ≤ 100·``_MASS_PANEL_ATOL``,
+        |M_2h − M_4h| ≤ 1e-9), which fails at an atom, a cusp, a stronger divergence or any end
+        where f is not analytic; then :attr:`_interval_masses` integrates adaptively."""
+        g = t["g"]
+        if t["pole_a"] or t["pole_b"] or not np.all(np.isfinite(g)):
+            return None
+        th = t["theta"]  # interior nodes k·π/N, k = 1 … N − 1
+        f = np.maximum(-g.imag / math.pi, 0.0) * (t["b"] - t["a"]) * 0.5 * np.sin(th)
+        h = th[1] - th[0]
+        # the end values f(0), f(π) (nonzero at a hard edge ρ ~ δ^{-1/2}, where f is still even
+        # and analytic): polynomial extrapolation in θ² from the first 5 and 6 nodes, kept
+        # when the two agree (their difference bounds the end terms' error)
+        ends = []
+        for seq in (f[:6], f[::-1][:6]):
+            u = (h * np.arange(1, 7)) ** 2
+            e5 = _extrapolate_to_zero(u[:5], seq[:5])
+            e6 = _extrapolate_to_zero(u, seq)
+            if not 0.5 * h * abs(e6 - e5) <= _MASS_PANEL_ATOL:
+                return None
+            ends.append(max(e6, 0.0))
+        half = 0.5 * (ends[0] + ends[1])
+        m = [h * (math.fsum(f) + half), 2 * h * (math.fsum(f[1::2]) + half),
+             4 * h * (math.fsum(f[3::4]) + half)]
+        if abs(m[0] - m[1]) <= 100 * _MASS_PANEL_ATOL and abs(m[1] - m[2]) <= 1e-9:
+            return m[0]
+        return None
 
     def _shifted(self, t, end):
         """P re-expanded at an end e of the interval, P(G, e + δ) = Σ c̃_ki G^k δ^i (float64
@@ -1123,38 +1214,18 @@ class AlgebraicLaw(Law):
 
     def _gl(self, t, lo, hi):
         """∫_lo^hi of the θ-integrand, vectorised over arrays lo, hi."""
-        half = 0.5 * (hi - lo)
-        nodes = (0.5 * (hi + lo))[:, None] + half[:, None] * _GL_X[None, :]
-        vals = self._theta_integrand(t, nodes.reshape(-1)).reshape(nodes.shape)
-        return half * (vals @ _GL_W)
+        return panel_integrals(lambda th: self._theta_integrand(t, th), lo, hi, _GL_NODES)
 
     def _adaptive_panels(self, t):
         """θ-panels refined until 12-point Gauss–Legendre agrees with its two halves to
         1e-16 absolute or 4 ulp relative (sharp features, e.g. a shifted hard edge at small β,
         get resolved).  Bounded: at most ``_MAX_PANELS`` panels and ``_MAX_LEVELS`` halvings,
-        so every law builds its table in bounded time."""
-        lo, hi = _PANELS[:-1], _PANELS[1:]
-        keep_lo, keep_mass = [], []
-        for level in range(_MAX_LEVELS):
-            mid = 0.5 * (lo + hi)
-            # the three rules in one vectorised evaluation (one branch solve per level)
-            n = lo.size
-            both = self._gl(t, np.concatenate([lo, lo, mid]), np.concatenate([hi, mid, hi]))
-            whole, left, right = both[:n], both[n:2 * n], both[2 * n:]
-            tol = np.maximum(_PANEL_TOL, 4e-16 * np.abs(whole))
-            ok = (np.abs(whole - (left + right)) <= tol) | (hi - lo <= 1e-15 * math.pi)
-            total = sum(len(k) for k in keep_lo) + 2 * lo.size
-            if level == _MAX_LEVELS - 1 or total > _MAX_PANELS:
-                ok[:] = True
-            keep_lo += [lo[ok], mid[ok]]
-            keep_mass += [left[ok], right[ok]]
-            lo, hi = np.concatenate([lo[~ok], mid[~ok]]), np.concatenate([mid[~ok], hi[~ok]])
-            if lo.size == 0:
-                break
-        starts = np.concatenate(keep_lo)
-        masses = np.concatenate(keep_mass)
-        order = np.argsort(starts)
-        return np.append(starts[order], math.pi), masses[order]
+        so every law builds its table in bounded time (lawcore's shared
+        :func:`freeattn.laws._theta.adaptive_panels`)."""
+        return adaptive_panels(lambda th: self._theta_integrand(t, th), _PANELS, nodes=_GL_NODES,
+                               atol=_PANEL_TOL, rtol=4e-16, max_levels=_MAX_LEVELS,
+                               frozen=lambda lo, hi: hi - lo <= 1e-15 * math.pi,
+                               max_panels=_MAX_PANELS)
 
     def _cdf_float(self, x):
         out = np.zeros(x.shape)
@@ -1166,9 +1237,8 @@ class AlgebraicLaw(Law):
             m = (x > a) & (x < b)
             if np.any(m):
                 th = _theta_of_x(a, b, x[m])
-                panels = t["panels"]
-                k = np.clip(np.searchsorted(panels, th, side="right") - 1, 0, len(panels) - 2)
-                out[m] += t["cum"][k] + self._gl(t, panels[k], th)
+                out[m] += cumulative_in_panels(lambda u, t=t: self._theta_integrand(t, u),
+                                               t["panels"], t["cum"], th, _GL_NODES)
         out[x == np.inf] = 1.0
         return np.clip(out, 0.0, 1.0)
 
