@@ -123,3 +123,14 @@ def test_tied_tiny_lambda_refused_and_general_law_large_lambda():
     for lam in (1e8, 1e30):
         assert dof(m, lam) == pytest.approx(float(dof(m, lam, dps=30)), rel=1e-14)
         assert dof(m, lam) == pytest.approx(1 / lam - 1.5 / lam ** 2, rel=1e-14)  # m₂ = 1.5
+
+
+def test_tiny_lambda_engine_route_matches_scalar_route():
+    """The same plateau through the engine's algebraic law D_{1/m}(ν ⊠ MP ⊠ π) and G(−λ),
+    G′(−λ) at tiny |z| (two independent routes: scalar equation in the gap vs Cauchy transform)."""
+    from freeattn.attention import mha_output_law
+    from freeattn.readout import mean_one
+
+    law = mean_one(mha_output_law(1.0, 96, 1.5, 1.5, 1.5))
+    for lam in (1e-12, 1e-16, 1e-17, 1e-20):
+        assert ridge_error(law, lam, 0.1, 1.5) == pytest.approx(1.4536486930700607, rel=1e-9)
