@@ -86,6 +86,8 @@ def mha_features(model, seed, betas=None, centred=False):
     q = proj(h * dk)
     k = proj(hkv * dk)
     vals = k if m.tied else proj(hkv * dv)
+    if m.rho is not None and not m.tied:  # V = X(ρW^K + sqrt(1 − ρ²)W̃), as the samplers draw it
+        vals = m.rho * k + math.sqrt(1.0 - m.rho ** 2) * vals
     w_o = rng.standard_normal((h * dv, m.d_o)) / math.sqrt(h * dv)
     group = h // hkv
     out = []
@@ -99,7 +101,7 @@ def mha_features(model, seed, betas=None, centred=False):
             if centred:
                 a -= 1.0 / n
             np.matmul(a, vals[:, g * dv:(g + 1) * dv], out=z[:, r * dv:(r + 1) * dv])
-        norm = readout_normalisation(beta, m.gamma_k, h, m.gamma_o, tied=m.tied)
+        norm = readout_normalisation(beta, m.gamma_k, h, m.gamma_o, tied=m.tied, rho=m.rho)
         out.append((z @ w_o) / math.sqrt(norm))
     return out
 

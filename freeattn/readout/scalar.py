@@ -70,7 +70,7 @@ def _heads(heads):
     return _P["heads"].validate(heads)
 
 
-def readout_normalisation(beta, gamma_k, heads, gamma_o, tied=False):
+def readout_normalisation(beta, gamma_k, heads, gamma_o, tied=False, rho=None):
     """Readout normalisation m = lim ‖MHA^⊥(X)‖_F²/n (so that F = MHA(X)/sqrt(m)).
 
     Parameters
@@ -83,15 +83,20 @@ def readout_normalisation(beta, gamma_k, heads, gamma_o, tied=False):
         γ_O = d_O / n.
     tied : bool
         Complete within-head tying W^V_r = W^K_r (d_V = d_K).
+    rho : float in [0, 1] or None
+        Partial key–value correlation W^V_r = ρ W^K_r + sqrt(1 − ρ²) W̃_r (d_V = d_K);
+        ``None`` means independent (or tied, with ``tied=True``).
 
     Returns
     -------
     float
-        γ_O θ₁ for independent K/V (also MQA/GQA), γ_O (θ₁ + h θ₂/γ_K) for tied K = V.
+        γ_O θ₁ for independent K/V (also MQA/GQA), γ_O (θ₁ + h θ₂/γ_K) for tied K = V,
+        γ_O (θ₁ + ρ² h θ₂/γ_K) with partial correlation ρ.
 
     Notes
     -----
-    Hayase & Karakida 2026, eq. (C.24), §5.1 and §C.2.1.
+    Hayase & Karakida 2026, eq. (C.24), §5.1 and §C.2.1; the ρ case is derived in
+    ``derivations/partial_kv.py`` (beyond the paper).
     """
     # β of a finite model (also used for simulated features): θ₁ = e^{β²} − 1 stays finite
     from .._validation import in_closed_interval
@@ -102,7 +107,12 @@ def readout_normalisation(beta, gamma_k, heads, gamma_o, tied=False):
     heads = _heads(heads)
     positive("gamma_o", gamma_o)
     if tied:
+        if rho is not None and float(rho) != 1.0:
+            raise ParameterError("rho", f"tied K = V means rho = 1, got rho={rho!r}")
         return gamma_o * (th1 + heads * th2 / gamma_k)
+    if rho is not None:
+        rho = in_closed_interval("rho", rho, 0.0, 1.0)
+        return gamma_o * (th1 + rho ** 2 * heads * th2 / gamma_k)
     return gamma_o * th1
 
 

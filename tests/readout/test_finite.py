@@ -114,3 +114,32 @@ def test_limit_formulas_on_the_empirical_law_equal_finite_formulas(small):
     for t in (0.5, 3.0):
         assert training_loss(law, t) == pytest.approx(np.mean(np.exp(-2 * t * spec.ell)),
                                                       abs=1e-10)
+
+
+@pytest.mark.parametrize("rho", [0.0, 0.6, 1.0])
+def test_features_with_partial_kv_correlation_have_the_samplers_weights(rho):
+    """With W^V = ρW^K + sqrt(1 − ρ²)W̃ the centred features reproduce the sampler's MHA^⊥
+    spectrum (same seed, same weights: before, ρ was ignored and V drawn independent), and
+    they are normalised by m(ρ) = γ_O(θ₁ + ρ²hθ₂/γ_K) (derivations/partial_kv.py)."""
+    from freeattn.readout.scalar import readout_normalisation
+
+    model = AttentionModel(beta=1.0, n=64, d_k=4, heads=8, kind="mha", d_v=4, d_o=48, rho=rho)
+    draw = sample(model, 5, gaussian=False)
+    m = model.gamma_o * (math.expm1(1.0) + rho ** 2 * model.heads / model.gamma_k)
+    assert readout_normalisation(1.0, model.gamma_k, model.heads, model.gamma_o,
+                                 rho=rho) == pytest.approx(m, rel=1e-15)
+    fc = mha_features(model, 5, centred=True)[0] * math.sqrt(m)
+    e = np.linalg.eigvalsh(fc @ fc.T)
+    np.testing.assert_allclose(e[draw.softmax > 0], draw.softmax[draw.softmax > 0], rtol=1e-9)
+
+
+def test_readout_normalisation_refuses_rho_outside_its_range():
+    from freeattn._validation import ParameterError
+    from freeattn.readout.scalar import readout_normalisation
+
+    with pytest.raises(ParameterError) as e:
+        readout_normalisation(1.0, 1.0, 4, 1.0, rho=1.5)
+    assert e.value.param == "rho"
+    with pytest.raises(ParameterError) as e:
+        readout_normalisation(1.0, 1.0, 4, 1.0, tied=True, rho=0.5)
+    assert e.value.param == "rho"
