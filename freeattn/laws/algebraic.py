@@ -1633,15 +1633,19 @@ class AlgebraicLaw(Law):
         return gap
 
     def _tiny_mask(self, zq, near):
-        t = self._tiny_z if near.any() else None
-        if t is None:
+        """Points of ``near`` in the tiny-z zone; the Puiseux data are built only when some
+        point is there (no cost for a law never evaluated next to 0)."""
+        radius = self._TINY_Z * self._branch(None)._scale()
+        m = near & (np.abs(np.where(near, zq, 1.0)) <= radius) & (zq != 0)
+        if not m.any() or self._tiny_z is None:
             return np.zeros(zq.shape, bool)
-        return near & (np.abs(np.where(near, zq, 1.0)) <= t["radius"]) & (zq != 0)
+        return m
 
     def _tiny_mp(self, zv):
         """Whether the mpmath value zv is in the tiny-|z| zone of :meth:`_tiny_levels`."""
-        t = self._tiny_z
-        return t is not None and abs(zv) <= t["radius"]
+        if abs(zv) > self._TINY_Z * self._branch(None)._scale():
+            return False
+        return self._tiny_z is not None
 
     def _cauchy_tiny_mp(self, zq, dps, derivative=False):
         """mpmath version of :meth:`_cauchy_tiny` (zq: mpc with Im ≥ 0), the nested data
