@@ -1489,7 +1489,6 @@ class AlgebraicLaw(Law):
             near = [t for t in cands if t[0] == a and abs(t[3] - C) <= 1e-8 * abs(C)]
             mult = len(near)
             if mult > 1:  # C from the (mult−1)-th derivative: a simple root there
-                kmax = max(seg)
                 poly = {k: v for k, v in seg.items()}
                 for _ in range(mult - 1):
                     poly = {k - 1: k * v for k, v in poly.items() if k > 0}
