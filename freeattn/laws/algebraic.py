@@ -1353,6 +1353,10 @@ class AlgebraicLaw(Law):
         near = fin & ~far
         lower = near & (zz.imag < 0)
         zq = np.where(lower, zz.conj(), zz)
+        tiny = self._tiny_mask(zq, near)
+        if np.any(tiny):  # next to z = 0: the polynomial rescaled there (_tiny_z)
+            out[tiny] = self._cauchy_tiny(zq[tiny])
+            near = near & ~tiny
         real = near & (zq.imag == 0)
         upper = near & (zq.imag > 0)
         if np.any(real):
@@ -1452,6 +1456,324 @@ class AlgebraicLaw(Law):
         g, _ = self._num.newton(g, zz, steps=2)
         return g
 
+    # ------------------------------------------------- G at tiny |z| (z → 0)
+    #: |z| below which G is evaluated from the Puiseux-rescaled polynomial (× the scale)
+    _TINY_Z = 1e-5
+    #: |z| (× the scale, on the upper imaginary axis) where the float route fixes the branch
+    _TINY_MATCH = (1e-4, 1e-5)
+
+    @staticmethod
+    def _newton_polygon(terms):
+        """Candidates (a, m, segment) of a polynomial Σ c_{k,e} X^k z^e (terms: {(k, e): c},
+        e rational): X ~ C z^a on each lower-hull segment of the points (k, min e), with
+        m = min_k (k a + e_k) and the segment polynomial {k: c} (Puiseux)."""
+        val = {}
+        for (k, e), v in terms.items():
+            if k not in val or e < val[k]:
+                val[k] = e
+        ks = sorted(val)
+        hull = []
+        for k in ks:
+            while len(hull) >= 2:
+                (k1, v1), (k2, v2) = hull[-2], hull[-1]
+                if (v2 - v1) * (k - k1) >= (val[k] - v1) * (k2 - k1):
+                    hull.pop()
+                else:
+                    break
+            hull.append((k, val[k]))
+        out = []
+        for (k1, v1), (k2, v2) in zip(hull, hull[1:]):
+            a = -sp.Rational(v2 - v1) / (k2 - k1)
+            m = k1 * a + v1
+            out.append((a, m, {k: terms[(k, val[k])] for k in range(k1, k2 + 1)
+                               if k in val and k * a + val[k] == m}))
+        return out
+
+    def _tiny_levels(self, wp):
+        """Nested Puiseux data of the Stieltjes branch at z = 0 at wp digits, or None.
+
+        G = z^{a_0}(C_0 + z^{a_1}(C_1 + … z^{a_n} H)), H the root near C_n of the exact
+        rescaled polynomial Q_n(H, z) = Σ q_{k,e} H^k z^e (all e ≥ 0, Q_n(·, 0) has C_n as a
+        simple root).  Level 0 is the Newton polygon of P(G, z); where its C is a multiple
+        root (an atom whose mass is a double root, e.g. an atom at 0 on a support touching
+        0) the polynomial is shifted to C + u (coefficients that cancel exactly are zeroed)
+        and the next level is read off the polygon of u.  Each level's (a, C) is the
+        candidate that the float route matches at two moderate z = i·r on the upper half
+        axis; None where that match is not unambiguous (the general route stays)."""
+        cache = self.__dict__.setdefault("_tiny_cache", {})
+        if wp in cache:
+            return cache[wp]
+        ref = self.__dict__.get("_tiny_ref")
+        if ref is None:
+            scale = self._branch(None)._scale()
+            zs = np.array([1j * r * scale for r in self._TINY_MATCH])
+            try:
+                ref = (zs, self._cauchy_upper(zs))
+            except ArithmeticError:
+                ref = (zs, None)
+            self._tiny_ref = ref
+        zs, gs = ref
+        result = None
+        if gs is not None:
+            with workdps(wp):
+                result = self._build_levels(zs, gs, wp)
+        cache[wp] = result
+        return result
+
+    def _build_levels(self, zs, gs, wp):
+        c = self._num.coefficients_mp()
+        terms = {(k, sp.Integer(j)): v for k, row in enumerate(c) for j, v in enumerate(row)
+                 if v != 0}
+        size = max(abs(v) for v in terms.values())
+        tiny = mpmath.mpf(10) ** (-(wp - 12)) * size
+        terms = {ke: v for ke, v in terms.items() if abs(v) > tiny}
+        if all(e == 0 for (_, e) in terms):
+            return None  # no coefficient vanishes at 0: regular there on every sheet
+        xs = [complex(g) for g in gs]  # the current level's variable at the match points
+        levels = []
+        for _ in range(6):
+            cands = []
+            for a, m, seg in self._newton_polygon(terms):
+                kmin, kmax = min(seg), max(seg)
+                coeffs = [seg.get(k, mpmath.mpf(0)) for k in range(kmax, kmin - 1, -1)]
+                for r in polyroots(coeffs, extraprec=3 * wp):
+                    if abs(r) > tiny:
+                        cands.append((a, m, seg, r))
+            if not cands:
+                return None
+            picks = []
+            for zq, xq in zip(zs, xs):
+                def dist(t, zq=zq, xq=xq):
+                    return abs(xq * zq ** (-float(t[0])) - complex(t[3])) / abs(complex(t[3]))
+                best = min(cands, key=dist)
+                err = dist(best)
+                others = [abs(complex(t[3] - best[3])) / abs(complex(best[3]))
+                          for t in cands if t is not best and t[0] == best[0]]
+                if err > 0.3:
+                    return None
+                picks.append((best, err, others))
+            if picks[0][0] is not picks[1][0]:
+                return None
+            a, m, seg, C = picks[0][0]
+            # multiplicity of C among its segment's roots (merging sheets at z = 0)
+            near = [t for t in cands if t[0] == a and abs(t[3] - C) <= 1e-8 * abs(C)]
+            mult = len(near)
+            if mult > 1:  # C from the (mult−1)-th derivative: a simple root there
+                poly = {k: v for k, v in seg.items()}
+                for _ in range(mult - 1):
+                    poly = {k - 1: k * v for k, v in poly.items() if k > 0}
+                C = mpmath.mpc(C)
+                for _ in range(200):
+                    f = sum(v * C**k for k, v in poly.items())
+                    df = sum(k * v * C ** (k - 1) for k, v in poly.items() if k > 0)
+                    step = f / df
+                    C -= step
+                    if abs(step) <= mpmath.mpf(10) ** (-wp - 5) * abs(C):
+                        break
+            elif any(o < 4 * err for (_, err, others) in picks for o in others):
+                return None
+            C = mpmath.mpc(C)  # a real or imaginary leading coefficient exactly so
+            lim = mpmath.mpf(10) ** (-(wp // 2)) * abs(C)
+            C = mpmath.mpc(0 if abs(mpmath.re(C)) <= lim else mpmath.re(C),
+                           0 if abs(mpmath.im(C)) <= lim else mpmath.im(C))
+            # rescale X = z^a Y: q_{k, k a + e − m}
+            terms = {(k, k * a + e - m): v for (k, e), v in terms.items()}
+            xs = [xq * zq ** (-float(a)) for zq, xq in zip(zs, xs)]
+            levels.append((a, C))
+            if mult == 1:
+                return {"levels": levels, "terms": terms,
+                        "radius": self._TINY_Z * self._branch(None)._scale()}
+            # shift Y = C + u
+            shifted = {}
+            for (k, e), v in terms.items():
+                for i in range(k + 1):
+                    key = (i, e)
+                    shifted[key] = shifted.get(key, 0) + v * math.comb(k, i) * C ** (k - i)
+            size = max(abs(v) for v in shifted.values())
+            tiny = mpmath.mpf(10) ** (-(wp // 2)) * size
+            terms = {ke: v for ke, v in shifted.items() if abs(v) > tiny}
+            xs = [xq - complex(C) for xq in xs]
+        return None
+
+    @property
+    def _tiny_z(self):
+        return self._tiny_levels(FLOAT_REFERENCE_DPS + 20)
+
+    def _cauchy_tiny(self, zq, derivative=False):
+        """G (or G′) at tiny zq with Im zq ≥ 0 (real zq as zq + i0, principal powers) from
+        the nested Puiseux data of :meth:`_tiny_levels`: H by Newton on Q_n from C_n, then
+        X_i = C_i + z^{a_{i+1}}X_{i+1}, G = z^{a_0}X_0 and z X_i′ = z^{a_{i+1}}(a_{i+1}X_{i+1}
+        + z X_{i+1}′), G′ = z^{a_0−1}(a_0 X_0 + z X_0′)."""
+        t = self._tiny_z
+        zq = zq.real + 1j * np.where(zq.imag == 0, 0.0, zq.imag)  # z + i0, never −0
+        logz = np.log(zq)
+        terms = [(k, complex(v), float(e)) for (k, e), v in t["terms"].items()]
+        deg = max(k for k, _, _ in terms)
+        b = np.zeros((deg + 1, zq.size), dtype=complex)
+        bz = np.zeros_like(b)
+        with np.errstate(under="ignore"):
+            for k, v, e in terms:
+                w = v * np.exp(e * logz) if e else np.full(zq.size, v)
+                b[k] += w
+                bz[k] += e * w
+        C = complex(t["levels"][-1][1])
+        h = np.full(zq.size, C, dtype=complex)
+        for _ in range(100):
+            p = np.zeros_like(h)
+            dp = np.zeros_like(h)
+            for k in range(deg, -1, -1):
+                dp = dp * h + p
+                p = p * h + b[k]
+            step = p / dp
+            h = h - step
+            if np.all(np.abs(step) <= 1e-15 * np.abs(h)):
+                break
+        p = np.zeros_like(h)
+        dp = np.zeros_like(h)
+        pz = np.zeros_like(h)
+        for k in range(deg, -1, -1):
+            dp = dp * h + p
+            p = p * h + b[k]
+            pz = pz * h + bz[k]
+        bad = ~np.isfinite(h) | (np.abs(h - C) > 0.5 * abs(C))
+        if np.any(bad):
+            raise ArithmeticError(f"{self.name}: the local expansion of G at z = 0 failed at "
+                                  f"z = {zq[bad][0]!r}")
+        x, zx = h, -pz / dp
+        levels = t["levels"]
+        for i in range(len(levels) - 1, 0, -1):
+            a = float(levels[i][0])
+            with np.errstate(under="ignore"):
+                w = np.exp(a * logz)
+            x, zx = complex(levels[i - 1][1]) + w * x, w * (a * x + zx)
+        a0 = float(levels[0][0])
+        if derivative:
+            out = self._zpow_times(zq, logz, levels[0][0] - 1, a0 * x + zx)
+        else:
+            out = self._zpow_times(zq, logz, levels[0][0], x)
+        real = zq.imag == 0
+        if np.any(real):
+            gap = real & self._tiny_gap(zq.real)
+            out[gap] = out[gap].real + 0j
+        return out
+
+    @classmethod
+    def _zpow_times(cls, zq, logz, a, h):
+        """z^a·h for rational a (principal branch, Im z ≥ 0): exact powers of z or √z where
+        a's denominator is 1 or 2 (exp(a log z) would lose ~|log z|·ε), else through the log;
+        an overflowing z^a gives ±inf parts, never nan."""
+        a = sp.Rational(a)
+        if a.q in (1, 2) and abs(a.p) <= 8:
+            base = zq if a.q == 1 else np.sqrt(zq)
+            with np.errstate(over="ignore", under="ignore", invalid="ignore", divide="ignore"):
+                w = np.ones_like(base)
+                for _ in range(abs(a.p)):
+                    w = w * base
+                w = 1.0 / w if a.p < 0 else w
+                out = w * h
+            ok = np.isfinite(out)
+            if np.all(ok):
+                return out
+            out[~ok] = cls._scaled(float(a) * logz[~ok], h[~ok])
+            return out
+        return cls._scaled(float(a) * logz, h)
+
+    @staticmethod
+    def _scaled(logw, h):
+        """exp(logw)·h without inf·0 = nan where exp(logw) overflows (±inf keeps its sign)."""
+        mag = np.exp(np.minimum(logw.real, 709.0))
+        ph = np.exp(1j * logw.imag) * h
+        over = logw.real > 709.0
+        out = np.empty(h.shape, dtype=complex)
+        with np.errstate(over="ignore", invalid="ignore"):
+            out.real = np.where(ph.real == 0, 0.0,
+                                np.where(over, np.sign(ph.real) * np.inf, mag * ph.real))
+            out.imag = np.where(ph.imag == 0, 0.0,
+                                np.where(over, np.sign(ph.imag) * np.inf, mag * ph.imag))
+        return out
+
+    def _tiny_gap(self, x):
+        """Real points (tiny x) outside the support (G is real there)."""
+        bd = self._branch(None)
+        gap = np.zeros(x.shape, bool)
+        for info in bd.intervals:
+            if not info["support"]:
+                gap |= (x > info["lo"]) & (x < info["hi"])
+        return gap
+
+    def _tiny_mask(self, zq, near):
+        """Points of ``near`` in the tiny-z zone; the Puiseux data are built only when some
+        point is there (no cost for a law never evaluated next to 0)."""
+        radius = self._TINY_Z * self._branch(None)._scale()
+        m = near & (np.abs(np.where(near, zq, 1.0)) <= radius) & (zq != 0)
+        if not m.any() or self._tiny_z is None:
+            return np.zeros(zq.shape, bool)
+        return m
+
+    def _tiny_mp(self, zv):
+        """Whether the mpmath value zv is in the tiny-|z| zone of :meth:`_tiny_levels`."""
+        if abs(zv) > self._TINY_Z * self._branch(None)._scale():
+            return False
+        return self._tiny_z is not None
+
+    def _cauchy_tiny_mp(self, zq, dps, derivative=False):
+        """mpmath version of :meth:`_cauchy_tiny` (zq: mpc with Im ≥ 0), the nested data
+        rebuilt at dps + 30 digits."""
+        t = self._tiny_levels(max(dps + 30, FLOAT_REFERENCE_DPS + 20))
+        if t is None:
+            raise ArithmeticError(f"{self.name}: no local expansion of G at z = 0 at "
+                                  f"{dps} digits")
+        with workdps(dps + 30):
+            if mpmath.im(zq) == 0:
+                zq = mpmath.mpc(mpmath.re(zq), 0)  # z + i0, never −0
+            logz = mpmath.log(zq)
+            deg = max(k for k, _ in t["terms"])
+            b = [mpmath.mpc(0)] * (deg + 1)
+            bz = [mpmath.mpc(0)] * (deg + 1)
+            for (k, e), v in t["terms"].items():
+                ef = mpmath.mpf(e.p) / e.q
+                w = v * mpmath.exp(ef * logz) if e else mpmath.mpc(v)
+                b[k] += w
+                bz[k] += ef * w
+            h = mpmath.mpc(t["levels"][-1][1])
+            tol = mpmath.mpf(10) ** (-(dps + 20))
+            for _ in range(200):
+                p = dp = mpmath.mpc(0)
+                for k in range(deg, -1, -1):
+                    dp = dp * h + p
+                    p = p * h + b[k]
+                step = p / dp
+                h -= step
+                if abs(step) <= tol * abs(h):
+                    break
+            p = dp = pz = mpmath.mpc(0)
+            for k in range(deg, -1, -1):
+                dp = dp * h + p
+                p = p * h + b[k]
+                pz = pz * h + bz[k]
+            x, zx = h, -pz / dp
+            levels = t["levels"]
+            for i in range(len(levels) - 1, 0, -1):
+                a = mpmath.mpf(levels[i][0].p) / levels[i][0].q
+                w = mpmath.exp(a * logz)
+                x, zx = levels[i - 1][1] + w * x, w * (a * x + zx)
+            a0 = mpmath.mpf(levels[0][0].p) / levels[0][0].q
+
+            def zpow(r):  # exact powers of z or √z (principal), else through the log
+                if r.q in (1, 2):
+                    return (zq if r.q == 1 else mpmath.sqrt(zq)) ** int(r.p)
+                return mpmath.exp(mpmath.mpf(r.p) / r.q * logz)
+
+            if derivative:
+                val = zpow(levels[0][0] - 1) * (a0 * x + zx)
+            else:
+                val = zpow(levels[0][0]) * x
+            xr = float(mpmath.re(zq))
+            xr = xr if xr != 0 else math.copysign(5e-324, mpmath.re(zq))
+            if mpmath.im(zq) == 0 and bool(self._tiny_gap(np.array([xr]))[0]):
+                val = mpmath.mpc(mpmath.re(val), 0)
+        return val
+
     # ------------------------------------------------------ G′ (readout)
     def _cauchy_derivative_float(self, zz):
         """G′(z) = −∂_zP/∂_GP at the branch value (implicit function theorem); series at
@@ -1473,6 +1795,13 @@ class AlgebraicLaw(Law):
                 acc = acc * w - (k + 1) * m[k]
             out[far] = acc * w * w
         near = fin & ~far
+        lower = near & (zz.imag < 0)
+        zq = np.where(lower, zz.conj(), zz)
+        tiny = self._tiny_mask(zq, near)
+        if np.any(tiny):  # G′ = z^{α−1}(αH + zH′) from the rescaled polynomial
+            d = self._cauchy_tiny(zq[tiny], derivative=True)
+            out[tiny] = np.where(lower[tiny], d.conj(), d)
+            near = near & ~tiny
         if np.any(near):
             gn = g[near]
             with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
@@ -1486,6 +1815,10 @@ class AlgebraicLaw(Law):
             zv = _mpc(zv)
             if not mpmath.isfinite(zv):
                 val = mpmath.mpc(0)
+            elif zv != 0 and self._tiny_mp(zv):
+                zq = mpmath.conj(zv) if mpmath.im(zv) < 0 else zv
+                val = self._cauchy_tiny_mp(zq, dps + 5, derivative=True)
+                val = mpmath.conj(val) if mpmath.im(zv) < 0 else val
             else:
                 g = self._cauchy_mp(zv, dps + 5)
                 if not mpmath.isfinite(g):
@@ -1750,6 +2083,10 @@ class AlgebraicLaw(Law):
                 val = mpmath.mpc(mpmath.nan, mpmath.nan)
             elif not mpmath.isfinite(zv):
                 val = mpmath.mpc(0)
+            elif zv != 0 and self._tiny_mp(zv):
+                zq = mpmath.conj(zv) if mpmath.im(zv) < 0 else zv
+                val = self._cauchy_tiny_mp(zq, dps)
+                val = mpmath.conj(val) if mpmath.im(zv) < 0 else val
             elif mpmath.im(zv) == 0:
                 val = self._branch_real_mp(mpmath.re(zv), dps)
             else:
