@@ -32,6 +32,13 @@ __all__ = ["NumericPolynomial", "BranchData"]
 
 _TABLE_NODES = 257
 
+#: step control of :meth:`NumericPolynomial.track`: a step is accepted only where the root
+#: picked lies within this fraction of the predicted move from the predictor (the step is
+#: then shorter than the scale on which the branch bends)
+_TRACK_BEND = 0.25
+#: the largest step of :meth:`NumericPolynomial.track` in ln h
+_TRACK_MAX_DT = -0.5
+
 
 @lru_cache(maxsize=None)
 def _discriminant_functions(Pc):
@@ -335,14 +342,28 @@ class NumericPolynomial:
                 d2 = (np.take_along_axis(d, order[:, 1:2], axis=1)[:, 0] if self.deg > 1
                       else np.full(len(ia), np.inf))
                 picks.append(order[:, 0])
-                good.append(np.isfinite(d1) & (d1 <= 0.25 * d2))
+                # the corrector must also be small against the predicted move: a step
+                # longer than the scale on which G bends (G ~ m/(z − a) from an atom a
+                # near x, with h ~ |x − a|) can land unambiguously on another sheet's root
+                # (mha_output_law(0.4683, 10, 0.2024, 0.4281, 0.5555) at x = 0.0169: from
+                # 6.50 − 19.8i to 2.10 − 11.2i, ending on a real root; the density there
+                # was lost)
+                with np.errstate(over="ignore", invalid="ignore"):
+                    move = np.abs(pred - g[ia])
+                    good.append(np.isfinite(d1) & (d1 <= 0.25 * d2)
+                                & (d1 <= _TRACK_BEND * move + 1e-12 * np.abs(g[ia])))
             conflict = good[0] & good[1] & (picks[0] != picks[1])
             acc = (good[0] | good[1]) & ~conflict
             pick = np.where(good[0], picks[0], picks[1])
             ja = ia[acc]
             g[ja] = r[acc, pick[acc]]
             t[ja] = tn[acc]
-            dt[ja] = np.maximum(dt[ja] * 1.5, -2.0)
+            # at most a factor e^{1/2} in h a step: |Δz| ≤ 0.4 h stays well inside the disc
+            # of radius h about x + ih on which the branch is analytic (a factor e² let the
+            # predictor land on another sheet: mha_output_law(1.7093, 13, 2.1210, 0.3661,
+            # 0.7075) took −0.68 − 1.76i for −1.10 − 1.08i at x = −0.293, h = 0.298, and
+            # reported a support interval on the negative axis)
+            dt[ja] = np.maximum(dt[ja] * 1.5, _TRACK_MAX_DT)
             jr = ia[~acc]
             dt[jr] *= 0.5
             dead = jr[np.abs(dt[jr]) < 1e-9]

@@ -15,7 +15,7 @@ The same kinds on other routes: a Mixture of two overlapping semicircles (interi
 square-root kinks, generic base-class route: the old rule had m₂ off by 1e-8), a law known by
 its G alone, and the mpmath route at ``dps`` (old rule: 1.8e-7 at 20 digits on the dip law).
 A pushforward whose interval beside an interior branch point took another sheet (tracker in
-algebraic/numeric.py) is a strict xfail with its right values.
+algebraic/numeric.py, fixed by its step control) is checked against its right values.
 
 Right values: m₁ = θ₁ and m₂ = (1 + 1/h)θ₁² + θ₂²/γ_K (Hayase & Karakida 2026, eq. (C.11)) for
 attention laws; free cumulants add under ⊞ (Bernoulli ± 1 ⊞ semicircle of variance s: m₁ = 0,
@@ -194,10 +194,6 @@ def test_attention_moment_at_dps_across_an_interior_dip():
     assert abs(law.moment(1, dps=20, method="quad") / ref - 1) <= mpmath.mpf(10) ** -17
 
 
-@pytest.mark.xfail(strict=True, reason="NumericPolynomial.track (algebraic/numeric.py) accepts a "
-                   "step on one unambiguous predictor while the other is ambiguous, and ends on "
-                   "another sheet: g_mid of the interval (5/6, 0.8358) has Im G = +0.111 (the "
-                   "branch is 3.0222 − 0.6626i), so the law carries mass 0.99959 and refuses itself")
 def test_pushforward_with_a_critical_point_inside_the_support():
     # (x − 1)² of MP(½): y has the preimages 1 ± √y, so F(y) = F_MP(1 + √y) − F_MP(1 − √y)
     mp_law = MarchenkoPastur(0.5)
