@@ -640,7 +640,55 @@ class BranchData:
                 reals = sorted(mpmath.re(ri) for ri in real)
                 info["index"] = min(range(len(reals)), key=lambda k: abs(reals[k] - mpmath.re(g)))
             intervals.append(info)
+        self._continue_gaps(intervals)
         return intervals
+
+    def _continue_gaps(self, intervals):
+        """Check the 'real' rule of each gap against real-axis continuation from the outer
+        gaps (−∞, first breakpoint) and (last breakpoint, ∞), where G ~ 1/x is certain.
+
+        Off the support G is real-analytic, so across a breakpoint between two gaps that is no
+        pole (a branch point of other sheets only) the branch is continuous: the root at
+        e + δ nearest to G(e − δ) + 2δ·G′(e − δ) is the branch there.  Where that root is
+        unambiguous (a quarter of the distance to the next) and differs from the midpoint
+        tracking's, the continuation wins."""
+        npoly = self.numpoly
+        n = len(intervals)
+        for order in (range(n - 1), range(n - 1, 0, -1)):
+            for i in order:
+                j = i + 1 if order.step == 1 else i - 1
+                a, b = intervals[i], intervals[j]
+                if a["support"] or b["support"]:
+                    break
+                e = a["hi_mp"] if j > i else a["lo_mp"]
+                if e in self.poles:
+                    break
+                ws = [abs(c["hi_mp"] - c["lo_mp"]) if None not in (c["hi_mp"], c["lo_mp"])
+                      else abs(e) + 1 for c in (a, b)]
+                d = mpmath.mpf(10) ** -4 * min(ws) * (1 if j > i else -1)
+                xa, xb = e - d, e + d
+                ra = npoly.roots_mp(xa)
+                ga = mpmath.re(self.select_mp(ra, a, None))
+                ga = mpmath.re(npoly.newton_mp(mpmath.mpc(ga), xa))
+                _, pg, pz = npoly.partials(np.array([complex(ga)]), np.array([complex(xa)]))
+                gp = -pz[0] / pg[0] if pg[0] != 0 else 0
+                if not (np.isfinite(gp) and gp.real < 0):  # G′ < 0 off the support
+                    break
+                pred = ga + mpmath.mpf(gp.real) * 2 * d
+                thr = mpmath.mpf(10) ** (-(mpmath.mp.dps * 3 // 5))
+                rb = npoly.roots_mp(xb)
+                reals = sorted(mpmath.re(r) for r in rb if abs(mpmath.im(r)) <= thr * (abs(r) + 1))
+                if len(reals) != b["nreal"] or not reals:
+                    break
+                dist = sorted((abs(r - pred), k) for k, r in enumerate(reals))
+                if len(dist) > 1 and dist[0][0] > 0.25 * dist[1][0]:
+                    break
+                k = dist[0][1]
+                if k != b["index"]:
+                    rm = sorted(mpmath.re(r) for r in npoly.roots_mp(b["mid_mp"])
+                                if abs(mpmath.im(r)) <= thr * (abs(r) + 1))
+                    b["index"] = k
+                    b["g_mid"] = complex(mpmath.re(rm[k]))
 
     # ------------------------------------------------------------ select
     def select(self, roots, info, x=None):

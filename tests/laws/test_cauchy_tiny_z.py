@@ -226,3 +226,19 @@ def test_atom_gap_second_law_upper_route_against_quadrature():
         g_up = (complex(law.cauchy_transform(zq)) - m / zq).real
         assert abs(g_real - ref) <= 1e-6 * abs(ref), (x, g_real, ref)
         assert abs(g_up - ref) <= 1e-6 * abs(ref), (x, g_up, ref)
+
+
+def test_gap_rule_checked_by_real_axis_continuation():
+    """BranchData._continue_gaps: a wrong 'real' index in the gap (−0.0105, 0) (the sheet
+    ½/x + 9.8 that the midpoint tracking once picked) is overridden by continuation along the
+    axis from (−∞, −0.340), across the breakpoints −0.340, −0.0668, −0.0105 (branch points
+    of other sheets: G is analytic there)."""
+    law = mha_output_law(1.0, 4, 1.5, 2.0, 0.5)
+    bd = law._branch(None)
+    gap = next(i for i in bd.intervals if i["hi"] == 0.0)
+    right = gap["index"]
+    gap["index"] = 1
+    bd._continue_gaps(bd.intervals)
+    assert gap["index"] == right
+    x = gap["mid"]
+    assert abs(gap["g_mid"].real - 0.5 / x + 0.965) < 0.01
