@@ -317,6 +317,7 @@ class NumericPolynomial:
         t_end = np.log(h_end)
         dt = np.full(x.shape, -0.5)
         ok = np.ones(x.shape, bool)
+        poles = np.asarray(getattr(self, "pole_hint", ()), dtype=float)
         active = t > t_end
         steps = 0
         while np.any(active) and steps < max_steps:
@@ -331,9 +332,23 @@ class NumericPolynomial:
             # a pole, where G ~ m/(z − x) and the sheets of several masses nearly merge)
             pred1 = g[ia] + dg * (zn - zc)
             pred2 = (hc / hn) * (g[ia] + (g[ia] + 1j * hc * dg) * (tn - t[ia]))
+            preds = [pred1, pred2]
+            usable = [True, True]
+            if len(poles):
+                # third predictor: H = (z − p)·G linear in z, p the nearest pole (an atom).
+                # Off the line's foot (|x − p| ~ h) neither predictor above follows
+                # G ~ m/(z − p), and when two sheets share the pole (the same mass, constant
+                # terms 11 apart) an error of ~10 on a move of ~500 landed unambiguously on
+                # the other sheet: mha_output_law(1, 4, 1.5, 2, 0.5) at x = −0.001 + 1e-9i
+                # gave G − ½/z = +10.08 for −0.984
+                pn = poles[np.argmin(np.abs(x[ia][:, None] - poles[None, :]), axis=1)]
+                hcur = (zc - pn) * g[ia]
+                pred3 = (hcur + (g[ia] + (zc - pn) * dg) * (zn - zc)) / (zn - pn)
+                preds.append(pred3)
+                usable.append(np.abs(zc - pn) <= 8 * hc)  # next to the pole only
             r = self.roots(zn)
             picks, good = [], []
-            for pred in (pred1, pred2):
+            for pred, use in zip(preds, usable):
                 pred = np.where(np.isfinite(pred), pred, g[ia])
                 d = np.abs(r - pred[:, None])
                 d = np.where(np.isfinite(d), d, np.inf)
@@ -350,11 +365,16 @@ class NumericPolynomial:
                 # was lost)
                 with np.errstate(over="ignore", invalid="ignore"):
                     move = np.abs(pred - g[ia])
-                    good.append(np.isfinite(d1) & (d1 <= 0.25 * d2)
+                    good.append(np.isfinite(d1) & (d1 <= 0.25 * d2) & use
                                 & (d1 <= _TRACK_BEND * move + 1e-12 * np.abs(g[ia])))
-            conflict = good[0] & good[1] & (picks[0] != picks[1])
-            acc = (good[0] | good[1]) & ~conflict
-            pick = np.where(good[0], picks[0], picks[1])
+            conflict = np.zeros(len(ia), bool)
+            for a_ in range(len(preds)):
+                for b_ in range(a_):
+                    conflict |= good[a_] & good[b_] & (picks[a_] != picks[b_])
+            acc = np.any(good, axis=0) & ~conflict
+            pick = picks[-1]
+            for a_ in range(len(preds) - 2, -1, -1):
+                pick = np.where(good[a_], picks[a_], pick)
             ja = ia[acc]
             g[ja] = r[acc, pick[acc]]
             t[ja] = tn[acc]
@@ -563,6 +583,7 @@ class BranchData:
         npoly = self.numpoly
         R = self._scale()
         npoly.scale_hint = R
+        npoly.pole_hint = tuple(float(p) for p in self.poles)
         bps = self.breakpoints
         edges = [None] + list(bps) + [None]
         mids, widths = [], []
@@ -619,7 +640,55 @@ class BranchData:
                 reals = sorted(mpmath.re(ri) for ri in real)
                 info["index"] = min(range(len(reals)), key=lambda k: abs(reals[k] - mpmath.re(g)))
             intervals.append(info)
+        self._continue_gaps(intervals)
         return intervals
+
+    def _continue_gaps(self, intervals):
+        """Check the 'real' rule of each gap against real-axis continuation from the outer
+        gaps (−∞, first breakpoint) and (last breakpoint, ∞), where G ~ 1/x is certain.
+
+        Off the support G is real-analytic, so across a breakpoint between two gaps that is no
+        pole (a branch point of other sheets only) the branch is continuous: the root at
+        e + δ nearest to G(e − δ) + 2δ·G′(e − δ) is the branch there.  Where that root is
+        unambiguous (a quarter of the distance to the next) and differs from the midpoint
+        tracking's, the continuation wins."""
+        npoly = self.numpoly
+        n = len(intervals)
+        for order in (range(n - 1), range(n - 1, 0, -1)):
+            for i in order:
+                j = i + 1 if order.step == 1 else i - 1
+                a, b = intervals[i], intervals[j]
+                if a["support"] or b["support"]:
+                    break
+                e = a["hi_mp"] if j > i else a["lo_mp"]
+                if e in self.poles:
+                    break
+                ws = [abs(c["hi_mp"] - c["lo_mp"]) if None not in (c["hi_mp"], c["lo_mp"])
+                      else abs(e) + 1 for c in (a, b)]
+                d = mpmath.mpf(10) ** -4 * min(ws) * (1 if j > i else -1)
+                xa, xb = e - d, e + d
+                ra = npoly.roots_mp(xa)
+                ga = mpmath.re(self.select_mp(ra, a, None))
+                ga = mpmath.re(npoly.newton_mp(mpmath.mpc(ga), xa))
+                _, pg, pz = npoly.partials(np.array([complex(ga)]), np.array([complex(xa)]))
+                gp = -pz[0] / pg[0] if pg[0] != 0 else 0
+                if not (np.isfinite(gp) and gp.real < 0):  # G′ < 0 off the support
+                    break
+                pred = ga + mpmath.mpf(gp.real) * 2 * d
+                thr = mpmath.mpf(10) ** (-(mpmath.mp.dps * 3 // 5))
+                rb = npoly.roots_mp(xb)
+                reals = sorted(mpmath.re(r) for r in rb if abs(mpmath.im(r)) <= thr * (abs(r) + 1))
+                if len(reals) != b["nreal"] or not reals:
+                    break
+                dist = sorted((abs(r - pred), k) for k, r in enumerate(reals))
+                if len(dist) > 1 and dist[0][0] > 0.25 * dist[1][0]:
+                    break
+                k = dist[0][1]
+                if k != b["index"]:
+                    rm = sorted(mpmath.re(r) for r in npoly.roots_mp(b["mid_mp"])
+                                if abs(mpmath.im(r)) <= thr * (abs(r) + 1))
+                    b["index"] = k
+                    b["g_mid"] = complex(mpmath.re(rm[k]))
 
     # ------------------------------------------------------------ select
     def select(self, roots, info, x=None):

@@ -1436,7 +1436,9 @@ class AlgebraicLaw(Law):
         Im(1/G) ≥ Im z (1/G is a Nevanlinna function with F(z) − z ↦ ℂ⁺ ∪ ℝ); where exactly
         one root of P(·, z) does, that is G.  Elsewhere the branch is continued down from
         Re z + iY (G ~ 1/z) with adaptive steps (:meth:`NumericPolynomial.track`)."""
-        self._num.scale_hint = self._branch(None)._scale()
+        bd = self._branch(None)
+        self._num.scale_hint = bd._scale()
+        self._num.pole_hint = tuple(float(p) for p in bd.poles)
         r = self._num.roots(zz)
         y = zz.imag[:, None]
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):

@@ -171,11 +171,6 @@ def test_atom_leading_term_and_signs():
     assert g.imag < 0 and abs(g.real) < 10
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "classification (layer's BranchData rules): in the gap (-0.0105, 0) of "
-    "mha_output_law(1, 4, 1.5, 2, 0.5) the real-axis rule 'real'/index 1 and the tracked "
-    "upper route pick the sheet 0.5/x + 9.8, not 0.5/x - 0.989; only |x| <= 7.8e-5 (the "
-    "tiny-z zone) is right"))
 def test_atom_gap_next_to_zero_is_the_stieltjes_sheet():
     """G(x) − ½/x = −∫ρ(t)/(t − x) dt < 0 for x < 0 (the absolutely continuous part lives on
     [0.069, 7.8]) and is continuous across the edge of the tiny-z zone."""
@@ -183,6 +178,15 @@ def test_atom_gap_next_to_zero_is_the_stieltjes_sheet():
     for x in (-0.01, -0.005, -1e-3, -1e-4, -1e-5):
         g_ac = complex(law.cauchy_transform(x)).real - 0.5 / x
         assert -1.0 < g_ac < -0.9, (x, g_ac)
+    # the same just above the axis (the upper route continues down x + ih, passing the atom
+    # at distance ~h: it took the sheet ½/z + 10.08 at x = −0.001 before the pole-centred
+    # predictor of NumericPolynomial.track)
+    xs = np.array([-0.011, -0.01, -0.005, -2e-3, -1e-3, -5e-4, -1e-4])
+    for h in (1e-9, 1e-6, 1e-4):
+        zs = xs + 1j * h
+        g_ac = (law.cauchy_transform(zs) - 0.5 / zs).real
+        ref = (law.cauchy_transform(xs) - 0.5 / xs).real
+        assert np.all(np.abs(g_ac - ref) <= 1e-3), (h, g_ac, ref)
 
 
 def test_atom_finite_part_against_density_quadrature():
@@ -199,3 +203,42 @@ def test_atom_finite_part_against_density_quadrature():
     ref = -sum(quad(f, lo, hi, limit=200, epsabs=1e-12)[0] for lo, hi in zip(edges, edges[1:]))
     g_ac = complex(law.cauchy_transform(x)).real - 0.5 / x
     assert abs(g_ac - ref) <= 1e-6 * abs(ref), (g_ac, ref)
+
+
+def test_atom_gap_second_law_upper_route_against_quadrature():
+    """mha_output_law(0.7, 3, 1.2, 1.5, 0.3): atom 0.7 at 0, density on [0.0550, 2.482],
+    breakpoints −0.0072, −0.0063 on the negative axis.  G(x + 1e-9i) − 0.7/z and G(x) − 0.7/x
+    against −∫ρ(t)/(t − x) dt by scipy quad (the upper route gave +21.3 for −1.075 at x =
+    −0.003: the track down x + ih took the other sheet through the atom, ½/z-type sheets 22
+    apart)."""
+    from scipy.integrate import quad
+
+    law = mha_output_law(0.7, 3, 1.2, 1.5, 0.3)
+    (a0, m), = law._atoms(None)
+    assert a0 == 0 and abs(float(m) - 0.7) < 1e-12
+    m = float(m)
+    (a, b), = [(float(lo), float(hi)) for lo, hi in law._support(None)]
+    for x in (-0.008, -0.0067, -0.003, -1e-3):
+        f = lambda t: float(law.pdf(t)) / (t - x)  # noqa: E731
+        ref = -quad(f, a, b, limit=200, epsabs=1e-12)[0]
+        g_real = complex(law.cauchy_transform(x)).real - m / x
+        zq = x + 1e-9j
+        g_up = (complex(law.cauchy_transform(zq)) - m / zq).real
+        assert abs(g_real - ref) <= 1e-6 * abs(ref), (x, g_real, ref)
+        assert abs(g_up - ref) <= 1e-6 * abs(ref), (x, g_up, ref)
+
+
+def test_gap_rule_checked_by_real_axis_continuation():
+    """BranchData._continue_gaps: a wrong 'real' index in the gap (−0.0105, 0) (the sheet
+    ½/x + 9.8 that the midpoint tracking once picked) is overridden by continuation along the
+    axis from (−∞, −0.340), across the breakpoints −0.340, −0.0668, −0.0105 (branch points
+    of other sheets: G is analytic there)."""
+    law = mha_output_law(1.0, 4, 1.5, 2.0, 0.5)
+    bd = law._branch(None)
+    gap = next(i for i in bd.intervals if i["hi"] == 0.0)
+    right = gap["index"]
+    gap["index"] = 1
+    bd._continue_gaps(bd.intervals)
+    assert gap["index"] == right
+    x = gap["mid"]
+    assert abs(gap["g_mid"].real - 0.5 / x + 0.965) < 0.01
