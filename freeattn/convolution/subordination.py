@@ -261,7 +261,7 @@ class SubordinationLaw(Law):
     """A law defined by a subordination system (see the module docstring).
 
     Subclasses define ``_n`` (number of subordination functions), ``_eqs`` (residual and
-    Jacobian), ``_fixed`` (one fixed-point sweep), ``_start``, ``_G`` (G from the solution),
+    Jacobian), ``_fixed`` (one fixed-point sweep), ``_start``, ``_G_from_solution`` (G from the solution; not Law._G, the generic G evaluator),
     ``_fz`` (∂f/∂z), ``_hull`` (an interval containing the support), ``_atom_rule`` and
     ``exact_moments``.  Everything else — the on-axis limit, edges, atoms, cdf, quantiles,
     the mpmath route — lives here.
@@ -393,7 +393,7 @@ class SubordinationLaw(Law):
             u, conv, _ = self._newton(u, zk, st, 10)
         u, conv, res = self._newton(u, z, st, 30)
         with np.errstate(all="ignore"):
-            G = self._G(u, z, st)
+            G = self._G_from_solution(u, z, st)
         ok = conv & np.isfinite(G)
         if not np.all(ok):
             if ratio < 0.7:  # retry the stragglers on a finer ladder
@@ -455,7 +455,7 @@ class SubordinationLaw(Law):
         st = {i: tuple(interp(c) for c in v) for i, v in t["st"].items()}
         z = x + 0j
         u, conv, _ = self._newton([v.copy() for v in u0], z, st, 12)
-        G = self._G(u, z, st)
+        G = self._G_from_solution(u, z, st)
         with np.errstate(all="ignore"):
             near = sum(np.abs(ui - vi) for ui, vi in zip(u, u0)) <= 0.1 * (
                 sum(np.abs(vi) for vi in u0) + 1e-3 * self._scale)
@@ -892,7 +892,7 @@ class AdditiveConvolution(SubordinationLaw):
         s = u[0] + u[1] - z
         return [F1 - s, F2 - s], [[d1 - 1, -1], [-1, d2 - 1]]
 
-    def _G(self, u, z, st):
+    def _G_from_solution(self, u, z, st):
         return self._ev(0, u[0], st)[0]
 
     def _G_mp(self, u, z, dps):
@@ -923,7 +923,7 @@ class _MultiplicativeSubordination(SubordinationLaw):
         az = np.abs(z)
         return 1e-9 * np.where(az > 0, np.minimum(az, self._scale), self._scale)
 
-    def _G(self, u, z, st):
+    def _G_from_solution(self, u, z, st):
         return u[0] * self._ev(0, u[0], st)[0] / z
 
     def _G_mp(self, u, z, dps):
@@ -1035,7 +1035,7 @@ class CompoundFreePoisson(SubordinationLaw):
         az = np.abs(z)
         return 1e-9 * np.where(az > 0, np.minimum(az, self._scale), self._scale)
 
-    def _G(self, u, z, st):
+    def _G_from_solution(self, u, z, st):
         return 1 / u[0]
 
     def _G_mp(self, u, z, dps):
@@ -1087,7 +1087,7 @@ class AdditivePower(SubordinationLaw):
         F, dF = _f_of(*self._ev(0, u[0], st, mp_dps))
         return [t * u[0] - (t - 1) * F - z], [[t - (t - 1) * dF]]
 
-    def _G(self, u, z, st):
+    def _G_from_solution(self, u, z, st):
         return self._ev(0, u[0], st)[0]
 
     def _G_mp(self, u, z, dps):

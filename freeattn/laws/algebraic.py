@@ -53,7 +53,7 @@ _MP_QUAD_DEPTH = 12
 
 _PANELS = graded_panels(_UNIFORM_PANELS, _GRADE_LEVELS, _GRADE_RATIO)
 #: starting θ-panels and per-panel tolerances of the mass self-check's quadrature
-#: (:attr:`AlgebraicLaw._interval_masses`; the cdf tables keep ``_PANELS`` and 1e-16)
+#: (:attr:`AlgebraicLaw._quick_interval_masses`; the cdf tables keep ``_PANELS`` and 1e-16)
 _MASS_UNIFORM_PANELS = 4
 _MASS_GRADE_LEVELS = 4
 _MASS_PANELS = graded_panels(_MASS_UNIFORM_PANELS, _MASS_GRADE_LEVELS, _GRADE_RATIO)
@@ -274,14 +274,14 @@ class AlgebraicLaw(Law):
     def _check_mass(self):
         """Total mass (atoms + every support interval by quadrature) must be 1: a law never
         reports a support that misses a component.  The intervals' masses come from the cdf
-        tables when they exist, else from :attr:`_interval_masses` (a coarser quadrature of
+        tables when they exist, else from :attr:`_quick_interval_masses` (a coarser quadrature of
         the same integrand, accurate far below ``_MASS_TOL``), so that a new parameter point
         does not pay for cdf tables at 1e-16 before anyone asks for the cdf."""
         total = sum(float(m) for _, m in self._atoms_raw(None))
         if "_cdf_tables" in self.__dict__:
             total += sum(t["cum"][-1] for t in self._cdf_tables)
         else:
-            total += sum(self._interval_masses)
+            total += sum(self._quick_interval_masses)
         if not abs(total - 1.0) <= _MASS_TOL:
             raise ArithmeticError(
                 f"{self.name}: atoms and support intervals carry mass {total!r}, not 1 "
@@ -533,7 +533,7 @@ class AlgebraicLaw(Law):
         return self._tables
 
     @cached_property
-    def _interval_masses(self):
+    def _quick_interval_masses(self):
         """The mass of each support interval of :attr:`_tables`, for the mass self-check.
 
         The θ-integrand of the cdf tables, by 12-point Gauss–Legendre on fewer starting panels
@@ -583,7 +583,7 @@ class AlgebraicLaw(Law):
         when two extrapolations of each end value agree and the rule on the grid, on every
         second and on every fourth node agree (|M_h − M_2h| ≤ 100·``_MASS_PANEL_ATOL``,
         |M_2h − M_4h| ≤ 1e-9), which fails at an atom, a cusp, a stronger divergence or any end
-        where f is not analytic; then :attr:`_interval_masses` integrates adaptively."""
+        where f is not analytic; then :attr:`_quick_interval_masses` integrates adaptively."""
         g = t["g"]
         if t["pole_a"] or t["pole_b"] or not np.all(np.isfinite(g)):
             return None

@@ -56,9 +56,9 @@ def test_mass_check_quadrature_matches_the_cdf_tables(name):
     """The mass self-check's coarser quadrature gives each interval's mass to 1e-13 of the
     cdf table's (which refines every panel to 1e-16), far inside the check's 1e-9."""
     law = LAWS[name]()
-    law.support()  # runs the check from _interval_masses (no cdf tables yet)
+    law.support()  # runs the check from _quick_interval_masses (no cdf tables yet)
     assert "_cdf_tables" not in law.__dict__
-    coarse = law._interval_masses
+    coarse = law._quick_interval_masses
     fine = [t["cum"][-1] for t in law._cdf_tables]
     assert len(coarse) == len(fine) >= 1
     assert np.allclose(coarse, fine, rtol=0, atol=1e-13)
@@ -67,10 +67,10 @@ def test_mass_check_quadrature_matches_the_cdf_tables(name):
 
 
 def test_mass_check_without_cdf_tables_refuses_a_missing_component():
-    """The check from _interval_masses (before any cdf table) raises on lost mass too."""
+    """The check from _quick_interval_masses (before any cdf table) raises on lost mass too."""
     law = attention_law(0.8, 1.3)
     law.support()
-    law.__dict__["_interval_masses"] = [0.5 * m for m in law._interval_masses]
+    law.__dict__["_quick_interval_masses"] = [0.5 * m for m in law._quick_interval_masses]
     with pytest.raises(ArithmeticError, match="mass"):
         law._check_mass()
 
@@ -94,5 +94,5 @@ def test_mass_from_the_branch_table(name, used, monkeypatch):
     if used:
         assert np.allclose(trap, fine, rtol=0, atol=1e-13)
     monkeypatch.setattr(AlgebraicLaw, "_table_mass", staticmethod(lambda t: None))
-    law.__dict__.pop("_interval_masses", None)
-    assert np.allclose(law._interval_masses, fine, rtol=0, atol=1e-13)
+    law.__dict__.pop("_quick_interval_masses", None)
+    assert np.allclose(law._quick_interval_masses, fine, rtol=0, atol=1e-13)
