@@ -3,14 +3,13 @@ from __future__ import annotations
 
 import csv
 import json
-import os
 import sys
 
 import click
 import numpy as np
 
 from ._errors import usage_error
-from ._paths import check_output_path, write_or_fail
+from ._paths import check_curve_outputs, write_or_fail
 
 __all__ = ["main"]
 
@@ -60,12 +59,7 @@ def density_attention(beta, gamma_k, heads, points, out, plot, dps):
     """Density of ν_{∞,h}: squared singular values of sqrt(n/h)(A − 11ᵀ/n), n → ∞."""
     from ..attention import attention_law, theta1, theta2
 
-    if points < 2:
-        raise click.BadParameter(f"must be an integer >= 2, got {points}", param_hint="--points")
-    check_output_path(out, "--out")
-    check_output_path(plot, "--plot", plot=True)
-    if out and plot and os.path.abspath(out) == os.path.abspath(plot):
-        raise click.BadParameter("--out and --plot must be different files", param_hint="--plot")
+    check_curve_outputs(points, out, plot)
     try:
         law = attention_law(beta, gamma_k, heads)
     except (TypeError, ValueError) as exc:

@@ -5,7 +5,7 @@ import os
 
 import click
 
-__all__ = ["check_output_path", "write_or_fail"]
+__all__ = ["check_output_path", "check_curve_outputs", "write_or_fail"]
 
 
 # formats that need an external program (pgf: a LaTeX install) are not offered
@@ -62,3 +62,14 @@ def write_or_fail(write, path, hint):
         return write()
     except (OSError, RuntimeError, ValueError) as exc:
         raise RunError(f"could not write {hint} {path!r}: {exc}") from None
+
+
+def check_curve_outputs(points, out, plot):
+    """The shared checks of a density command's --points, --out and --plot, before any work:
+    at least 2 points, writable paths, and a table and a plot that are not the same file."""
+    if points < 2:
+        raise click.BadParameter(f"must be an integer >= 2, got {points}", param_hint="--points")
+    check_output_path(out, "--out")
+    check_output_path(plot, "--plot", plot=True)
+    if out and plot and os.path.abspath(out) == os.path.abspath(plot):
+        raise click.BadParameter("--out and --plot must be different files", param_hint="--plot")

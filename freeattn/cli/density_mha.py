@@ -2,13 +2,12 @@
 explicit ratios."""
 from __future__ import annotations
 
-import os
 
 import click
 import numpy as np
 
 from ._errors import usage_error
-from ._paths import check_output_path, write_or_fail
+from ._paths import check_curve_outputs, write_or_fail
 
 __all__ = ["density_mha"]
 
@@ -52,12 +51,7 @@ def density_mha(preset, beta, heads, kv_heads, sharing, gamma_k, gamma_v, gamma_
     from ..attention.tied import kv_values_law
     from . import _num, _write_curve
 
-    if points < 2:
-        raise click.BadParameter(f"must be an integer >= 2, got {points}", param_hint="--points")
-    check_output_path(out, "--out")
-    check_output_path(plot, "--plot", plot=True)
-    if out and plot and os.path.abspath(out) == os.path.abspath(plot):
-        raise click.BadParameter("--out and --plot must be different files", param_hint="--plot")
+    check_curve_outputs(points, out, plot)
     flags = dict(preset="--preset", sharing="--sharing", gamma_v="--gamma-v",
                  gamma_o="--gamma-o", rho="--rho")
     try:

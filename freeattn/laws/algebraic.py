@@ -972,21 +972,7 @@ class AlgebraicLaw(Law):
             j = np.flatnonzero(bad & side)
             if path is None or not j.size:
                 continue
-            ld, gp, sep = path
-            lq = np.log(np.abs(delta[j]))
-            on = (lq >= ld[0]) & (lq <= ld[-1])
-            if np.any(on):
-                jj, lo_ = j[on], lq[on]
-                ref = np.interp(lo_, ld, gp.real) + 1j * np.interp(lo_, ld, gp.imag)
-                gap = np.minimum(np.interp(lo_, ld, sep),
-                                 sep[np.clip(np.searchsorted(ld, lo_), 0, len(ld) - 1)])
-                gn, stp = sh.newton(ref.copy(), delta[jj], steps=4)
-                with np.errstate(invalid="ignore"):
-                    keep = (np.isfinite(gn) & (gn.imag < -_REAL_ROOT_IM * np.abs(gn))
-                            & (stp <= 1e-10 * np.abs(gn))
-                            & (np.abs(gn - ref) <= 0.2 * gap))
-                g[jj[keep]] = gn[keep]
-                bad[jj[keep]] = False
+            self._newton_from_path(path, sh, delta, j, np.log(np.abs(delta[j])), g, bad)
         for edge in t["edges"]:
             if edge.get("pole") or "p" not in edge:
                 continue
@@ -999,20 +985,9 @@ class AlgebraicLaw(Law):
             path = edge["path"] if "path" in edge else self._edge_path(t, edge, sh)
             if path is None:
                 continue
-            ld, gp, sep = path
+            ld = path[0]
             lq = np.log(np.abs(delta[j]))
-            on = (lq >= ld[0]) & (lq <= ld[-1])
-            if np.any(on):
-                jj, lo_ = j[on], lq[on]
-                ref = np.interp(lo_, ld, gp.real) + 1j * np.interp(lo_, ld, gp.imag)
-                gap = np.minimum(np.interp(lo_, ld, sep), sep[np.clip(np.searchsorted(ld, lo_), 0, len(ld) - 1)])
-                gn, stp = sh.newton(ref.copy(), delta[jj], steps=4)
-                with np.errstate(invalid="ignore"):
-                    keep = (np.isfinite(gn) & (gn.imag < -_REAL_ROOT_IM * np.abs(gn))
-                            & (stp <= 1e-10 * np.abs(gn))
-                            & (np.abs(gn - ref) <= 0.2 * gap))
-                g[jj[keep]] = gn[keep]
-                bad[jj[keep]] = False
+            self._newton_from_path(path, sh, delta, j, lq, g, bad)
             below = lq < ld[0]
             if np.any(below):
                 jj = j[below]
@@ -1071,6 +1046,28 @@ class AlgebraicLaw(Law):
                     path = (np.log(mag[:k][::-1]), gs[:k][::-1], sep[:k][::-1])
         t[key] = path
         return path
+
+    @staticmethod
+    def _newton_from_path(path, sh, delta, j, lq, g, bad):
+        """Points ``j`` (log-distance ``lq`` to the end) inside the span of a continued
+        ``path`` (log-distances, branch values, root separations): Newton from the path's
+        value; a result is kept in ``g`` (and cleared from ``bad``) only on the branch's sheet
+        (Im G < 0), converged, and within a fifth of the separation from the path."""
+        ld, gp, sep = path
+        on = (lq >= ld[0]) & (lq <= ld[-1])
+        if not np.any(on):
+            return
+        jj, lo_ = j[on], lq[on]
+        ref = np.interp(lo_, ld, gp.real) + 1j * np.interp(lo_, ld, gp.imag)
+        gap = np.minimum(np.interp(lo_, ld, sep),
+                         sep[np.clip(np.searchsorted(ld, lo_), 0, len(ld) - 1)])
+        gn, stp = sh.newton(ref.copy(), delta[jj], steps=4)
+        with np.errstate(invalid="ignore"):
+            keep = (np.isfinite(gn) & (gn.imag < -_REAL_ROOT_IM * np.abs(gn))
+                    & (stp <= 1e-10 * np.abs(gn))
+                    & (np.abs(gn - ref) <= 0.2 * gap))
+        g[jj[keep]] = gn[keep]
+        bad[jj[keep]] = False
 
     @staticmethod
     def _on_path(path, sh, d):
