@@ -26,7 +26,7 @@ import sympy as sp
 
 from .._context import to_mp, workdps
 from .polynomial import G, canonicalize, discriminant_factors, discriminant_tables, z
-from .roots import polyroots
+from .roots import horner_with_derivative, polyroots
 
 __all__ = ["NumericPolynomial", "BranchData"]
 
@@ -428,11 +428,7 @@ class NumericPolynomial:
         tol = mpmath.mpf(2) ** (-mpmath.mp.prec + 8)
         half = mpmath.sqrt(tol)
         for _ in range(steps):
-            p = C[0]
-            dp = 0
-            for ck in C[1:]:
-                dp = dp * g + p
-                p = p * g + ck
+            p, dp = horner_with_derivative(C, g)
             if dp == 0:
                 break
             delta = p / dp
@@ -446,11 +442,7 @@ class NumericPolynomial:
                 if not continue_once:
                     break
                 # one more step lands at full precision
-                p = C[0]
-                dp = 0
-                for ck in C[1:]:
-                    dp = dp * g + p
-                    p = p * g + ck
+                p, dp = horner_with_derivative(C, g)
                 if dp != 0:
                     g = g - p / dp
                 break

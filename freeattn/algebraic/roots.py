@@ -29,10 +29,20 @@ import numpy as np
 
 from .exact import flint, flint_enabled
 
-__all__ = ["polyroots"]
+__all__ = ["polyroots", "horner_with_derivative"]
 
 #: the mpmath fallback's extra precision is multiplied by 3 from ``extraprec`` up to this
 _MAX_EXTRAPREC = 2400
+
+
+def horner_with_derivative(coeffs, g):
+    """(p(g), p′(g)) of ``coeffs[0] g^n + … + coeffs[n]`` by one Horner pass (any numbers
+    that support + and *: mpf/mpc at the working precision, Python complex)."""
+    p, dp = coeffs[0], 0
+    for ck in coeffs[1:]:
+        dp = dp * g + p
+        p = p * g + ck
+    return p, dp
 
 
 def polyroots(coeffs, *, extraprec=20, maxsteps=200):
@@ -122,11 +132,7 @@ def _roots_by_polish(coeffs):
     for r0 in start:
         g = mpmath.mpc(complex(r0)) if r0.imag != 0 or not real_poly else mpmath.mpf(r0.real)
         for _ in range(40):
-            p = coeffs[0]
-            dp = 0
-            for ck in coeffs[1:]:
-                dp = dp * g + p
-                p = p * g + ck
+            p, dp = horner_with_derivative(coeffs, g)
             if dp == 0:
                 return None
             d = p / dp
