@@ -320,6 +320,12 @@ def config_from_flags(preset, beta, n, d, heads, kv_heads, sharing, tied, d_k, d
 @click.option("--workers", type=int, default=None,
               help="Worker processes (default: all cores). Results do not depend on it.")
 @click.option("--scheduler", default=None, help="Dask scheduler ADDRESS.")
+@click.option("--method", type=click.Choice(["reduced", "direct"]), default="reduced",
+              show_default=True,
+              help="How draws are computed: 'reduced' samples the same joint law of the two "
+                   "spectra with less work (the Gaussian noise through the values, W^O "
+                   "through the joint row space; the softmax spectrum is the literal one to "
+                   "rounding); 'direct' forms every matrix of the paper.")
 @click.option("--exclude-top", type=int, default=0, show_default=True,
               help="Remove this many top eigenvalues (outliers) before comparing.")
 @click.option("--ks-tol", type=float, default=0.02, show_default=True,
@@ -335,8 +341,8 @@ def config_from_flags(preset, beta, n, d, heads, kv_heads, sharing, tied, d_k, d
               help="Write histograms over the limit density (.png, .pdf, .svg, ...).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 def mha(preset, beta, n, d, heads, kv_heads, sharing, tied, d_k, d_v, d_o, gamma_k, gamma_v,
-        gamma_o, rho, draws, seed, workers, scheduler, exclude_top, ks_tol, rel_w1_tol, target,
-        no_law, plot, as_json):
+        gamma_o, rho, draws, seed, workers, scheduler, method, exclude_top, ks_tol, rel_w1_tol,
+        target, no_law, plot, as_json):
     """Full layer MHA^⊥(X): softmax, Gaussian model and the limit law (C.15)/(C.21).
 
     Draws the true softmax layer and its finite Gaussian equivalent with the same weights and
@@ -370,7 +376,7 @@ def mha(preset, beta, n, d, heads, kv_heads, sharing, tied, d_k, d_v, d_o, gamma
         limit_mean = cfg.table_d2_mean()
         with _run_errors(scheduler):
             results = run_draws(model, draws, seed, workers=workers, scheduler=scheduler,
-                                progress=not as_json)
+                                progress=not as_json, method=method)
             _, _, pair = compare_draws(None, results, exclude_top=exclude_top, orders=(),
                                        limit_mean=limit_mean)
         passed = pair.ks <= ks_tol and pair.rel_w1 <= rel_w1_tol
@@ -378,8 +384,9 @@ def mha(preset, beta, n, d, heads, kv_heads, sharing, tied, d_k, d_v, d_o, gamma
                "top_singular_values": {"softmax": [r.softmax_top.tolist() for r in results],
                                        "gaussian": [r.gaussian_top.tolist() for r in results]},
                "model": model.to_dict(), "config": cfg.to_dict(), "draws": draws, "seed": seed,
-               "tolerance": {"ks": ks_tol, "rel_w1": rel_w1_tol}, "passed": passed}
-        text = "\n".join([head + f" draws={draws} seed={seed}", _pair_line(pair, draws,
+               "method": method, "tolerance": {"ks": ks_tol, "rel_w1": rel_w1_tol}, "passed": passed}
+        text = "\n".join([head + f" draws={draws} seed={seed} method={method}",
+                           _pair_line(pair, draws,
                                                                              limit_mean),
                            f"tolerance KS <= {ks_tol:g}, rel W1 <= {rel_w1_tol:g} (softmax vs "
                            f"Gaussian): " + ("PASS" if passed else "FAIL")])
@@ -388,7 +395,8 @@ def mha(preset, beta, n, d, heads, kv_heads, sharing, tied, d_k, d_v, d_o, gamma
         with _run_errors(scheduler):
             result = run_check(law, model, draws=draws, seed=seed, workers=workers,
                                scheduler=scheduler, exclude_top=exclude_top, ks_tol=ks_tol,
-                               rel_w1_tol=rel_w1_tol, target=target, progress=not as_json)
+                               rel_w1_tol=rel_w1_tol, target=target, progress=not as_json,
+                               method=method)
         passed = result.passed
         data = result.to_dict()
         data["config"] = cfg.to_dict()
