@@ -64,3 +64,65 @@ def test_vectors():
     assert probability_vector("weights", [0.25, 0.75], 2).sum() == 1.0
     with pytest.raises(ParameterError, match="sum to 1"):
         probability_vector("weights", [1, 3], 2)  # counts are not renormalised silently
+
+
+# --- one rule for strings: numbers only (issue: MarchenkoPastur('2') was accepted while
+# attention_law(beta='1') was refused) ---------------------------------------------------
+def _string_calls():
+    from freeattn import FreePoisson, MarchenkoPastur, PointMass, Semicircle
+    from freeattn.attention import attention_law, mha_output_law
+
+    return [
+        (lambda: MarchenkoPastur("2"), "ratio"),
+        (lambda: MarchenkoPastur("abc"), "ratio"),
+        (lambda: Semicircle("0.5"), "variance"),
+        (lambda: FreePoisson("0.25"), "rate"),
+        (lambda: PointMass("1"), "location"),
+        (lambda: attention_law(beta="1", gamma_k=1), "beta"),
+        (lambda: attention_law(1, "0.5"), "gamma_k"),
+        (lambda: attention_law(1, 1, heads="2"), "heads"),
+        (lambda: mha_output_law(1, 4, 1.5, 2, "0.5"), "gamma_o"),
+        (lambda: positive("n", "2"), "n"),
+        (lambda: positive_integer("heads", b"2"), "heads"),
+    ]
+
+
+@pytest.mark.parametrize("index", range(11))
+def test_strings_are_refused_everywhere_with_the_parameter_named(index):
+    from freeattn._validation import ParameterTypeError
+
+    call, name = _string_calls()[index]
+    with pytest.raises(ParameterTypeError) as info:
+        call()
+    assert info.value.param == name
+    assert isinstance(info.value, TypeError) and isinstance(info.value, ValueError)
+    msg = str(info.value)
+    assert msg.startswith(name) and "string" in msg and "Decimal" in msg
+
+
+def test_exact_numbers_are_the_exact_route():
+    from decimal import Decimal
+    from fractions import Fraction
+
+    import sympy as sp
+
+    from freeattn import MarchenkoPastur
+    from freeattn.attention import attention_law
+
+    assert list(MarchenkoPastur(Decimal("0.1")).values.values()) == [sp.Rational(1, 10)]
+    assert list(MarchenkoPastur(Fraction(1, 10)).values.values()) == [sp.Rational(1, 10)]
+    # the same law as from floats where the float is exact (beta = 1, gamma_K = 1/2)
+    assert attention_law(Decimal("1"), Decimal("0.5")).mean() == \
+        pytest.approx(attention_law(1.0, 0.5).mean(), rel=1e-15)
+
+
+def test_cli_parses_its_own_strings():
+    from click.testing import CliRunner
+
+    from freeattn.cli import main
+
+    res = CliRunner().invoke(main, ["density", "attention", "--beta", "1", "--gamma-k", "0.5",
+                                    "--points", "3"])
+    assert res.exit_code == 0, res.output
+    res = CliRunner().invoke(main, ["density", "attention", "--beta", "one", "--gamma-k", "1"])
+    assert res.exit_code == 2 and "--beta" in res.output
