@@ -65,10 +65,16 @@ def refuse_text(name, value, statement="a real number"):
     ``fractions.Fraction(1, 10)``.  The CLI parses its own flags into numbers first.
     """
     if isinstance(value, (str, bytes)):
-        raise ParameterTypeError(
-            name, f"{name} must be {statement}, not a string: got {value!r} (numbers only; "
-                  f"for an exact decimal pass decimal.Decimal({str(value)!r}) or a "
-                  f"fractions.Fraction)")
+        hint = ""
+        try:
+            text = value.decode() if isinstance(value, bytes) else str(value)
+            if math.isfinite(float(text)):
+                hint = (f" (numbers only: pass {text.strip()} itself, or "
+                        f"decimal.Decimal({text.strip()!r}) for an exact decimal)")
+        except (ValueError, UnicodeDecodeError):
+            pass
+        raise ParameterTypeError(name, f"{name} must be {statement}, not a string: got "
+                                       f"{value!r}{hint}")
     if isinstance(value, (bool, np.bool_)):
         raise ParameterTypeError(name, f"{name} must be {statement}, got {value!r}")
 

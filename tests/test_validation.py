@@ -97,7 +97,9 @@ def test_strings_are_refused_everywhere_with_the_parameter_named(index):
     assert info.value.param == name
     assert isinstance(info.value, TypeError) and isinstance(info.value, ValueError)
     msg = str(info.value)
-    assert msg.startswith(name) and "string" in msg and "Decimal" in msg
+    assert msg.startswith(name) and "not a string" in msg
+    # a numeric string gets the way to write it (Decimal for an exact decimal); 'abc' not
+    assert ("Decimal" in msg) is (index != 1)
 
 
 def test_exact_numbers_are_the_exact_route():
@@ -126,3 +128,138 @@ def test_cli_parses_its_own_strings():
     assert res.exit_code == 0, res.output
     res = CliRunner().invoke(main, ["density", "attention", "--beta", "one", "--gamma-k", "1"])
     assert res.exit_code == 2 and "--beta" in res.output
+
+
+# --- every public method of Law: bad arguments give a ParameterError naming the argument ---
+def _law():
+    from freeattn import MarchenkoPastur
+
+    return MarchenkoPastur(0.5)
+
+
+_BAD_POINTS = {
+    "None": None, "string": "1", "bytes": b"1", "bool": True, "dict": {},
+    "string array": np.array(["1.0"]), "bool array": np.array([True]),
+    "object array with None": [1.0, None], "ragged": [[1.0], [2.0, 3.0]],
+    "datetime": np.datetime64("2020-01-01"), "nan": float("nan"),
+}
+_REAL_METHODS = ("pdf", "logpdf", "cdf", "logcdf", "sf")
+
+
+@pytest.mark.parametrize("dps", [None, 20])
+@pytest.mark.parametrize("method", _REAL_METHODS + ("ppf", "isf", "cauchy_transform",
+                                                    "cauchy_transform_derivative"))
+@pytest.mark.parametrize("kind", sorted(_BAD_POINTS))
+def test_every_pointwise_method_names_a_bad_argument(method, kind, dps):
+    import warnings
+
+    name = {"ppf": "q", "isf": "q", "cauchy_transform": "z",
+            "cauchy_transform_derivative": "z"}.get(method, "x")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no numpy warning (ComplexWarning, RuntimeWarning)
+        with pytest.raises(ParameterError) as info:
+            getattr(_law(), method)(_BAD_POINTS[kind], dps=dps)
+    assert info.value.param == name
+    assert str(info.value).startswith(name)
+
+
+@pytest.mark.parametrize("dps", [None, 20])
+@pytest.mark.parametrize("method", _REAL_METHODS)
+@pytest.mark.parametrize("z", [1 + 1j, np.array([1.0 + 0.5j, 2.0]), "mpc"])
+def test_complex_points_on_real_axis_methods_point_to_the_cauchy_transform(method, z, dps):
+    import mpmath
+
+    from freeattn._validation import ParameterTypeError
+
+    z = mpmath.mpc(1, 1) if isinstance(z, str) else z
+    with pytest.raises(ParameterTypeError) as info:
+        getattr(_law(), method)(z, dps=dps)
+    msg = str(info.value)
+    assert info.value.param == "x" and isinstance(info.value, TypeError)
+    assert "real axis" in msg and "cauchy_transform" in msg and method in msg
+
+
+@pytest.mark.parametrize("q", [-0.1, 1.5, [0.5, 2.0], np.array([0.2, np.nan]), 1 + 0j])
+@pytest.mark.parametrize("method", ["ppf", "isf"])
+def test_probabilities_outside_zero_one_are_refused(method, q):
+    with pytest.raises(ParameterError) as info:
+        getattr(_law(), method)(q)
+    assert info.value.param == "q"
+
+
+@pytest.mark.parametrize("size, cls", [
+    (-1, ParameterError), (2.5, TypeError), ("3", TypeError), ((2, -1), ParameterError),
+    ((2.5,), TypeError), (True, TypeError), ([2, None], TypeError)])
+def test_rvs_size_must_be_a_non_negative_integer_or_tuple(size, cls):
+    with pytest.raises(ParameterError) as info:
+        _law().rvs(size)
+    assert info.value.param == "size" and isinstance(info.value, cls)
+    assert "size must" in str(info.value)
+
+
+@pytest.mark.parametrize("state", ["seed", -1, 1.5, object()])
+def test_rvs_random_state_is_validated(state):
+    with pytest.raises(ParameterError) as info:
+        _law().rvs(3, random_state=state)
+    assert info.value.param == "random_state"
+
+
+def test_valid_arguments_keep_their_values():
+    """The filter refuses nothing a number is: ints, numpy ints/floats, Fraction, Decimal,
+    mpf, sympy numbers, int arrays; rvs of shape () / (0,) / (2, 3) / numpy ints."""
+    import math
+    from decimal import Decimal
+    from fractions import Fraction
+
+    import mpmath
+    import sympy as sp
+
+    law = _law()
+    a, b = (1 - math.sqrt(0.5)) ** 2, (1 + math.sqrt(0.5)) ** 2
+    ref = math.sqrt((b - 1) * (1 - a)) / (2 * math.pi * 0.5)  # MP_{1/2} density at 1
+    for x in (1, np.int64(1), np.float32(1), Fraction(1), Decimal(1), mpmath.mpf(1),
+              sp.Integer(1)):
+        assert float(law.pdf(x)) == pytest.approx(ref, rel=1e-13), x
+    np.testing.assert_allclose(law.pdf(np.array([1, 1], dtype=np.int32)), [ref, ref], rtol=1e-13)
+    assert abs(law.pdf(mpmath.mpf(1), dps=30) - ref) < 1e-14
+    np.testing.assert_allclose(law.ppf(np.array([0, 1])), [a, b], rtol=1e-12)
+    assert law.cauchy_transform(2 + 1j) == pytest.approx(
+        law.cauchy_transform(np.array([2 + 1j]))[0])
+    assert law.rvs(0, random_state=1).shape == (0,)
+    assert law.rvs((2, 3), random_state=np.int64(1)).shape == (2, 3)
+    assert law.rvs([4], random_state=np.random.default_rng(0)).shape == (4,)
+    assert np.ndim(law.rvs(random_state=np.random.SeedSequence(2))) == 0
+    x = law.rvs(np.int64(2000), random_state=0)
+    assert a <= x.min() and x.max() <= b
+
+
+@pytest.mark.parametrize("func, match", [
+    (None, "callable"), ("x**2", "callable"), (3, "callable"),
+    (lambda x: "a", "return real numbers"), (lambda x: x + 1j, "return real numbers"),
+    (lambda x: [None] * np.size(x), "return real numbers")])
+def test_expect_names_func(func, match):
+    with pytest.raises(ParameterError, match=match) as info:
+        _law().expect(func)
+    assert info.value.param == "func"
+
+
+def test_expect_keeps_its_values():
+    law = _law()
+    assert law.expect(np.square) == pytest.approx(1.5, rel=1e-12)  # m2 of MP_{1/2} = 1 + y
+    assert law.expect(lambda x: 1.0) == pytest.approx(1.0, rel=1e-12)  # broadcast constant
+
+
+@pytest.mark.parametrize("method, arg, name", [
+    ("moment", None, "k"), ("moment", "2", "k"), ("moment", 2.5, "k"), ("moment", 1j, "k"),
+    ("interval", "0.5", "confidence"), ("interval", 1.5, "confidence"),
+    ("r_transform", None, "g"), ("r_transform", "1", "g"), ("r_transform", np.array(["a"]), "g"),
+    ("s_transform", None, "w"), ("s_transform", "0.5", "w"),
+    ("free_cumulants", "3", "order"), ("support", "x", "dps"), ("pdf", 1.0, "dps")])
+def test_other_methods_name_their_argument(method, arg, name):
+    law = _law()
+    with pytest.raises(ParameterError) as info:
+        if method == "pdf":
+            law.pdf(arg, dps="20")
+        else:
+            getattr(law, method)(arg)
+    assert info.value.param == name
