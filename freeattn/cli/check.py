@@ -10,6 +10,7 @@ from .. import _validation as v
 from ._errors import RunError
 from ._errors import usage_error as _usage
 from ._paths import check_output_path, write_or_fail
+from ._progress import progress_option, show_progress
 
 __all__ = ["check", "layer_options", "config_from_flags"]
 
@@ -134,10 +135,11 @@ def check():
               help="Write a plot (histograms over the density, the sweep, or the grid); "
                    "the format follows the extension (.png, .pdf, .svg, ...).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@progress_option
 @click.pass_context
 def attention(ctx, beta, gamma_k, heads, kv_heads, n, d, draws, seed, workers, scheduler,
               exclude_top, ks_tol, rel_w1_tol, target, beta_grid, n_grid, factor, plot,
-              as_json):
+              as_json, progress):
     """Single-head / concatenated-heads attention sqrt(n/h)[A_1^⊥, …, A_h^⊥] vs ν_{∞,h}.
 
     Draws the true softmax model and the finite Gaussian model with the same weights and
@@ -168,20 +170,21 @@ def attention(ctx, beta, gamma_k, heads, kv_heads, n, d, draws, seed, workers, s
         raise click.UsageError("give either --n (one context length) or --n-grid, not both")
     law_for = _law_factory(gamma_k, heads)
     options = dict(d=d, kv_heads=kv_heads)
+    progress = show_progress(progress, as_json)
     if beta_grid is not None:
         _grid_mode(beta_grid, n_grid or str(n), gamma_k, heads, draws, seed,
-                   workers, scheduler, exclude_top, factor, plot, as_json, options)
+                   workers, scheduler, exclude_top, factor, plot, as_json, options, progress)
         return
     if n_grid is not None:
         _sweep_mode(law_for(beta), beta, _grid(n_grid, "--n-grid", int), gamma_k, heads, draws,
-                    seed, workers, scheduler, exclude_top, plot, as_json, options)
+                    seed, workers, scheduler, exclude_top, plot, as_json, options, progress)
         return
     law = law_for(beta)
     with _run_errors(scheduler):
         model = AttentionModel.from_ratios(beta, n, gamma_k, heads, **options)
         result = run_check(law, model, draws=draws, seed=seed, workers=workers,
                            scheduler=scheduler, exclude_top=exclude_top, ks_tol=ks_tol,
-                           rel_w1_tol=rel_w1_tol, target=target, progress=not as_json)
+                           rel_w1_tol=rel_w1_tol, target=target, progress=progress)
     title = (f"beta={beta:g}, gamma_K={gamma_k:g}, h={heads}, n={n}, "
              f"{draws} draw{'s' if draws != 1 else ''}")
     _report(as_json, result.to_dict(), result.summary(), plot,
@@ -193,21 +196,21 @@ def attention(ctx, beta, gamma_k, heads, kv_heads, n, d, draws, seed, workers, s
 
 
 def _sweep_mode(law, beta, ns, gamma_k, heads, draws, seed, workers, scheduler, exclude_top,
-                plot, as_json, options):
+                plot, as_json, options, progress):
     from ..montecarlo import finite_size_sweep
 
     with _run_errors(scheduler, ns="--n-grid", n="--n-grid"):
         result = finite_size_sweep(law, ns, beta=beta, gamma_k=gamma_k, heads=heads,
                                    draws=draws, seed=seed, workers=workers,
                                    scheduler=scheduler, exclude_top=exclude_top,
-                                   progress=not as_json, **options)
+                                   progress=progress, **options)
     _report(as_json, result.to_dict(),
             result.table() + "\nrate: least-squares fit of distance ~ C n^-rate", plot,
             lambda mc_plot: mc_plot.plot_sweep(result, plot))
 
 
 def _grid_mode(beta_grid, n_grid, gamma_k, heads, draws, seed, workers, scheduler,
-               exclude_top, factor, plot, as_json, options):
+               exclude_top, factor, plot, as_json, options, progress):
     from ..montecarlo import linearization_grid
 
     betas = _grid(beta_grid, "--beta-grid", float)
@@ -218,7 +221,7 @@ def _grid_mode(beta_grid, n_grid, gamma_k, heads, draws, seed, workers, schedule
                                     betas, ns, gamma_k=gamma_k, heads=heads, draws=draws,
                                     seed=seed, factor=factor, workers=workers,
                                     scheduler=scheduler, exclude_top=exclude_top,
-                                    progress=not as_json, **options)
+                                    progress=progress, **options)
     _report(as_json, result.to_dict(), result.table(), plot,
             lambda mc_plot: mc_plot.plot_linearization(result, plot))
 
@@ -340,9 +343,10 @@ def config_from_flags(preset, beta, n, d, heads, kv_heads, sharing, tied, d_k, d
 @click.option("--plot", type=click.Path(dir_okay=False), default=None,
               help="Write histograms over the limit density (.png, .pdf, .svg, ...).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@progress_option
 def mha(preset, beta, n, d, heads, kv_heads, sharing, tied, d_k, d_v, d_o, gamma_k, gamma_v,
         gamma_o, rho, draws, seed, workers, scheduler, method, exclude_top, ks_tol, rel_w1_tol,
-        target, no_law, plot, as_json):
+        target, no_law, plot, as_json, progress):
     """Full layer MHA^⊥(X): softmax, Gaussian model and the limit law (C.15)/(C.21).
 
     Draws the true softmax layer and its finite Gaussian equivalent with the same weights and
@@ -360,6 +364,7 @@ def mha(preset, beta, n, d, heads, kv_heads, sharing, tied, d_k, d_v, d_o, gamma
         raise click.UsageError("--plot draws the limit density: not with --no-law")
     ks_tol = _positive_flag("--ks-tol", ks_tol)
     rel_w1_tol = _positive_flag("--w1-tol", rel_w1_tol)
+    progress = show_progress(progress, as_json)
     cfg = config_from_flags(preset, beta, n, d, heads, kv_heads, sharing, tied, d_k, d_v, d_o,
                             gamma_k, gamma_v, gamma_o, rho=rho)
     try:
@@ -376,7 +381,7 @@ def mha(preset, beta, n, d, heads, kv_heads, sharing, tied, d_k, d_v, d_o, gamma
         limit_mean = cfg.table_d2_mean()
         with _run_errors(scheduler):
             results = run_draws(model, draws, seed, workers=workers, scheduler=scheduler,
-                                progress=not as_json, method=method)
+                                progress=progress, method=method)
             _, _, pair = compare_draws(None, results, exclude_top=exclude_top, orders=(),
                                        limit_mean=limit_mean)
         passed = pair.ks <= ks_tol and pair.rel_w1 <= rel_w1_tol
@@ -395,7 +400,7 @@ def mha(preset, beta, n, d, heads, kv_heads, sharing, tied, d_k, d_v, d_o, gamma
         with _run_errors(scheduler):
             result = run_check(law, model, draws=draws, seed=seed, workers=workers,
                                scheduler=scheduler, exclude_top=exclude_top, ks_tol=ks_tol,
-                               rel_w1_tol=rel_w1_tol, target=target, progress=not as_json,
+                               rel_w1_tol=rel_w1_tol, target=target, progress=progress,
                                method=method)
         passed = result.passed
         data = result.to_dict()

@@ -7,6 +7,7 @@ import click
 
 from ._errors import RunError
 from ._errors import usage_error as _usage
+from ._progress import progress_option, show_progress
 from .reproduce import reproduce
 
 __all__ = ["table_d2"]
@@ -54,8 +55,9 @@ def _minutes(seconds):
               default=None,
               help="Also write the JSON to this file, rewritten after every row (a partial "
                    "run keeps the rows done).")
+@progress_option
 def table_d2(rows, draws, seed, workers, scheduler, method, precision, estimate, as_json,
-             json_out):
+             json_out, progress):
     """Table D.2 of Hayase & Karakida 2026: rel. W1 (%) and KS between the softmax and the
     Gaussian-model spectra of the centred layer output, β = 1, d_O = d.
 
@@ -135,7 +137,8 @@ def table_d2(rows, draws, seed, workers, scheduler, method, precision, estimate,
             continue
         try:
             res = t.reproduce_row(name, draws, seed, workers=workers, scheduler=scheduler,
-                                  progress=not as_json, method=method, precision=precision)
+                                  progress=show_progress(progress, as_json), method=method,
+                                  precision=precision)
         except MemoryError as exc:
             raise RunError(f"row {name}: {exc}") from None
         except (OSError, TimeoutError) as exc:
