@@ -87,8 +87,9 @@ def density_attention(beta, gamma_k, heads, points, out, plot, dps):
     x = np.linspace(a, b, points)
     pdf = law.pdf(x)
     if out:
-        write_or_fail(lambda: _write_curve(out, law, beta, gamma_k, heads, support, atoms, x,
-                                           pdf), out, "--out")
+        params = {"kind": "attention", "beta": beta, "gamma_k": gamma_k, "heads": heads}
+        write_or_fail(lambda: _write_curve(out, law, params, support, atoms, x, pdf), out,
+                      "--out")
         click.echo(f"wrote {out}")
     if plot:
         from .plotting import plot_density
@@ -99,11 +100,17 @@ def density_attention(beta, gamma_k, heads, points, out, plot, dps):
         click.echo(f"wrote {plot}")
 
 
-def _write_curve(out, law, beta, gamma_k, heads, support, atoms, x, pdf):
-    """The density curve as JSON (``*.json``) or CSV (any other name)."""
+def _write_curve(out, law, params, support, atoms, x, pdf):
+    """The density curve as JSON (``*.json``) or CSV (any other name).
+
+    The JSON is self-describing: ``law`` (its name), then every parameter of ``params`` as a
+    top-level key (the command's resolved values: kind, beta, gamma_k, heads, … — what was
+    computed, defaults and preset values filled in), then support, atoms, x and pdf.  The
+    CSV holds the columns x, pdf only.
+    """
     if out.endswith(".json"):
         with open(out, "w") as fh:
-            json.dump({"law": law.name, "beta": beta, "gamma_k": gamma_k, "heads": heads,
+            json.dump({"law": law.name, **params,
                        "support": [[float(u), float(v)] for u, v in support],
                        "atoms": [[float(u), float(v)] for u, v in atoms],
                        # strict JSON: a divergent density (hard edge) is written as null

@@ -114,8 +114,11 @@ def density_mha(preset, beta, heads, kv_heads, sharing, gamma_k, gamma_v, gamma_
     x = np.linspace(a, b, points)
     pdf = law.pdf(x)
     if out:
-        write_or_fail(lambda: _write_curve(out, law, p["beta"], p["gamma_k"], p["heads"],
-                                           support, atoms, x, pdf), out, "--out")
+        params = {"kind": kind, "preset": preset, "beta": p["beta"], "heads": p["heads"],
+                  "kv_heads": kv, "sharing": p["sharing"], "gamma_k": p["gamma_k"],
+                  "gamma_v": p["gamma_v"], "gamma_o": p["gamma_o"], "rho": rho}
+        write_or_fail(lambda: _write_curve(out, law, params, support, atoms, x, pdf), out,
+                      "--out")
         click.echo(f"wrote {out}")
     if plot:
         from .plotting import plot_density
