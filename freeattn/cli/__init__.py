@@ -53,8 +53,8 @@ from . import _domains as _dom  # noqa: E402  (help texts from the declared doma
 @click.option("--plot", type=click.Path(dir_okay=False),
               help="Write a plot of the density; the format follows the extension "
                    "(.png, .pdf, .svg, ...).")
-@click.option("--dps", type=click.IntRange(min=5), default=None,
-              help="Digits (>= 5) for edges and moments (mpmath).")
+@click.option("--dps", type=_dom.DPS, default=None,
+              help="Digits (5 to 2000) for edges and moments (mpmath).")
 def density_attention(beta, gamma_k, heads, points, out, plot, dps):
     """Density of ν_{∞,h}: squared singular values of sqrt(n/h)(A − 11ᵀ/n), n → ∞."""
     from ..attention import attention_law, theta1, theta2

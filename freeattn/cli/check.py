@@ -267,6 +267,26 @@ _LAYER_FLAGS = dict(preset="--preset", sharing="--sharing", gamma_k="--gamma-k",
                     gamma_v="--gamma-v", gamma_o="--gamma-o", rho="--rho")
 
 
+def preset_kv_heads(row, heads, kv_heads, sharing):
+    """h_KV of a preset layer after the user's overrides (None: the pattern's default).
+
+    ``--kv-heads`` wins; else the preset's h_KV is kept only where it still describes the
+    layer: independent heads (h_KV = h in the preset) follow an overridden ``--heads``,
+    ``--sharing none`` means h_KV = h and ``--sharing mqa`` h_KV = 1.  (Before, ``--preset
+    bert-base --heads 8`` kept h_KV = 12 and failed with "--kv-heads must divide heads=8".)
+    """
+    if kv_heads is not None:
+        return kv_heads
+    final = sharing if sharing is not None else row["sharing"]
+    if final == "none":
+        return None
+    if final == "mqa":
+        return 1
+    if row["kv_heads"] == row["heads"]:
+        return None if heads is not None else row["kv_heads"]
+    return row["kv_heads"]
+
+
 def config_from_flags(preset, beta, n, d, heads, kv_heads, sharing, tied, d_k, d_v, d_o,
                       gamma_k, gamma_v, gamma_o, rho=None):
     """An :class:`freeattn.attention.MHAConfig` from the layer flags (usage errors name flags)."""
@@ -287,6 +307,11 @@ def config_from_flags(preset, beta, n, d, heads, kv_heads, sharing, tied, d_k, d
                 raise v.ParameterError("preset", f"preset must be one of {tuple(PRESETS)}, "
                                                   f"got {preset!r}")
             fields = {k: val for k, val in PRESETS[preset].items() if k != "source"}
+            if heads is not None:
+                v.positive_integer("heads", heads)
+            fields["kv_heads"] = preset_kv_heads(fields, heads, kv_heads, sharing)
+            if fields["kv_heads"] is None:
+                del fields["kv_heads"]
         given = dict(beta=beta, n=n, d=d, heads=heads, kv_heads=kv_heads, sharing=sharing,
                      d_k=d_k, d_v=d_v, d_o=d_o, rho=rho)
         if n is not None and preset is not None and d is None and fields.get("d", 0) < n:
@@ -310,7 +335,16 @@ def config_from_flags(preset, beta, n, d, heads, kv_heads, sharing, tied, d_k, d
             raise click.UsageError("give --d-k or --gamma-k (or --preset)")
         return MHAConfig(**fields)
     except (TypeError, ValueError) as exc:
-        raise _usage(exc, **_LAYER_FLAGS) from None
+        raise _usage(preset_note(exc, preset, kv_heads, fields.get("kv_heads")),
+                     **_LAYER_FLAGS) from None
+
+
+def preset_note(exc, preset, kv_flag, kv_used):
+    """Say where an h_KV that the user did not give came from (the preset)."""
+    if preset is None or kv_flag is not None or getattr(exc, "param", None) != "kv_heads":
+        return exc
+    return v.ParameterError("kv_heads", f"{exc} (h_KV = {kv_used} comes from --preset "
+                                        f"{preset}; give --kv-heads or --sharing)")
 
 
 @check.command("mha")
