@@ -391,6 +391,7 @@ def mha(preset, beta, n, d, heads, kv_heads, sharing, tied, d_k, d_v, d_o, gamma
     """
     from ..montecarlo import check as run_check
     from ..montecarlo import compare_draws, run_draws
+    from ..montecarlo.check import check_exclude_top
 
     _require_dask(scheduler)
     check_output_path(plot, "--plot", plot=True)
@@ -414,6 +415,7 @@ def mha(preset, beta, n, d, heads, kv_heads, sharing, tied, d_k, d_v, d_o, gamma
     if no_law:
         limit_mean = cfg.table_d2_mean()
         with _run_errors(scheduler):
+            check_exclude_top(exclude_top, model.n)  # before the draws, as check() does
             results = run_draws(model, draws, seed, workers=workers, scheduler=scheduler,
                                 progress=progress, method=method)
             _, _, pair = compare_draws(None, results, exclude_top=exclude_top, orders=(),

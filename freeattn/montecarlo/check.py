@@ -54,6 +54,21 @@ class Comparison:
         return out
 
 
+def check_exclude_top(exclude_top, n):
+    """``exclude_top`` as an integer in [0, n − 1] (outliers removed from n eigenvalues).
+
+    Raises
+    ------
+    ParameterError
+        Naming ``exclude_top`` and the range.
+    """
+    exclude_top = v.integer_at_least("exclude_top", exclude_top, 0)
+    if exclude_top >= n:
+        raise v.ParameterError("exclude_top", f"exclude_top must be an integer in [0, n - 1] "
+                                              f"= [0, {n - 1}], got {exclude_top}")
+    return exclude_top
+
+
 def default_method(model, method=None):
     """The sampling method a check of ``model`` uses: ``method`` if given (validated), else
     'reduced' for kinds 'values'/'mha' and 'direct' for the others (where 'reduced' is the
@@ -362,10 +377,7 @@ def check(law, model, *, draws=10, seed=0, workers=None, scheduler=None, exclude
         raise ValueError(f"target must be one of {TARGETS}, got {target!r}")
     ks_tol = v.positive("ks_tol", ks_tol)
     rel_w1_tol = v.positive("rel_w1_tol", rel_w1_tol)
-    exclude_top = v.integer_at_least("exclude_top", exclude_top, 0)
-    if exclude_top >= model.n:
-        raise ValueError(f"exclude_top must be an integer in [0, n - 1] = [0, {model.n - 1}], "
-                         f"got {exclude_top}")
+    exclude_top = check_exclude_top(exclude_top, model.n)
     if not isinstance(seed, np.random.SeedSequence):
         seed = v.integer_at_least("seed", seed, 0)
     orders = tuple(v.positive_integer("orders", k) for k in orders)
