@@ -221,6 +221,12 @@ def test_valid_arguments_keep_their_values():
               sp.Integer(1)):
         assert float(law.pdf(x)) == pytest.approx(ref, rel=1e-13), x
     np.testing.assert_allclose(law.pdf(np.array([1, 1], dtype=np.int32)), [ref, ref], rtol=1e-13)
+    # any array_like, not only ndarray/list/tuple (a range, a 0-d array, a memoryview)
+    np.testing.assert_allclose(law.pdf(range(1, 2)), [ref], rtol=1e-13)
+    assert float(law.pdf(np.array(1.0))) == pytest.approx(ref, rel=1e-13)
+    np.testing.assert_allclose(law.pdf(memoryview(np.array([1.0]))), [ref], rtol=1e-13)
+    with pytest.raises(ParameterError, match="generator"):
+        law.pdf(v for v in [1.0])
     assert abs(law.pdf(mpmath.mpf(1), dps=30) - ref) < 1e-14
     np.testing.assert_allclose(law.ppf(np.array([0, 1])), [a, b], rtol=1e-12)
     assert law.cauchy_transform(2 + 1j) == pytest.approx(

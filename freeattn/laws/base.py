@@ -226,26 +226,32 @@ class Law:
                 return
             refuse(f"got {type(v).__name__} {v!r}"[:200])
 
-        if isinstance(x, (np.ndarray, list, tuple)):
-            try:
-                arr = np.asarray(x)
-            except (TypeError, ValueError):
-                refuse("got a ragged or malformed sequence")
-            kind = arr.dtype.kind
-            if kind in "fiu":
-                return
-            if kind == "c":
-                if real:
-                    complex_refused(x if arr.size <= 4 else f"an array of dtype {arr.dtype}")
-                return
-            if kind == "O":
-                for v in arr.reshape(-1):
-                    scalar(v)
-                return
-            if kind in "US":
-                refuse(f"not strings: got an array of dtype {arr.dtype}")
-            refuse(f"got an array of dtype {arr.dtype}")
-        scalar(x)
+        if x is None or isinstance(x, (numbers.Number, mpmath.mpf, mpmath.mpc, str, bytes,
+                                       np.generic)) or hasattr(x, "evalf"):
+            scalar(x)
+            return
+        # any array_like (ndarray, list, tuple, pandas Series, ...)
+        try:
+            arr = np.asarray(x)
+        except (TypeError, ValueError):
+            refuse("got a ragged or malformed sequence")
+        if arr.ndim == 0 and arr.dtype.kind == "O":
+            scalar(arr.item())
+            return
+        kind = arr.dtype.kind
+        if kind in "fiu":
+            return
+        if kind == "c":
+            if real:
+                complex_refused(x if arr.size <= 4 else f"an array of dtype {arr.dtype}")
+            return
+        if kind == "O":
+            for v in arr.reshape(-1):
+                scalar(v)
+            return
+        if kind in "US":
+            refuse(f"not strings: got an array of dtype {arr.dtype}")
+        refuse(f"got an array of dtype {arr.dtype}")
 
     @staticmethod
     def _apply(x, dps, fl, mp_fn, dtype=float, name="x", at_inf=None, method="this method"):
