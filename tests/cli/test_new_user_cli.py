@@ -81,3 +81,13 @@ def test_subcommand_list_shows_whole_short_help():
     res = _run(["reproduce", "--help"])
     assert res.exit_code == 0
     assert "Table D.2: softmax vs Gaussian model spectra" in res.output
+
+
+@pytest.mark.parametrize("command", ["dof", "ridge", "loss"])
+def test_readout_help_lists_the_presets(command):
+    from freeattn.attention.config import PRESETS
+
+    res = _run(["readout", command, "--help"])
+    assert res.exit_code == 0
+    text = " ".join(res.output.split())
+    assert all(name in text for name in PRESETS)  # was "Published layer (MHAConfig.preset)."
