@@ -47,7 +47,7 @@ from . import _domains as _dom  # noqa: E402  (help texts from the declared doma
               help=_dom.gamma_help("γ_K", "h d_K / n"))
 @click.option("--heads", type=int, default=1, show_default=True, help=_dom.HEADS_HELP)
 @click.option("--points", type=int, default=400, show_default=True,
-              help="Number of grid points across the support (≥ 2).")
+              help="Number of grid points across the support (2 to 10^6).")
 @click.option("--out", type=click.Path(dir_okay=False),
               help="Write the curve to FILE.json, or as CSV to any other name (FILE.csv).")
 @click.option("--plot", type=click.Path(dir_okay=False),

@@ -35,7 +35,7 @@ _KINDS = click.Choice(["mha", "values", "head_average", "attention"])
 @click.option("--kind", type=_KINDS, default="mha", show_default=True,
               help="Which matrix: the layer output, Z_V, the head average or [A_r^⊥].")
 @click.option("--points", type=int, default=400, show_default=True,
-              help="Number of grid points across the support (≥ 2).")
+              help="Number of grid points across the support (2 to 10^6).")
 @click.option("--out", type=click.Path(dir_okay=False),
               help="Write the curve to FILE.json, or as CSV to any other name (FILE.csv).")
 @click.option("--plot", type=click.Path(dir_okay=False),

@@ -52,6 +52,9 @@ def test_density_attention_csv_json_plot(tmp_path):
     (["--beta", "1", "--gamma-k", "1", "--plot", "/proc/x.png"], "cannot write"),
     (["--beta", "1", "--gamma-k", "1", "--out", "c.png", "--plot", "c.png"], "different"),
     (["--beta", "5", "--gamma-k", "1"], "beta"),
+    # 10^8 points ran for minutes before any output; the range is stated up front
+    (["--beta", "1", "--gamma-k", "1", "--points", "100000000"], "[2, 1000000]"),
+    (["--beta", "1", "--gamma-k", "1", "--dps", "3000"], "5<=x<=2000"),
 ])
 def test_density_attention_bad_input_is_a_usage_error(args, word):
     res = CliRunner().invoke(main, ["density", "attention", *args])

@@ -91,3 +91,8 @@ def test_readout_help_lists_the_presets(command):
     assert res.exit_code == 0
     text = "".join(res.output.split())  # help wraps at hyphens
     assert all(name in text for name in PRESETS)  # was "Published layer (MHAConfig.preset)."
+
+
+def test_density_mha_points_range():
+    res = _run(["density", "mha", "--gamma-k", "1", "--points", "1000001"])
+    assert res.exit_code == 2 and "--points" in res.output and "[2, 1000000]" in res.output
