@@ -366,10 +366,18 @@ def declared(params, name):
 
 def real_vector(name, values, min_size=1):
     """Return ``values`` as a 1-D float ndarray of finite reals with at least ``min_size``
-    entries, else raise ParameterError naming ``name``."""
+    entries, else raise ParameterError naming ``name`` (ParameterTypeError for strings and
+    booleans: numbers only, as :func:`refuse_text`)."""
     try:
+        raw = np.asarray(values)
+        if raw.dtype.kind in "USb" or raw.dtype.kind == "O" and any(
+                isinstance(v, (str, bytes, bool, np.bool_)) for v in raw.reshape(-1)):
+            raise ParameterTypeError(name, f"{name} must be an array of real numbers, not "
+                                           f"strings or booleans; got {values!r}"[:300])
         arr = np.asarray(values, dtype=float)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError) as exc:
+        if isinstance(exc, ParameterError):
+            raise
         raise ParameterError(name, f"{name} must be an array of real numbers") from None
     if arr.ndim != 1:
         raise ParameterError(name, f"{name} must be one-dimensional, got shape {arr.shape}")

@@ -269,3 +269,28 @@ def test_other_methods_name_their_argument(method, arg, name):
         else:
             getattr(law, method)(arg)
     assert info.value.param == name
+
+
+@pytest.mark.parametrize("call, name", [
+    (lambda L: L.Discrete(["0", "1"], [0.5, 0.5]), "points"),
+    (lambda L: L.Discrete([0, 1], ["0.5", "0.5"]), "weights"),
+    (lambda L: L.Empirical(["1", "2", "3"]), "samples"),
+    (lambda L: L.Empirical([1.0, "2"]), "samples"),
+    (lambda L: L.Empirical(np.array([True, False])), "samples"),
+])
+def test_vector_parameters_refuse_strings_too(call, name):
+    """real_vector parsed ['0', '1'] as numbers while scalar parameters refused '1'."""
+    from freeattn import laws
+    from freeattn._validation import ParameterTypeError
+
+    with pytest.raises(ParameterTypeError) as info:
+        call(laws)
+    assert info.value.param == name
+
+
+def test_vector_parameters_keep_numbers():
+    from freeattn.laws import Discrete, Empirical
+
+    law = Discrete(np.array([0, 2], dtype=np.int64), [0.25, 0.75])
+    assert law.mean() == pytest.approx(1.5, rel=1e-15)
+    assert Empirical(range(1, 4)).mean() == pytest.approx(2.0, rel=1e-15)
