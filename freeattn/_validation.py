@@ -67,10 +67,12 @@ def refuse_text(name, value, statement="a real number"):
     if isinstance(value, (str, bytes)):
         hint = ""
         try:
-            text = value.decode() if isinstance(value, bytes) else str(value)
-            if math.isfinite(float(text)):
-                hint = (f" (numbers only: pass {text.strip()} itself, or "
-                        f"decimal.Decimal({text.strip()!r}) for an exact decimal)")
+            text = (value.decode() if isinstance(value, bytes) else str(value)).strip()
+            if text.lstrip("+-").isdigit():
+                hint = f" (numbers only: pass {int(text)} itself)"
+            elif math.isfinite(float(text)):
+                hint = (f" (numbers only: pass {text} itself, or decimal.Decimal({text!r}) "
+                        f"for an exact decimal)")
         except (ValueError, UnicodeDecodeError):
             pass
         raise ParameterTypeError(name, f"{name} must be {statement}, not a string: got "

@@ -99,7 +99,11 @@ def test_strings_are_refused_everywhere_with_the_parameter_named(index):
     msg = str(info.value)
     assert msg.startswith(name) and "not a string" in msg
     # a numeric string gets the way to write it (Decimal for an exact decimal); 'abc' not
-    assert ("Decimal" in msg) is (index != 1)
+    assert ("numbers only: pass" in msg) is (index != 1)
+    if index == 2:
+        assert "pass 0.5 itself, or decimal.Decimal('0.5')" in msg
+    if index == 0:
+        assert msg.endswith("(numbers only: pass 2 itself)")
 
 
 def test_exact_numbers_are_the_exact_route():
@@ -294,3 +298,36 @@ def test_vector_parameters_keep_numbers():
     law = Discrete(np.array([0, 2], dtype=np.int64), [0.25, 0.75])
     assert law.mean() == pytest.approx(1.5, rel=1e-15)
     assert Empirical(range(1, 4)).mean() == pytest.approx(2.0, rel=1e-15)
+
+
+@pytest.mark.parametrize("call, name", [
+    (lambda mc, law: mc.ks_distance(["1", "2"], law), "samples"),
+    (lambda mc, law: mc.ks_distance([], law), "samples"),
+    (lambda mc, law: mc.ks_distance([np.nan, 1.0], law), "samples"),
+    (lambda mc, law: mc.rel_w1([1.0, "2"], law), "samples"),
+    (lambda mc, law: mc.t_interval(["1", "2"]), "values"),
+    (lambda mc, law: mc.t_interval([]), "values"),
+    (lambda mc, law: mc.ks_two_sample([1.0, 2.0], ["1"]), "b"),
+])
+def test_monte_carlo_metrics_name_bad_samples(call, name):
+    """ks_distance(['1', '2'], law) returned a number; errors now name the argument."""
+    from freeattn import MarchenkoPastur
+    from freeattn import montecarlo as mc
+
+    with pytest.raises(ParameterError) as info:
+        call(mc, MarchenkoPastur(0.5))
+    assert info.value.param == name
+
+
+def test_monte_carlo_metrics_keep_their_values():
+    from freeattn import MarchenkoPastur
+    from freeattn import montecarlo as mc
+
+    law = MarchenkoPastur(0.5)
+    x = np.array([[1.0], [2.0]])  # any shape, flattened
+    # KS of {1, 2} against the law: max over the two steps of |F_n − F|
+    f1, f2 = float(law.cdf(1.0)), float(law.cdf(2.0))
+    want = max(f1, abs(0.5 - f1), abs(0.5 - f2), abs(1.0 - f2))
+    assert mc.ks_distance(x, law) == pytest.approx(want, rel=1e-12)
+    iv = mc.t_interval([1, 3])
+    assert iv.mean == 2.0 and iv.high - iv.mean == pytest.approx(12.706204736174698, rel=1e-9)

@@ -374,7 +374,7 @@ def check(law, model, *, draws=10, seed=0, workers=None, scheduler=None, exclude
     _require_law(law)
     law_fits_model(law, model)
     if target not in TARGETS:
-        raise ValueError(f"target must be one of {TARGETS}, got {target!r}")
+        raise v.ParameterError("target", f"target must be one of {TARGETS}, got {target!r}")
     ks_tol = v.positive("ks_tol", ks_tol)
     rel_w1_tol = v.positive("rel_w1_tol", rel_w1_tol)
     exclude_top = check_exclude_top(exclude_top, model.n)
