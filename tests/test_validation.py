@@ -331,3 +331,22 @@ def test_monte_carlo_metrics_keep_their_values():
     assert mc.ks_distance(x, law) == pytest.approx(want, rel=1e-12)
     iv = mc.t_interval([1, 3])
     assert iv.mean == 2.0 and iv.high - iv.mean == pytest.approx(12.706204736174698, rel=1e-9)
+
+
+@pytest.mark.parametrize("x", [None, "1", 1 + 1j, float("nan"), [1.0, float("inf")]])
+def test_density_limit_names_x(x):
+    """density_limit(None) returned (array([0.]), array([0.])) (None became NaN)."""
+    from freeattn import Semicircle
+
+    with pytest.raises(ParameterError) as info:
+        Semicircle(1.0).density_limit(x)
+    assert info.value.param == "x"
+
+
+def test_density_limit_keeps_its_value():
+    import math
+
+    from freeattn import Semicircle
+
+    val, err = Semicircle(1.0).density_limit([0.5])
+    assert val[0] == pytest.approx(math.sqrt(4 - 0.25) / (2 * math.pi), rel=1e-6)

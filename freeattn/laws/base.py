@@ -989,8 +989,16 @@ class Law:
         -------
         (ndarray, ndarray)
             The extrapolated density and the difference of the last two extrapolants.
+
+        Raises
+        ------
+        ParameterError
+            For points that are not finite real numbers (naming ``x``).
         """
+        self._check_points(x, "x", method="density_limit")
         x = np.atleast_1d(np.asarray(x, dtype=float))
+        if not np.all(np.isfinite(x)):
+            raise ParameterError("x", f"x must be finite real numbers, got {x!r}"[:200])
         h = 1e-2 * self._scale() * np.ones(x.shape)
         vals = [-self._G(x + 1j * h * 2.0**-k).imag / math.pi
                 for k in range(_RICHARDSON_LEVELS)]
