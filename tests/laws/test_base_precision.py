@@ -238,9 +238,7 @@ def test_exact_rate_and_power_reach_the_dps_routes(global_17_digits):
     as its float64 value (0.1 + 5.6e-18 would show at 1e-17)."""
     import sympy as sp
 
-    from decimal import Decimal
-
-    law = compound_free_poisson(PointMass(1), Decimal("0.1"), method="subordination")
+    law = compound_free_poisson(PointMass(1), D("0.1"), method="subordination")
     with mpmath.workdps(40):
         z = mpmath.mpc("0.37", "0.61")
         want = fp_g(z, mpmath.mpf(1) / 10)
