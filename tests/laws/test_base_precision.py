@@ -234,7 +234,7 @@ def test_mp_route_passes_float64_through_and_rounds_back():
 
 
 def test_exact_rate_and_power_reach_the_dps_routes(global_17_digits):
-    """A rate or exponent given exactly ("0.1", 3/2) enters the 30-digit routes exactly, not
+    """A rate or exponent given exactly (Decimal("0.1"), 3/2) enters the 30-digit routes exactly, not
     as its float64 value (0.1 + 5.6e-18 would show at 1e-17)."""
     import sympy as sp
 
