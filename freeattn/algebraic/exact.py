@@ -21,6 +21,7 @@ benchmarks and cross-checks); it is read at each call.
 from __future__ import annotations
 
 import os
+from collections import OrderedDict
 
 import sympy as sp
 
@@ -60,6 +61,84 @@ def context(names):
     return flint.fmpz_mpoly_ctx.get(_ordered_names(names), "lex")
 
 
+# ------------------------------------------------------------------ conversion memo
+#: sympy expressions built by :func:`to_sympy` → (fmpz_mpoly, the sympy symbol each of its
+#: context's names stands for, denominator): the polynomial method passes the same large
+#: expressions back to FLINT many times (a law's polynomial into ⊠, its Stieltjes factor, its
+#: substituted form into the discriminant and the numeric coefficients), and reading them off
+#: the FLINT polynomial they came from skips walking thousands of sympy terms each time.
+#: sympy expressions are immutable, so an entry never goes stale; the memo is a bounded LRU.
+_MEMO = OrderedDict()
+_MEMO_SIZE = 256
+
+
+def _remember(expr, p, gens, denominator):
+    try:
+        _MEMO[expr] = (p, tuple(gens), int(denominator))
+    except TypeError:  # pragma: no cover - every sympy expression is hashable
+        return
+    _MEMO.move_to_end(expr)
+    while len(_MEMO) > _MEMO_SIZE:
+        _MEMO.popitem(last=False)
+
+
+def _recall(expr):
+    """(p, gens, den) of an expression :func:`to_sympy` built (expr = p/den with the
+    context's names standing for ``gens``), or None."""
+    if not isinstance(expr, sp.Basic) or expr.is_Atom:
+        return None
+    hit = _MEMO.get(expr)
+    if hit is not None:
+        _MEMO.move_to_end(expr)
+    return hit
+
+
+def free_symbols(expr):
+    """``expr.free_symbols``, read off the FLINT polynomial when :func:`to_sympy` built
+    ``expr`` (walking a large sympy expression for its symbols costs as much as converting
+    it)."""
+    hit = _recall(expr)
+    if hit is None:
+        return expr.free_symbols
+    p, gens, _ = hit
+    return {g for g, d in zip(gens, p.degrees()) if d > 0}
+
+
+def is_expanded(expr):
+    """True when ``expr`` is known to be an expanded polynomial with rational coefficients
+    (built by :func:`to_sympy`); False means unknown."""
+    return _recall(expr) is not None
+
+
+def _recalled_flint(hit, ctx, rename, index):
+    """The memo's polynomial moved into ``ctx`` (variables renamed), with to_flint's
+    normalisation: expr·L for the least L clearing the denominators."""
+    p, gens, den = hit
+    src = p.context()
+    degs = p.degrees()
+    targets = []
+    for g, d in zip(gens, degs):
+        name = rename.get(g.name, g.name)
+        i = index.get(name)
+        if i is None and d > 0:
+            raise NotConvertible(f"symbols {[name]} not in the context")
+        targets.append(i)
+    if ctx is src and all(i == k for k, i in enumerate(targets)):
+        q = p
+    else:
+        one = ctx.constant(1)
+        gens_new = ctx.gens()
+        q = p.compose(*[gens_new[i] if i is not None else one for i in targets], ctx=ctx)
+    lcm = 1
+    if den != 1:
+        content = int(q.content())
+        g = _gcd(content, den) if content else den
+        lcm = den // g
+        if g != 1:
+            q = q / g
+    return q, lcm
+
+
 def to_flint(expr, ctx, rename=None, with_denominator=False):
     """``expr`` (sympy, polynomial with rational coefficients) as an ``fmpz_mpoly`` in ``ctx``.
 
@@ -76,6 +155,11 @@ def to_flint(expr, ctx, rename=None, with_denominator=False):
     """
     names = ctx.names()
     rename = rename or {}
+    hit = _recall(expr)
+    if hit is not None:
+        index = {n: i for i, n in enumerate(names)}
+        p, lcm = _recalled_flint(hit, ctx, rename, index)
+        return (p, lcm) if with_denominator else p
     index = {n: i for i, n in enumerate(names)}
     index.update({old: index[new] for old, new in rename.items() if new in index})
     terms = _expanded_terms(expr, index, len(names))
@@ -103,6 +187,9 @@ def _expanded_terms(expr, index, nv):
     """{monomial: (num, den)} of an expanded sympy polynomial, or None if ``expr`` is not
     a sum of (rational × product of symbol powers) terms over the names in ``index``
     (name → position among ``nv`` variables)."""
+    hit = _recall(expr)
+    if hit is not None:
+        return _recalled_terms(hit, index, nv)
     out = {}
     for term in sp.Add.make_args(expr):
         coeff, rest = term.as_coeff_Mul()
@@ -130,6 +217,31 @@ def _expanded_terms(expr, index, nv):
             g = _gcd(abs(p), q) or 1
             p, q = p // g, q // g
         out[key] = (p, q)
+    return out
+
+
+def _recalled_terms(hit, index, nv):
+    """:func:`_expanded_terms` from the memo's FLINT polynomial."""
+    p, gens, den = hit
+    degs = p.degrees()
+    pos = []
+    for g, d in zip(gens, degs):
+        i = index.get(g.name)
+        if i is None and d > 0:
+            raise NotConvertible(f"symbol {g} not in the context")
+        pos.append(i)
+    used = [(k, i) for k, (i, d) in enumerate(zip(pos, degs)) if d > 0]
+    merged = len({i for _, i in used}) < len(used)  # two symbols of one name: one variable
+    out = {}
+    for m, c in p.to_dict().items():
+        mono = [0] * nv
+        for k, i in used:
+            mono[i] += int(m[k])
+        key, c = tuple(mono), int(c)
+        if merged and key in out:
+            c += out[key][0] * den // out[key][1]
+        g = _gcd(abs(c), den) or 1
+        out[key] = (c // g, den // g)
     return out
 
 
@@ -185,7 +297,9 @@ def to_sympy(p, symbols=(), denominator=1):
     if len(rest) + len(nums) <= 1:
         return (rest + nums)[0] if terms else sp.Integer(0)
     _addsort(rest)
-    return sp.Add._from_args(nums + rest)
+    out = sp.Add._from_args(nums + rest)
+    _remember(out, p, gens, denominator)
+    return out
 
 
 def poly_key(p):

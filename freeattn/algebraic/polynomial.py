@@ -53,6 +53,18 @@ _S1 = sp.Symbol("S_1")
 _u, _M = sp.symbols("u M")
 
 
+def parameter_order(symbol):
+    """Sort key of parameter symbols for the canonical forms: by name, a trailing ``_N``
+    (the counter of :func:`freeattn.laws._params.fresh`) compared as a number, so that two
+    laws of one structure order their parameters alike (``y_8`` before ``y_11``, as created)
+    whatever the counter's number of digits."""
+    name = symbol.name
+    stem, sep, num = name.rpartition("_")
+    if sep and num.isdigit():
+        return (stem, int(num), name)
+    return (name, -1, name)
+
+
 def _numer(expr):
     """Numerator of a rational expression, expanded (denominators are cleared)."""
     return sp.expand(sp.numer(sp.together(expr)))
@@ -64,7 +76,7 @@ def canonicalize(expr, prefix="c"):
     Returns ``(expr_c, old_symbols)`` with ``old_symbols[i]`` the symbol renamed to
     ``prefix{i}``. The variables G, z, w, S are left alone.
     """
-    params = sorted(expr.free_symbols - {G, z, w, S}, key=lambda s: s.name)
+    params = sorted(exact.free_symbols(expr) - {G, z, w, S}, key=parameter_order)
     new = [sp.Symbol(f"{prefix}{i}") for i in range(len(params))]
     return expr.xreplace(dict(zip(params, new))), params
 
@@ -119,8 +131,8 @@ def _fraction_to_sympy(num, den, symbols):
 def _series_moments_flint(P, order):
     """:func:`_series_moments` in FLINT: each m_k as an expanded numerator over an expanded
     denominator (in lowest terms)."""
-    ctx = exact.context({s.name for s in P.free_symbols} | {"G", "z"})
-    syms = tuple(P.free_symbols)
+    ctx = exact.context({s.name for s in exact.free_symbols(P)} | {"G", "z"})
+    syms = tuple(exact.free_symbols(P))
     return [_fraction_to_sympy(num, den, syms)
             for num, den in exact.series_moments_poly(exact.to_flint(P, ctx), order)]
 
@@ -232,7 +244,7 @@ def _flint_cached(key, compute):
 def _rename(expr, prefix, variables=_VARS):
     """(symbol name → canonical name, canonical name → symbol) for expr's parameters, in
     sorted order as :func:`canonicalize` (which does the same renaming in sympy)."""
-    params = sorted(expr.free_symbols - variables, key=lambda s: s.name)
+    params = sorted(exact.free_symbols(expr) - variables, key=parameter_order)
     return ({p.name: f"{prefix}{i}" for i, p in enumerate(params)},
             {f"{prefix}{i}": p for i, p in enumerate(params)})
 
@@ -261,7 +273,7 @@ def _stieltjes_factor_cached(expr, expected):
     _, factors = sp.factor_list(expr, G, z)
     candidates = [f for f, _ in factors if f.has(G) and _series_residual_zero(f)]
     if expected and len(candidates) > 1:
-        params = sorted(expr.free_symbols - {G, z}, key=lambda s: s.name)
+        params = sorted(exact.free_symbols(expr) - {G, z}, key=lambda s: s.name)
         vals = _probe_values(params)
         exp = [sp.sympify(e).xreplace(vals) for e in expected]
         candidates = [f for f in candidates
@@ -298,7 +310,7 @@ def stieltjes_factor(expr, expected_moments=()):
             return _stieltjes_factor_flint(expr, tuple(expected_moments))
         except exact.NotConvertible:
             pass
-    params = sorted(expr.free_symbols - {G, z}, key=lambda s: s.name)
+    params = sorted(exact.free_symbols(expr) - {G, z}, key=parameter_order)
     ren = {p: sp.Symbol(f"c{i}") for i, p in enumerate(params)}
     expr_c = expr.xreplace(ren)
     exp_c = tuple(sp.sympify(e).xreplace(ren) for e in expected_moments)
@@ -320,7 +332,7 @@ def affine_polynomial(P, a, b):
     other expressions)."""
     a, b = sp.sympify(a), sp.sympify(b)
     if (exact.flint_enabled() and all(v.is_Symbol or v.is_Rational for v in (a, b))
-            and not (P.free_symbols & (a.free_symbols | b.free_symbols))):
+            and not (exact.free_symbols(P) & (a.free_symbols | b.free_symbols))):
         ren, back = _rename(P, "c", frozenset({G, z, w, S}))
         a_c = sp.Symbol("shift_") if a.is_Symbol else a
         b_c = sp.Symbol("scale_") if b.is_Symbol else b
@@ -400,10 +412,10 @@ def _moments_at(p, probe, order):
 
 
 def _boxtimes_flint(P1, P2):
-    names = {s.name for s in P1.free_symbols | P2.free_symbols} | {"G", "z", "w", "S", "S_1"}
+    names = {s.name for s in exact.free_symbols(P1) | exact.free_symbols(P2)} | {"G", "z", "w", "S", "S_1"}
     ctx = exact.context(names)
     p1, p2 = exact.to_flint(P1, ctx), exact.to_flint(P2, ctx)
-    return exact.to_sympy(_boxtimes_p(p1, p2), tuple(P1.free_symbols | P2.free_symbols))
+    return exact.to_sympy(_boxtimes_p(p1, p2), tuple(exact.free_symbols(P1) | exact.free_symbols(P2)))
 
 
 def _boxtimes_p(p1, p2):
@@ -467,10 +479,10 @@ def boxtimes_polynomial(P1, P2):
 
 
 def _cfp_flint(P, t):
-    names = {s.name for s in P.free_symbols} | {"G", "z", "w", "S", t.name}
+    names = {s.name for s in exact.free_symbols(P)} | {"G", "z", "w", "S", t.name}
     ctx = exact.context(names)
     p = exact.to_flint(P, ctx)
-    return exact.to_sympy(_cfp_p(p, t.name), tuple(P.free_symbols | {t}))
+    return exact.to_sympy(_cfp_p(p, t.name), tuple(exact.free_symbols(P) | {t}))
 
 
 def _cfp_p(p, tname):
@@ -527,9 +539,9 @@ def compound_free_poisson_polynomial(P, rate):
 
 
 def _disc_flint(P):
-    ctx = exact.context({s.name for s in P.free_symbols} | {"G", "z"})
+    ctx = exact.context({s.name for s in exact.free_symbols(P)} | {"G", "z"})
     p = exact.to_flint(P, ctx)
-    return _disc_p(p), tuple(P.free_symbols)
+    return _disc_p(p), tuple(exact.free_symbols(P))
 
 
 #: largest a-priori term bound (exact.discriminant_size_bound) of a discriminant computed
@@ -580,7 +592,7 @@ def _disc_cached(P):
             pass
     poly = sp.Poly(P, G)
     n = poly.degree()
-    full = sp.Poly(P, G, *sorted(P.free_symbols - {G}, key=lambda s_: s_.name))
+    full = sp.Poly(P, G, *sorted(exact.free_symbols(P) - {G}, key=lambda s_: s_.name))
     bound = 1
     for d in full.degree_list()[1:]:
         bound *= (2 * n - 2) * d + 1
@@ -734,7 +746,7 @@ def _pushforward_chain(Q, phi, resultant, compose, divide, gens):
 def _pushforward_flint(P, ks):
     d = len(ks) - 1
     xnames = [f"x_{i}" for i in range(1, d + 1)]
-    names = ({s.name for s in P.free_symbols} | {k.name for k in ks if k.is_Symbol}
+    names = ({s.name for s in exact.free_symbols(P)} | {k.name for k in ks if k.is_Symbol}
              | {"G", "z", "t_", "x_"} | set(xnames))
     ctx = exact.context(names)
     p = exact.to_flint(P, ctx)
@@ -800,7 +812,7 @@ def _pushforward_cached(P, ks):
     if exact.flint_enabled():
         try:
             R, ctx = _pushforward_flint(P, ks)
-            pf = exact.to_flint(P, exact.context({s.name for s in P.free_symbols} | {"G", "z"}))
+            pf = exact.to_flint(P, exact.context({s.name for s in exact.free_symbols(P)} | {"G", "z"}))
 
             def expected(probe):
                 m = [exact.flint.fmpq(1)] + _moments_at(pf, probe, 2 * d)
@@ -811,7 +823,7 @@ def _pushforward_cached(P, ks):
                 return [m1, m2]
 
             f = _select_flint(R, expected)
-            return exact.to_sympy(f, tuple(P.free_symbols) + tuple(kparams))
+            return exact.to_sympy(f, tuple(exact.free_symbols(P)) + tuple(kparams))
         except exact.NotConvertible:
             pass
     R = _pushforward_sympy(P, ks)
@@ -880,7 +892,7 @@ def expand_polynomial(P):
     term even when P is already expanded.  Anything FLINT cannot take (``exp(1)`` inside P,
     two symbols of one name, FREEATTN_FLINT=0) goes to ``sympy.expand``.
     """
-    syms = P.free_symbols
+    syms = exact.free_symbols(P)
     names = {s.name for s in syms}
     if exact.flint_enabled() and len(names) == len(syms):
         try:
@@ -901,7 +913,7 @@ def substitute_polynomial(P, mapping):
     only.  Other mappings or expressions go to sympy (exact ``expand(xreplace)``).
     """
     mapping = {k: sp.sympify(v) for k, v in mapping.items()}
-    syms = P.free_symbols
+    syms = exact.free_symbols(P)
     names = {s.name for s in syms}
     if (exact.flint_enabled() and len(names) == len(syms)
             and all(k.is_Symbol and (v.is_Symbol or v.is_Rational) for k, v in mapping.items())):

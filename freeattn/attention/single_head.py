@@ -7,6 +7,7 @@ import sympy as sp
 
 from .._validation import ParameterError, in_closed_interval, integer_at_least, positive
 from ..convolution import free_multiplicative_convolution
+from ..convolution._dispatch import mark_positive
 from ..laws import MarchenkoPastur
 from ..laws._params import exact, fresh
 from ..laws.algebraic import AlgebraicLaw
@@ -103,7 +104,10 @@ def _from_structure(beta, gamma_k, heads):
     P, symbols = _STRUCTURES[heads]
     ren = {s: fresh(s.name.rsplit("_", 1)[0]) for s in symbols}
     values = dict(zip((ren[s] for s in symbols), _parameter_values(beta, gamma_k, heads)))
-    return AlgebraicLaw(P.xreplace(ren), values)
+    # ρ_{γ_K} ⊠ MP_{1/h} with ρ_{γ_K} = (x ↦ θ₁ − θ₂ + θ₂ x)_# MP_{1/γ_K} on [0, ∞)
+    # (θ₁ − θ₂ = e^{β²} − 1 − β² > 0, θ₂ > 0): on [0, ∞) with mean θ₁ > 0, as the template
+    return mark_positive(AlgebraicLaw(P.xreplace(ren), values),
+                         "ν_{∞,h} = ρ_{γ_K} ⊠ MP_{1/h} of laws on [0, ∞)")
 
 
 def attention_law(beta, gamma_k, heads=1):

@@ -16,6 +16,7 @@ import sympy as sp
 
 from .._validation import in_closed_interval, integer_at_least
 from ..convolution import compound_free_poisson, free_multiplicative_convolution
+from ..convolution._dispatch import mark_positive
 from ..laws._params import exact
 from . import config as _cfg
 
@@ -77,6 +78,11 @@ def kv_law(beta, heads, gamma_k):
     return law
 
 
+#: why the jump laws here are on [0, ∞) with positive mean: a free Poisson law pushed forward
+#: by x ↦ c₁x + c₂x² with c₁ = θ₁ − θ₂ = e^{β²} − 1 − β² > 0 (times t > 0) and c₂ > 0
+_PHI_POSITIVE = "φ#π_s, φ(x) = c₁x + c₂x² with c₁, c₂ > 0, π_s on [0, ∞)"
+
+
 def kv_values_law(beta, heads, gamma_k):
     """Limit law π(μ_KV, h) of the squared singular values of Z_KV = [A_1^⊥ K_1, …, A_h^⊥ K_h].
 
@@ -103,9 +109,10 @@ def kv_values_law(beta, heads, gamma_k):
     if t < 1:
         _, c1, c2 = kv_polynomial(beta, heads, gamma_k)
         jump = _free_poisson(1 / t).pushforward((sp.Integer(0), c1 * t, c2 * t**2))
-        law = compound_free_poisson(jump, exact(gamma_k))
+        law = compound_free_poisson(mark_positive(jump, _PHI_POSITIVE), exact(gamma_k))
     else:
-        law = compound_free_poisson(kv_law(beta, heads, gamma_k), heads)
+        law = compound_free_poisson(mark_positive(kv_law(beta, heads, gamma_k), _PHI_POSITIVE),
+                                    heads)
     law.name = f"kv_values_law(beta={beta:g}, heads={heads}, gamma_k={gamma_k:g})"
     law.params = {"beta": beta, "heads": heads, "gamma_k": gamma_k, "gamma_v": gamma_k,
                   "tied": True}

@@ -4,7 +4,7 @@ from __future__ import annotations
 from ..algebraic.polynomial import compound_free_poisson_polynomial
 from ..laws._params import fresh
 from ..laws.algebraic import AlgebraicLaw
-from ._dispatch import choose_method, fmt, hull, mean_of
+from ._dispatch import choose_method, fmt, hull, is_positive_by_construction, mark_positive, mean_of
 from .multiplicative import _fresh_copy
 
 __all__ = ["compound_free_poisson"]
@@ -61,12 +61,15 @@ def compound_free_poisson(mu, rate, method=None):
     if method == "algebraic":
         P1, v1 = _fresh_copy(mu)
         t = fresh("rate")
-        positive_law = hull(mu)[0] >= 0 and mean_of(mu) > 0
+        positive_law = is_positive_by_construction(mu) or (hull(mu)[0] >= 0 and mean_of(mu) > 0)
         if positive_law:
             P = compound_free_poisson_polynomial(P1, t)
         else:
             from ._algebraic import compound_free_poisson_r_polynomial
 
             P = compound_free_poisson_r_polynomial(P1, t)
-        return AlgebraicLaw(P, {**v1, t: rate_exact}, name=name)
+        law = AlgebraicLaw(P, {**v1, t: rate_exact}, name=name)
+        if positive_law:  # jumps on [0, ∞): π(μ, t) is on [0, ∞) with m₁ = t m₁(μ) > 0
+            mark_positive(law, "compound free Poisson of a jump law on [0, ∞)")
+        return law
     return CompoundFreePoisson(mu, rate_exact, name=name)

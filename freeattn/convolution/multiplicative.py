@@ -8,7 +8,7 @@ from ..algebraic.polynomial import boxtimes_polynomial
 from ..laws._params import fresh
 from ..laws.algebraic import AlgebraicLaw
 from .._validation import declare
-from ._dispatch import check_positive_law, choose_method, fmt
+from ._dispatch import check_positive_law, choose_method, fmt, mark_positive
 
 __all__ = ["free_multiplicative_convolution", "boxtimes", "free_multiplicative_power"]
 
@@ -64,8 +64,11 @@ def free_multiplicative_convolution(mu, nu, method=None):
         P1, v1 = _fresh_copy(mu)
         P2, v2 = _fresh_copy(nu)
         P = boxtimes_polynomial(P1, P2)
-        return AlgebraicLaw(P, {**v1, **v2}, name=f"({mu.name}) ⊠ ({nu.name})")
-    return MultiplicativeConvolution(mu, nu)
+        law = AlgebraicLaw(P, {**v1, **v2}, name=f"({mu.name}) ⊠ ({nu.name})")
+    else:
+        law = MultiplicativeConvolution(mu, nu)
+    # both inputs passed the check: μ ⊠ ν is on [0, ∞) with m₁ = m₁(μ) m₁(ν) > 0
+    return mark_positive(law, "⊠ of two laws on [0, ∞) with positive means")
 
 
 boxtimes = free_multiplicative_convolution

@@ -11,6 +11,7 @@ import sympy as sp
 
 from .._context import FLOAT_REFERENCE_DPS, to_mp, workdps
 from .._validation import integer_at_least, positive
+from ..algebraic.exact import free_symbols as _free_symbols, is_expanded as _known_expanded
 from ..algebraic.numeric import _TABLE_NODES, BranchData, NumericPolynomial
 from ..algebraic.polynomial import G, z
 from ..algebraic.polynomial import (affine_polynomial, discriminant_structure_seen,
@@ -82,6 +83,17 @@ def _is_expanded(P):
     return all(_is_monomial(t) for t in (P.args if P.is_Add else (P,)))
 
 
+def _nonnegative(v):
+    """Whether the exact real number ``v`` (sympy) is ≥ 0: a rational exactly, anything else
+    (e.g. e^{β²} − 1 − β²) by its value at 30 digits, which decides the sign of a non-zero
+    number of size ≫ 1e-30 (smaller magnitudes, and NaN, count as not shown ≥ 0)."""
+    if v.is_Rational:
+        return v >= 0
+    with mpmath.workdps(30):
+        x = to_mp(v)
+        return bool(x >= mpmath.mpf(10) ** -25 * max(abs(x), 1))
+
+
 def _mpc(v):
     """A complex argument (Python, numpy, sympy or mpmath number) as mpc at the current
     precision."""
@@ -126,7 +138,8 @@ class AlgebraicLaw(Law):
         polynomial = sp.sympify(polynomial)
         # the exact eliminations return expanded polynomials already (FLINT's terms): sympy's
         # expand would only re-walk them (~1 s for the tied K=V layer's dilation)
-        self.symbolic_polynomial = polynomial if _is_expanded(polynomial) else sp.expand(polynomial)
+        self.symbolic_polynomial = (polynomial if _known_expanded(polynomial) or _is_expanded(polynomial)
+                                    else sp.expand(polynomial))
         self.name = name
 
     # ----------------------------------------------------------- structure
@@ -154,7 +167,7 @@ class AlgebraicLaw(Law):
     @cached_property
     def _num(self):
         return NumericPolynomial(self._reduced, {p: v for p, v in self.values.items()
-                                                 if p in self._reduced.free_symbols})
+                                                 if p in _free_symbols(self._reduced)})
 
     @cached_property
     def _symbolic_discriminant_ok(self):
@@ -163,7 +176,7 @@ class AlgebraicLaw(Law):
         at the working precision), so that a new parameter point (a β scan) redoes no exact
         algebra; laws with many parameter symbols keep the rational-substitution route, whose
         symbolic discriminant would be too large for sympy."""
-        n = len(self._factor.free_symbols - {G, z})
+        n = len(_free_symbols(self._factor) - {G, z})
         return 0 < n <= _SYMBOLIC_DISC_MAX_PARAMS
 
     @cached_property
@@ -2126,6 +2139,11 @@ class AlgebraicLaw(Law):
                            name=f"{shift} + {scale}·({self.name})")
         # the image's hull is the affine image of this law's (convolution domain checks)
         out._affine_source = (self, shift, scale)
+        from ..convolution._dispatch import is_positive_by_construction, mark_positive
+
+        if is_positive_by_construction(self) and _nonnegative(shift) and _nonnegative(scale) \
+                and scale != 0:  # x ↦ a + b x, a ≥ 0, b > 0 keeps [0, ∞) and m₁ > 0
+            mark_positive(out, "x ↦ a + b x (a ≥ 0, b > 0) of a law on [0, ∞) with m₁ > 0")
         return out
 
     def dilate(self, t):

@@ -3,6 +3,7 @@ replace (issue 8 item 5); speed itself is measured by benchmarks/bench_coldstart
 from collections import OrderedDict
 
 import mpmath
+import pytest
 import numpy as np
 import sympy as sp
 
@@ -134,3 +135,36 @@ def test_inner_end_path_gives_the_general_route_branch(monkeypatch):
     e = fast._tables[0]["b"]
     x = np.concatenate([e - e * np.geomspace(1e-15, 1e-4, 12), e + e * np.geomspace(1e-15, 1e-4, 12)])
     assert np.max(np.abs(fast.pdf(x) - slow.pdf(x)) / slow.pdf(x)) <= 1e-12
+
+
+def test_laws_marked_positive_by_construction_are_positive():
+    """A law that skips ⊠'s domain check (on [0, ∞) with positive mean by construction) has
+    that property: its hull from breakpoints starts at ≥ 0 and its exact mean is > 0; a law
+    built by a map that can go negative is not marked."""
+    from freeattn.attention.tied import kv_law, kv_values_law
+    from freeattn.convolution import compound_free_poisson
+    from freeattn.convolution._dispatch import is_positive_by_construction
+    from freeattn.laws import FreePoisson
+
+    att = attention_law(0.8, 0.5, 3)
+    values = boxtimes(att, MarchenkoPastur(2 / 3))
+    rho = MarchenkoPastur(2).affine(sp.exp(sp.Rational(1, 4)) - sp.Rational(5, 4), sp.Rational(1, 4))
+    laws = [att, values, boxtimes(values, FreePoisson(1.5)), rho,
+            compound_free_poisson(kv_law(1.0, 4, 2.0), 4), kv_values_law(1.0, 4, 2.0),
+            kv_values_law(0.7, 8, 2.0), values.dilate(sp.Rational(2, 3)), MarchenkoPastur(3)]
+    for law in laws:
+        assert is_positive_by_construction(law), law.name
+        lo, _ = hull(law)
+        assert lo >= -1e-12 * (1 + abs(lo)) and float(law.exact_moments(1)[0]) > 0, law.name
+    for law in (MarchenkoPastur(2).affine(-1, 1), MarchenkoPastur(2).affine(0, -1),
+                rho.affine(-1, 1)):
+        assert not is_positive_by_construction(law)
+        assert hull(law)[0] < 0
+
+
+def test_negative_law_still_refused_by_the_domain_check():
+    from freeattn._validation import ParameterError
+
+    neg = MarchenkoPastur(2).affine(-1, 1)
+    with pytest.raises(ParameterError, match="mu must be supported on"):
+        boxtimes(neg, MarchenkoPastur(2))
