@@ -14,7 +14,18 @@ from ._paths import check_curve_outputs, write_or_fail
 __all__ = ["main"]
 
 
-@click.group()
+#: First commands to try (printed under ``freeattn --help``; each is run by the tests).
+EXAMPLES = (
+    "freeattn density attention --beta 1 --gamma-k 1 --plot nu.png",
+    "freeattn density mha --preset bert-base --out bert.json",
+    "freeattn edges attention --beta 1 --gamma-k 0.5 --dps 40",
+    "freeattn check mha --preset bert-base --draws 10",
+    "freeattn reproduce table-d2 --rows bert-base > table.txt",
+)
+
+
+@click.group(epilog="\b\nExamples:\n" + "\n".join(f"  {e}" for e in EXAMPLES)
+             + "\n\nEach command has --help; python -m freeattn works too.")
 @click.version_option(package_name="freeattn")
 def main():
     """freeattn: free-probability laws of self-attention spectra."""

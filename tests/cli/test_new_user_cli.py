@@ -96,3 +96,40 @@ def test_readout_help_lists_the_presets(command):
 def test_density_mha_points_range():
     res = _run(["density", "mha", "--gamma-k", "1", "--points", "1000001"])
     assert res.exit_code == 2 and "--points" in res.output and "[2, 1000000]" in res.output
+
+
+def _examples():
+    from freeattn.cli import EXAMPLES
+
+    return EXAMPLES
+
+
+def test_help_lists_the_examples():
+    res = _run(["--help"])
+    assert res.exit_code == 0
+    assert _examples() and all(e in res.output for e in _examples())
+
+
+@pytest.mark.parametrize("index", range(5))
+def test_help_examples_run(tmp_path, monkeypatch, index):
+    """Every example under ``freeattn --help`` runs as printed (draws lowered to 2 here)."""
+    import shlex
+
+    assert len(_examples()) == 5
+    example = _examples()[index]
+    monkeypatch.chdir(tmp_path)
+    words = shlex.split(example.split(">")[0])
+    assert words[0] == "freeattn"
+    args = words[1:]
+    if "--draws" in args:
+        args[args.index("--draws") + 1] = "2"
+    elif args[:2] == ["reproduce", "table-d2"]:
+        args += ["--draws", "2"]
+    if args[0] in ("check", "reproduce"):
+        args += ["--workers", "1"]
+    res = _run(args)
+    assert res.exit_code == 0, (example, res.output)
+    if "--plot" in args:
+        assert (tmp_path / "nu.png").stat().st_size > 1000
+    if "--out" in args:
+        assert json.loads((tmp_path / "bert.json").read_text())["preset"] == "bert-base"
