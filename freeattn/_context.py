@@ -20,7 +20,10 @@ written once here:
 """
 from __future__ import annotations
 
+import decimal
+import fractions
 import functools
+import numbers
 
 import mpmath
 import numpy as np
@@ -41,18 +44,64 @@ def workdps(dps):
 
 
 def to_mp(value):
-    """Convert a sympy number or a Python number to an mpmath number at current precision."""
-    if hasattr(value, "evalf"):
-        value = value.evalf(mpmath.mp.dps + 5)
-        if value.is_real:
-            return mpmath.mpf(str(value))
-        re, im = value.as_real_imag()
-        return mpmath.mpc(str(re), str(im))
-    if isinstance(value, (complex, np.complexfloating)):
-        return mpmath.mpc(complex(value))
+    """Convert a number to an mpmath number at the current working precision, exactly.
+
+    mpf/mpc, ints, floats and complex (Python or numpy) are taken losslessly (mpmath's own
+    conversion); exact rationals — ``fractions.Fraction``, ``decimal.Decimal``, sympy
+    ``Integer``/``Rational`` — are rounded once, correctly, to the working precision
+    (mpmath's ``from_rational``); a sympy ``Float`` is taken through its binary value
+    (``Float._mpf_``, as mpmath itself does); any other sympy number (``sqrt(2)``, ``pi``,
+    a ``CRootOf``) is evaluated by sympy at the working precision plus 5 digits and taken
+    the same way.  No decimal string is formed on the way, so the conversion works at any
+    precision (Python refuses int↔str conversions beyond 4300 digits).
+
+    Raises ``TypeError`` for a value that is not a number (a symbolic expression with free
+    symbols, an object mpmath cannot convert)."""
     if isinstance(value, (mpmath.mpf, mpmath.mpc)):
         return +value
-    return mpmath.mpmathify(value)
+    if isinstance(value, decimal.Decimal):
+        if value.is_nan():
+            return mpmath.mpf("nan")
+        if value.is_infinite():
+            return mpmath.mpf("-inf") if value.is_signed() else mpmath.mpf("inf")
+        return _rational(*value.as_integer_ratio())
+    if hasattr(value, "evalf"):
+        return _sympy_to_mp(value)
+    if isinstance(value, numbers.Rational) and not isinstance(value, numbers.Integral):
+        return _rational(int(value.numerator), int(value.denominator))
+    if isinstance(value, (complex, np.complexfloating)):
+        return mpmath.mpc(complex(value))
+    return +mpmath.mpmathify(value, strings=False)
+
+
+def _rational(p, q):
+    """p/q correctly rounded to the working precision (no string on the way)."""
+    return mpmath.mpmathify(fractions.Fraction(p, q))
+
+
+def _sympy_real_to_mp(part, value):
+    if part.is_Rational:
+        return _rational(int(part.p), int(part.q))
+    if part.is_Float:
+        return +mpmath.mpf(part._mpf_)
+    if part.is_infinite and part.is_extended_real:
+        return mpmath.mpf("inf") if part.is_extended_positive else mpmath.mpf("-inf")
+    raise TypeError(f"cannot convert {value!r} to an mpmath number")
+
+
+def _sympy_to_mp(value):
+    if type(value).__name__ == "NaN":  # sympy.nan (a singleton class; sympy is not imported here)
+        return mpmath.mpf("nan")
+    if getattr(value, "is_Rational", False) or getattr(value, "is_Float", False):
+        return _sympy_real_to_mp(value, value)
+    if not getattr(value, "is_number", False):
+        raise TypeError(f"cannot convert {value!r} to an mpmath number (not a number)")
+    evaluated = value.evalf(mpmath.mp.dps + 5)
+    re, im = evaluated.as_real_imag()
+    re = _sympy_real_to_mp(re, value)
+    if im == 0:
+        return re
+    return mpmath.mpc(re, _sympy_real_to_mp(im, value))
 
 
 def round_back(value, dps):
