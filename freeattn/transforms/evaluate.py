@@ -29,11 +29,42 @@ from .._context import GUARD_DPS, inner_dps, mp_route, to_mp, tolerance
 from ..algebraic.roots import polyroots
 from .._validation import ParameterError, check_method, dps_or_none, law_instance
 from ..algebraic.polynomial import S, r_relation, s_relation, w
+from ..laws.base import Law
 
 __all__ = ["cauchy_transform", "r_transform", "s_transform", "psi_transform", "chi_transform",
            "free_cumulants"]
 
 _STEPS = 200
+
+
+def _points(arg, name):
+    """The arguments of a transform: (float64/complex128 approximations, the exact originals,
+    shape), after the one argument filter of the Law methods (:meth:`Law._check_points`:
+    None, strings, booleans, non-numbers raise :class:`ParameterTypeError` naming ``name``).
+
+    The approximations start the float64 routes; the originals (ints, Fractions, Decimals,
+    sympy numbers, mpf/mpc) are what an mpmath route converts, exactly, at its own precision.
+    NaN or ±∞ raise :class:`ParameterError` naming ``name``."""
+    Law._check_points(arg, name, real=False)
+    exact = np.asarray(arg, dtype=object)
+    shape = exact.shape
+    exact = list(exact.reshape(-1))
+    kind = np.asarray(arg).dtype.kind
+    if kind == "O":
+        cplx = any(_is_complex(v) for v in exact)
+        approx = np.array([complex(v) if cplx else float(v) for v in exact],
+                          dtype=complex if cplx else float)
+    else:
+        approx = np.asarray(arg, dtype=complex if kind == "c" else float).reshape(-1)
+    if np.any(~np.isfinite(approx)):
+        raise ParameterError(name, f"{name} must be finite (no NaN or inf), got {arg!r}")
+    return approx, exact, shape
+
+
+def _is_complex(v):
+    if isinstance(v, (complex, np.complexfloating, mpmath.mpc)):
+        return True
+    return getattr(v, "is_extended_real", True) is False  # a sympy number off the real axis
 
 
 def cauchy_transform(law, z, dps=None):
@@ -92,22 +123,19 @@ def _polish_mp(law, kind, target, guess):
 
 def _evaluate(law, kind, arg, dps, start):
     dps = dps_or_none(dps)
-    arr = np.asarray(arg, dtype=complex if np.iscomplexobj(arg) else float)
-    flat = arr.reshape(-1)
-    if np.any(~np.isfinite(flat)):
-        name = "w" if kind == "S" else "g"
-        raise ParameterError(name, f"{name} must be finite (no NaN or inf), got {arg!r}")
+    flat, exact, shape = _points(arg, "w" if kind == "S" else "g")
+    real = not np.iscomplexobj(flat)
     out = []
-    for a in flat:
+    for a, a_exact in zip(flat, exact):
         if a == 0:
             val = complex(start)
         else:
             val = _continue(law, kind, complex(a), start)
         if dps is not None:
-            out.append(_polish_value(law, kind, a, dps, val, np.isrealobj(arr)))
+            out.append(_polish_value(law, kind, a_exact, dps, val, real))
         else:
-            out.append(val.real if np.isrealobj(arr) and abs(val.imag) < 1e-12 * abs(val) else val)
-    return _shaped(out, arr.shape, dps)
+            out.append(val.real if real and abs(val.imag) < 1e-12 * abs(val) else val)
+    return _shaped(out, shape, dps)
 
 
 def _shaped(values, shape, dps):
@@ -124,7 +152,10 @@ def _shaped(values, shape, dps):
 @mp_route
 def _polish_value(law, kind, a, dps, guess, real):
     """The relation route's value at ``a`` polished at ``dps`` from the float64 ``guess``."""
-    v = mpmath.mpc(guess) if a == 0 else _polish_mp(law, kind, a, mpmath.mpc(guess))
+    if a == 0:  # R(0) = m₁, S(0) = 1/m₁
+        m1 = law.moment(1, dps=inner_dps(dps))
+        return m1 if kind == "R" else 1 / m1
+    v = _polish_mp(law, kind, a, mpmath.mpc(guess))
     if real and (mpmath.im(v) == 0 or abs(mpmath.im(v)) < tolerance(inner_dps(dps)) * abs(v)):
         v = mpmath.re(v)
     return v
@@ -199,10 +230,10 @@ def s_transform(law, w_arg, dps=None, method=None):
     S_{μ⊠ν} = S_μ S_ν; S_{π(μ,t)}(w) = S_μ(w/t)/(t + w) (Hayase & Karakida 2026, (C.3)–(C.4)).
     """
     law_instance("law", law)
+    arr, _, _ = _points(w_arg, "w")
     m1 = float(law.moment(1))
     if not m1 > 0:
         raise ParameterError("law", f"law must have a positive mean for the S-transform, got {m1}")
-    arr = np.asarray(w_arg)
     if not np.iscomplexobj(arr):
         atom0 = sum(m for a, m in law.atoms() if a == 0)
         lo = -1 + atom0
@@ -239,19 +270,20 @@ def psi_transform(law, u, dps=None):
     """
     law_instance("law", law)
     dps = dps_or_none(dps)
-    arr = np.asarray(u, dtype=complex)
-    flat = arr.reshape(-1)
-    if np.any(~np.isfinite(flat)) or np.any(flat == 0):
+    flat, exact, shape = _points(u, "u")
+    flat = flat.astype(complex)
+    if np.any(flat == 0):
         raise ParameterError("u", f"u must be finite and non-zero (ψ(0) = 0 by definition), got {u!r}")
     if dps is None:
         with np.errstate(divide="ignore", invalid="ignore"):
             out = flat ** -1 * law.cauchy_transform(1 / flat) - 1
-        return _shaped(list(out), arr.shape, None)
-    return _shaped([_psi_mp(law, v, dps) for v in flat], arr.shape, dps)
+        return _shaped(list(out), shape, None)
+    return _shaped([_psi_mp(law, v, dps) for v in exact], shape, dps)
 
 
 @mp_route
 def _psi_mp(law, u, dps):
+    u = mpmath.mpc(u)
     return law.cauchy_transform(1 / u, dps=inner_dps(dps)) / u - 1
 
 
@@ -260,12 +292,11 @@ def chi_transform(law, w_arg, dps=None, method=None):
     :func:`s_transform`."""
     dps = dps_or_none(dps)
     s = s_transform(law, w_arg, None if dps is None else inner_dps(dps), method=method)
-    arr = np.asarray(w_arg)
+    flat, exact, shape = _points(w_arg, "w")
     if dps is None:
-        return arr * s / (1 + arr)
-    flat = np.asarray(s, dtype=object).reshape(-1)
-    return _shaped([_chi_mp(law, v, dps, sv) for v, sv in zip(arr.reshape(-1), flat)],
-                   arr.shape, dps)
+        return _shaped(list(flat * np.reshape(s, -1) / (1 + flat)), shape, None)
+    s_flat = np.asarray(s, dtype=object).reshape(-1)
+    return _shaped([_chi_mp(law, v, dps, sv) for v, sv in zip(exact, s_flat)], shape, dps)
 
 
 @mp_route
@@ -383,16 +414,12 @@ def _inverse_mp(law, kind, v, dps, guess):
 
 def _inverse_evaluate(law, kind, arg, dps):
     dps = dps_or_none(dps)
-    cplx = np.iscomplexobj(arg)
-    arr = np.asarray(arg, dtype=complex if cplx else float)
-    flat = arr.reshape(-1)
-    if np.any(~np.isfinite(flat)):
-        name = "w" if kind == "S" else "g"
-        raise ParameterError(name, f"{name} must be finite (no NaN or inf), got {arg!r}")
+    flat, exact, shape = _points(arg, "w" if kind == "S" else "g")
+    cplx = np.iscomplexobj(flat)
     out = []
-    for a in flat:
+    for a, a_exact in zip(flat, exact):
         val = _inverse_complex(law, kind, complex(a)) if cplx else _inverse_real(law, kind, float(a))
         if dps is not None:
-            val = _inverse_mp(law, kind, complex(a) if cplx else float(a), dps, val)
+            val = _inverse_mp(law, kind, a_exact, dps, val)
         out.append(val)
-    return _shaped(out, arr.shape, dps)
+    return _shaped(out, shape, dps)
