@@ -2190,17 +2190,23 @@ class AlgebraicLaw(Law):
         from .._validation import ParameterError
         from ..algebraic.polynomial import pushforward_polynomial
         from ._params import exact, fresh
+        from .transformed import _coefficients
 
-        coefficients = list(coefficients)
-        if len(coefficients) < 2:
-            raise ParameterError("coefficients", "need c_0, …, c_d with degree d >= 1, got "
-                                 f"{len(coefficients)} coefficient(s)")
-        for v in coefficients:
-            if not isinstance(v, sp.Basic) and not math.isfinite(float(v)):
-                raise ParameterError("coefficients", f"coefficients must be finite, got {v!r}")
-        coefficients = [exact(v) for v in coefficients]
-        if coefficients[-1] == 0:
-            raise ParameterError("coefficients", "the leading coefficient c_d must be non-zero")
+        raw = coefficients.coef if isinstance(coefficients, np.polynomial.Polynomial) \
+            else coefficients
+        if not isinstance(raw, (str, bytes)):
+            try:
+                raw = list(raw)
+            except TypeError:
+                pass  # not a sequence: _coefficients names the argument
+        # the argument filter of Transformed (ParameterError naming "coefficients" for None, a
+        # string, complex or non-finite entries, degree < 1); the values stay the user's own
+        # (exact sympy expressions are not rounded to floats)
+        degree = len(_coefficients("coefficients", raw)) - 1
+        if degree != len(raw) - 1:
+            raise ParameterError("coefficients", "the leading coefficient c_d must be non-zero, "
+                                                 f"got {coefficients!r}")
+        coefficients = [exact(v, "coefficients") for v in raw]
         syms, values = [], {}
         for j, c in enumerate(coefficients):
             if c == 0:
