@@ -17,6 +17,7 @@ import numpy as np
 from .._context import workdps
 from .._validation import ParameterError, dps_or_none
 from .scalar import ScalarReadoutLaw
+from .._messages import shown
 
 __all__ = ["dof", "dof_derivative", "check_lam"]
 
@@ -32,7 +33,7 @@ def check_lam(lam, name="lam", allow_complex=False):
                 not allow_complex or (v.imag == 0 and v.real <= 0)))
                 or (isinstance(v, mpmath.mpf) and v <= 0))
             if bad:
-                raise ParameterError(name, f"{name} must be > 0 and finite, got {v!r}")
+                raise ParameterError(name, f"{name} must be > 0 and finite, got {shown(v)}")
         return arr
     if arr.dtype.kind not in "biufc" or (arr.dtype.kind == "c" and not allow_complex):
         raise ParameterError(name, f"{name} must be a real number > 0 (or an array of them)")
@@ -45,7 +46,7 @@ def check_lam(lam, name="lam", allow_complex=False):
     if np.any(bad):
         raise ParameterError(name, f"{name} must be > 0 and finite"
                              + (" (complex values off (-inf, 0])" if allow_complex else "")
-                             + f", got {arr[bad].reshape(-1)[0]!r}")
+                             + f", got {shown(arr[bad].reshape(-1)[0])}")
     return arr
 
 

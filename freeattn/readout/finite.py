@@ -20,9 +20,11 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.optimize import brentq
 
-from .._validation import ParameterError, in_open_interval, nonnegative, positive, positive_integer
+from .._validation import (ParameterError, ParameterTypeError, in_open_interval, nonnegative,
+                           positive, positive_integer)
 from ..montecarlo.metrics import t_interval
 from ..montecarlo.samplers import AttentionModel, draw_seed, softmax_rows
+from .._messages import shown
 from .scalar import readout_normalisation
 
 __all__ = ["mha_features", "FeatureSpectrum", "feature_spectrum", "finite_ridge_error",
@@ -68,7 +70,7 @@ def mha_features(model, seed, betas=None, centred=False):
         For a model that is not an 'mha' AttentionModel.
     """
     if not isinstance(model, AttentionModel):
-        raise TypeError(f"model must be an AttentionModel, got {type(model).__name__}")
+        raise ParameterTypeError("model", f"model must be an AttentionModel, got {type(model).__name__}")
     if model.kind != "mha":
         raise ParameterError("model", f"model.kind must be 'mha', got {model.kind!r}")
     if not isinstance(seed, np.random.SeedSequence):
@@ -151,7 +153,7 @@ def finite_ridge_error(spec, lam, sigma2):
     """
     lam_arr = np.asarray(lam, dtype=float)
     if np.any(~(lam_arr > 0)) or np.any(~np.isfinite(lam_arr)):
-        raise ParameterError("lam", f"lam must be finite and > 0, got {lam!r}")
+        raise ParameterError("lam", f"lam must be finite and > 0, got {shown(lam)}")
     sigma2 = nonnegative("sigma2", sigma2)
     n, p = spec.n, spec.p
     ell = spec.ell[:, None]
@@ -183,7 +185,7 @@ def finite_training_loss(spec, y, t):
         raise ParameterError("y", f"y must be a non-zero vector of length {spec.n}")
     t_arr = np.asarray(t, dtype=float)
     if np.any(~(t_arr >= 0)) or np.any(~np.isfinite(t_arr)):
-        raise ParameterError("t", f"t must be finite and >= 0, got {t!r}")
+        raise ParameterError("t", f"t must be finite and >= 0, got {shown(t)}")
     c = (spec.u.T @ y) ** 2 / float(y @ y)
     out = (np.exp(-2.0 * np.multiply.outer(t_arr.reshape(-1), spec.ell)) @ c).reshape(t_arr.shape)
     return out[()] if out.ndim == 0 else out

@@ -11,6 +11,8 @@ import math
 
 import numpy as np
 
+from .._messages import shown
+
 __all__ = ["expect", "QuadratureError"]
 
 _CACHE = {}
@@ -77,7 +79,7 @@ def expect(law, f, nodes=400, tol=1e-11):
     mass = float(q.sum()) + sum(m for _, m in atoms)
     if abs(mass - 1) > tol:
         raise QuadratureError(
-            f"density + atoms of {law.name} integrate to {mass!r}, not 1 (a missing atom or an "
+            f"density + atoms of {law.name} integrate to {shown(mass)}, not 1 (a missing atom or an "
             "unresolved density); use the Laplace-inversion route")
     if x.size == 0:  # pure atoms
         val = 0.0

@@ -36,6 +36,7 @@ from .._context import workdps
 from .._validation import Param, ParameterError, positive, positive_integer
 from ..attention.config import BETA_LAW_RANGE, BETA_MODEL_RANGE, GAMMA_RANGE, MAX_HEADS
 from ..attention.single_head import theta1, theta2
+from .._messages import shown
 
 __all__ = ["ScalarReadoutLaw", "IndependentKV", "TiedKV", "readout_normalisation", "mean_one",
            "LAYER_PARAMS"]
@@ -46,7 +47,7 @@ def _heads_domain(name, value):
     integer h)."""
     h = positive(name, value)
     if not (1 <= h <= MAX_HEADS):
-        raise ParameterError(name, f"{name} must be in [1, {MAX_HEADS}], got {value!r}")
+        raise ParameterError(name, f"{name} must be in [1, {MAX_HEADS}], got {shown(value)}")
     return int(h) if float(h).is_integer() else float(h)
 
 
@@ -108,7 +109,7 @@ def readout_normalisation(beta, gamma_k, heads, gamma_o, tied=False, rho=None):
     positive("gamma_o", gamma_o)
     if tied:
         if rho is not None and float(rho) != 1.0:
-            raise ParameterError("rho", f"tied K = V means rho = 1, got rho={rho!r}")
+            raise ParameterError("rho", f"tied K = V means rho = 1, got rho={shown(rho)}")
         return gamma_o * (th1 + heads * th2 / gamma_k)
     if rho is not None:
         rho = in_closed_interval("rho", rho, 0.0, 1.0)
@@ -144,7 +145,7 @@ def mean_one(law, m=None):
 
         inv = 1 / m if isinstance(m, sp.Basic) else 1 / positive("m", m)
     except ZeroDivisionError:
-        raise ParameterError("m", f"m must be > 0, got {m!r}") from None
+        raise ParameterError("m", f"m must be > 0, got {shown(m)}") from None
     return law.dilate(inv)
 
 
@@ -170,7 +171,7 @@ class ScalarReadoutLaw:
         if small:
             raise ParameterError("lam", f"lam must be >= {self.lam_min:g} for {self.name} "
                                  f"(w is within ~lam of its limit 1 − ν({{0}}) and the "
-                                 f"equation's float64 solution loses ~1e-16/lam), got {lam!r}")
+                                 f"equation's float64 solution loses ~1e-16/lam), got {shown(lam)}")
 
     def mean(self, dps=None):
         """First moment: 1 (the readout law is normalised to mean one)."""

@@ -19,6 +19,7 @@ from scipy.optimize import brentq
 from .._validation import ParameterError, dps_or_none, in_open_interval, positive_integer
 from .._context import workdps
 from .dof import _general_w, _mp_arg
+from .._messages import shown
 from .scalar import ScalarReadoutLaw
 
 __all__ = ["training_loss", "arrival_time", "loss_laplace_transform", "METHODS"]
@@ -86,17 +87,17 @@ def lower_end(law):
     if not ends or not all(np.isfinite(ends)):
         raise ParameterError("law", f"training_loss needs a law with support bounded below; "
                                     f"{getattr(law, 'name', law)!r} has support "
-                                    f"{law.support()} and atoms {law.atoms()}")
+                                    f"{shown(law.support())} and atoms {shown(law.atoms())}")
     return min(ends)
 
 
 def _check_times(t):
     arr = np.asarray(t)
     if arr.dtype.kind not in "biuf":
-        raise ParameterError("t", f"t must be a real number >= 0 (or an array of them), got {t!r}")
+        raise ParameterError("t", f"t must be a real number >= 0 (or an array of them), got {shown(t)}")
     arr = arr.astype(float)
     if np.any(~(np.isfinite(arr) & (arr >= 0))):
-        raise ParameterError("t", f"t must be finite and >= 0, got {t!r}")
+        raise ParameterError("t", f"t must be finite and >= 0, got {shown(t)}")
     return arr
 
 

@@ -36,6 +36,7 @@ import numbers
 from collections import Counter
 from fractions import Fraction
 
+from freeattn._messages import shown
 from freeattn._validation import ParameterError, ParameterTypeError, positive, positive_integer
 
 __all__ = [
@@ -86,14 +87,14 @@ def _tidy(x):
 def _sequence(name, seq):
     """Return ``seq`` as a non-empty list, raising with the parameter name otherwise."""
     if seq is None or isinstance(seq, (str, bytes)):
-        raise ParameterTypeError(name, f"{name} must be a sequence of numbers, got {seq!r}")
+        raise ParameterTypeError(name, f"{name} must be a sequence of numbers, got {shown(seq)}")
     try:
         values = list(seq)
     except TypeError:
-        raise ParameterTypeError(name, f"{name} must be a sequence of numbers, got {seq!r}") from None
+        raise ParameterTypeError(name, f"{name} must be a sequence of numbers, got {shown(seq)}") from None
     if not values:
         raise ParameterError(name, f"{name} must be a non-empty sequence (orders 1, 2, ...), "
-                                   f"got {seq!r}")
+                                   f"got {shown(seq)}")
     return values
 
 
@@ -118,7 +119,7 @@ def _reciprocal(name, x):
     """Exact reciprocal where possible: int -> Fraction, sympy -> sympy, else ``1 / x``."""
     if _is_zero(x):
         raise ParameterError(
-            name, f"{name}: the first moment m_1 must be nonzero for the S-transform, got {x!r}"
+            name, f"{name}: the first moment m_1 must be nonzero for the S-transform, got {shown(x)}"
         )
     if _is_sympy(x):
         return 1 / x
@@ -746,7 +747,7 @@ def moments_from_s_transform_series(s, order=None):
     s = _sequence("s", s)
     order = _order(order, len(s), "s")
     if _is_zero(s[0]):
-        raise ParameterError("s", f"s: the constant coefficient s_0 = 1/m_1 must be nonzero, got {s[0]!r}")
+        raise ParameterError("s", f"s: the constant coefficient s_0 = 1/m_1 must be nonzero, got {shown(s[0])}")
     # c_1 .. c_order of χ(w) = (w/(1+w)) S(w)
     chi = []
     for k in range(1, order + 1):

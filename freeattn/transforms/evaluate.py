@@ -25,6 +25,7 @@ import mpmath
 import numpy as np
 import sympy as sp
 
+from .._messages import shown
 from .._context import GUARD_DPS, inner_dps, mp_route, to_mp, tolerance
 from ..algebraic.roots import polyroots
 from .._validation import ParameterError, check_method, dps_or_none, law_instance
@@ -57,7 +58,7 @@ def _points(arg, name):
     else:
         approx = np.asarray(arg, dtype=complex if kind == "c" else float).reshape(-1)
     if np.any(~np.isfinite(approx)):
-        raise ParameterError(name, f"{name} must be finite (no NaN or inf), got {arg!r}")
+        raise ParameterError(name, f"{name} must be finite (no NaN or inf), got {shown(arg)}")
     return approx, exact, shape
 
 
@@ -239,7 +240,7 @@ def s_transform(law, w_arg, dps=None, method=None):
         lo = -1 + atom0
         if np.any((arr <= lo) | (arr > 0)):
             raise ParameterError("w", f"w must lie in ({lo:g}, 0] for real arguments (the range "
-                                      f"of ψ on (−∞, 0)), got {w_arg!r}")
+                                      f"of ψ on (−∞, 0)), got {shown(w_arg)}")
     if _route(law, method) == "inverse":
         if law.support() and law.support()[0][0] < 0 or any(a < 0 for a, _ in law.atoms()):
             raise ParameterError("law", f"the S-transform needs a law on [0, ∞); {law.name} has "
@@ -273,7 +274,7 @@ def psi_transform(law, u, dps=None):
     flat, exact, shape = _points(u, "u")
     flat = flat.astype(complex)
     if np.any(flat == 0):
-        raise ParameterError("u", f"u must be finite and non-zero (ψ(0) = 0 by definition), got {u!r}")
+        raise ParameterError("u", f"u must be finite and non-zero (ψ(0) = 0 by definition), got {shown(u)}")
     if dps is None:
         with np.errstate(divide="ignore", invalid="ignore"):
             out = flat ** -1 * law.cauchy_transform(1 / flat) - 1
@@ -345,7 +346,7 @@ def _inverse_real(law, kind, v):
         sgn = 1.0 if v > 0 else -1.0
         near = side + sgn * 1e-14 * width
         if not (abs(_G_real(law, near)) >= abs(v)):
-            raise ParameterError("g", f"g = {v!r} is outside the range of G on the real line "
+            raise ParameterError("g", f"g = {shown(v)} is outside the range of G on the real line "
                                       f"beyond the support (|g| < {abs(_G_real(law, near)):.6g})")
         far = side + sgn * (1.0 / abs(v) + width)
         z = _real_root(lambda t: _G_real(law, t) - v, near, far, lambda t: side + 2 * (t - side))
@@ -356,7 +357,7 @@ def _inverse_real(law, kind, v):
     f = lambda t: t * _G_real(law, t) - 1 - v  # noqa: E731
     z_hi = -1e-12 * width
     if not f(z_hi) < 0:
-        raise ParameterError("w", f"w = {v!r} is outside the range of ψ on (−∞, 0)")
+        raise ParameterError("w", f"w = {shown(v)} is outside the range of ψ on (−∞, 0)")
     z = _real_root(f, z_hi, -width * (1 + 1 / abs(v)), lambda t: 2 * t)
     return (1 + v) / v / z
 

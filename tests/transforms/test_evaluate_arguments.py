@@ -91,3 +91,15 @@ def test_chi_float_route_on_arrays_and_exact_input():
     np.testing.assert_allclose(chi_transform(MP, [-0.1, -0.2]),
                                [w / (1 + w) / (1 + w / 2) for w in (-0.1, -0.2)], rtol=1e-12)
     assert chi_transform(MP, Fraction(-1, 5)) == pytest.approx(-0.2 / 0.8 / 0.9, rel=1e-12)
+
+
+def test_messages_show_numbers_not_numpy_reprs():
+    with pytest.raises(ParameterError, match=r"got nan$"):
+        r_transform(SC, np.float64("nan"))
+    with pytest.raises(ParameterError, match=r"got 0\.5$"):
+        s_transform(MP, np.float64(0.5))
+    with pytest.raises(ParameterError, match=r"got \[0\.0, 0\.0\]$"):
+        psi_transform(MP, np.array([0.0, 0.0]))
+    from freeattn.transforms.cumulants import moments_from_s_transform_series
+    with pytest.raises(ParameterError, match=r"got 0\.0$"):
+        moments_from_s_transform_series([np.float64(0.0), 1.0])
