@@ -14,8 +14,8 @@ from __future__ import annotations
 import mpmath
 import numpy as np
 
-from .._context import workdps
-from .._validation import ParameterError, dps_or_none
+from .._context import inner_dps, to_mp, workdps
+from .._validation import ParameterError, ParameterTypeError, dps_or_none, refuse_text
 from .scalar import ScalarReadoutLaw
 from .._messages import shown
 
@@ -24,19 +24,28 @@ __all__ = ["dof", "dof_derivative", "check_lam"]
 
 def check_lam(lam, name="lam", allow_complex=False):
     """Validate λ: real and > 0 (or, with ``allow_complex``, complex off (−∞, 0])."""
+    refuse_text(name, lam, "a real number > 0 (or an array of them)")
     arr = np.asarray(lam)
-    if arr.dtype == object and all(isinstance(v, (mpmath.mpf, mpmath.mpc))
-                                   for v in arr.reshape(-1)):
-        # mpmath numbers (high-precision callers): same domain, checked exactly
+    if arr.dtype == object:
+        # exact or mpmath numbers (Fraction, Decimal, sympy, mpf/mpc): same domain, checked
+        # on their exact value (to_mp keeps the sign and never rounds a non-zero to zero)
         for v in arr.reshape(-1):
-            bad = (mpmath.isnan(v) or mpmath.isinf(v) or (isinstance(v, mpmath.mpc) and (
-                not allow_complex or (v.imag == 0 and v.real <= 0)))
-                or (isinstance(v, mpmath.mpf) and v <= 0))
+            refuse_text(name, v, "a real number > 0 (or an array of them)")
+            try:
+                v_mp = to_mp(v)
+            except (TypeError, ValueError):
+                raise ParameterTypeError(name, f"{name} must be a real number > 0 (or an array of "
+                                               f"them), got {shown(v)}") from None
+            cplx = isinstance(v_mp, mpmath.mpc)
+            bad = (mpmath.isnan(v_mp) or mpmath.isinf(v_mp)
+                   or (cplx and (not allow_complex or (v_mp.imag == 0 and v_mp.real <= 0)))
+                   or (not cplx and v_mp <= 0))
             if bad:
                 raise ParameterError(name, f"{name} must be > 0 and finite, got {shown(v)}")
         return arr
-    if arr.dtype.kind not in "biufc" or (arr.dtype.kind == "c" and not allow_complex):
-        raise ParameterError(name, f"{name} must be a real number > 0 (or an array of them)")
+    if arr.dtype.kind not in "iufc" or (arr.dtype.kind == "c" and not allow_complex):
+        raise ParameterTypeError(name, f"{name} must be a real number > 0 (or an array of them), "
+                                       f"got {shown(lam)}")
     if np.any(np.isnan(arr)):
         raise ParameterError(name, f"{name} must not be NaN")
     if arr.dtype.kind == "c":
@@ -65,23 +74,6 @@ def _map(fn, lam, dps):
     out = np.empty(len(vals), dtype=object)
     out[:] = vals
     return out.reshape(arr.shape)
-
-
-def _mp_arg(z):
-    """An mpmath argument a Law's mpmath route accepts without losing digits.
-
-    ``freeattn._context.to_mp`` (used by the laws' mpmath hooks) takes mpf, Python numbers and
-    sympy numbers but not mpc; a complex argument is handed over as an exact sympy number.
-    """
-    if isinstance(z, mpmath.mpc):
-        if z.imag == 0:
-            return z.real
-        import sympy as sp
-
-        re, im = (sp.Float(mpmath.nstr(v, mpmath.mp.dps + 5, strip_zeros=False),
-                           mpmath.mp.dps + 5) for v in (z.real, z.imag))
-        return re + sp.I * im
-    return z
 
 
 #: 1 + λ G(−λ) cancels ~log10(λ/R) digits (R the right end of the law): from λ ≥ 1e6 R on,
@@ -118,7 +110,7 @@ def _series(law, lam, dps, derivative):
         kmax = max(3, int(mpmath.ceil((dps + 3) / mpmath.log10(lm / max(r, 1e-300)))) + 1)
         tot = mpmath.mpf(0)
         for k in range(1, kmax + 1):
-            mk = mpmath.mpf(law.moment(k, dps=dps + 5))
+            mk = mpmath.mpf(law.moment(k, dps=inner_dps(dps)))
             tot += (-1) ** (k - 1) * (k * (-1) * mk / lm ** (k + 1) if derivative
                                       else mk / lm ** k)
     with mpmath.workdps(dps):
@@ -135,8 +127,8 @@ def _general_w(law, lam, dps):
         w = 1 + complex(lam) * g
         return w.real if np.imag(lam) == 0 else w
     with workdps(dps):
-        lm = mpmath.mpmathify(lam)
-        g = law.cauchy_transform(_mp_arg(-lm), dps=dps + 5)
+        lm = to_mp(lam)
+        g = law.cauchy_transform(-lm, dps=inner_dps(dps))
         w = 1 + lm * g
         if not isinstance(lm, mpmath.mpc) or lm.imag == 0:
             w = mpmath.re(w)
@@ -159,9 +151,9 @@ def _general_dw(law, lam, dps):
         d = g - complex(lam) * gp
         return d.real if np.imag(lam) == 0 else d
     with workdps(dps):
-        lm = mpmath.mpmathify(lam)
-        g = law.cauchy_transform(_mp_arg(-lm), dps=dps + 5)
-        gp = law.cauchy_transform_derivative(_mp_arg(-lm), dps=dps + 5)
+        lm = to_mp(lam)
+        g = law.cauchy_transform(-lm, dps=inner_dps(dps))
+        gp = law.cauchy_transform_derivative(-lm, dps=inner_dps(dps))
         d = g - lm * gp
         if not isinstance(lm, mpmath.mpc) or lm.imag == 0:
             d = mpmath.re(d)

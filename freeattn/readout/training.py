@@ -17,8 +17,8 @@ from mpmath.calculus.inverselaplace import Stehfest
 from scipy.optimize import brentq
 
 from .._validation import ParameterError, dps_or_none, in_open_interval, positive_integer
-from .._context import workdps
-from .dof import _general_w, _mp_arg
+from .._context import inner_dps, workdps
+from .dof import _general_w
 from .._messages import shown
 from .scalar import ScalarReadoutLaw
 
@@ -66,7 +66,7 @@ def _shifted_transform(law, p, a, dps):
     e^{2ta} ∫ e^{−2tx} dν, i.e. of the loss of ν shifted to start at 0 (ν on [a, ∞))."""
     with workdps(dps):
         z = mpmath.mpf(a) - p / 2
-        g = law.cauchy_transform(_mp_arg(z), dps=dps + 5)
+        g = law.cauchy_transform(z, dps=inner_dps(dps))
         val = -g / 2
     with mpmath.workdps(dps):
         return +val

@@ -56,3 +56,31 @@ def test_mha_features_refuses_a_non_model_naming_it():
     with pytest.raises(ParameterTypeError, match="model must be an AttentionModel, got str") as e:
         mha_features("mha", seed=0)
     assert e.value.param == "model"
+
+
+def test_dof_exact_lambda_at_2500_digits():
+    # w(λ) = 1 + λ G(−λ); MP(1/2), λ = 1/2: G(−1/2) = −2(√2 − 1), so w = 2 − √2.
+    # Formerly lam went through mpmathify and G's point through decimal strings (nstr):
+    # exact λ was refused, and the string route fails beyond 4300 digits.
+    from fractions import Fraction
+
+    law = MarchenkoPastur(Fraction(1, 2))
+    value = dof(law, Fraction(1, 2), dps=2500)
+    with mpmath.workdps(2500):
+        assert abs(value - (2 - mpmath.sqrt(2))) < mpmath.mpf(10) ** -2497
+    assert dof(law, Fraction(1, 2)) == pytest.approx(2 - 2 ** 0.5, rel=1e-14)
+
+
+def test_dof_complex_mpmath_lambda_matches_float_route():
+    value = dof(LAW, mpmath.mpc(0.5, 0.25), dps=30)
+    assert complex(value) == pytest.approx(complex(dof(LAW, 0.5 + 0.25j)), rel=1e-13)
+
+
+@pytest.mark.parametrize("lam, text", [
+    ("0.5", "not a string"), (True, "got True"), (np.array([True]), "got [True]"),
+    (np.array(["1"]), "got ['1']"), ([0.5, None], "got None"),
+])
+def test_dof_refuses_non_numbers(lam, text):
+    with pytest.raises(ParameterTypeError) as e:
+        dof(LAW, lam)
+    assert e.value.param == "lam" and text in str(e.value)
