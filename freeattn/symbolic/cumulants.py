@@ -12,7 +12,7 @@ import sympy as sp
 from .._validation import integer_at_least
 from ..algebraic.polynomial import series_moments
 from ..transforms.cumulants import free_cumulants_from_moments
-from .equations import algebraic_equation, family
+from .equations import algebraic_equation, algebraic_law, family
 
 __all__ = ["moments", "free_cumulants"]
 
@@ -57,6 +57,7 @@ def moments(law, k, symbolic=False, in_beta=False):
     >>> moments(attention_law(1.0, 1.0, 2), 2, symbolic=True)
     [theta_1, (gamma_K*h*theta_1**2 + gamma_K*theta_1**2 + h*theta_2**2)/(gamma_K*h)]
     """
+    algebraic_law(law)
     k = integer_at_least("k", k, 1)
     if not symbolic and family(law) is None:
         return [sp.expand(m) for m in law.exact_moments(k)]

@@ -21,17 +21,17 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from .._validation import dps_or_none
+from .._validation import ParameterError, dps_or_none
 from ..algebraic.polynomial import G as _G, z as _z
 from . import symbols as S
-from .equations import algebraic_equation, family
+from .equations import algebraic_equation, algebraic_law, family
 
 __all__ = ["critical_point_edges", "stationary_equation"]
 
 _zeta = sp.Symbol("zeta")
 
 
-def stationary_equation(symbolic=True):
+def stationary_equation():
     """The attention law's stationary equation z′(ζ) = 0 as a polynomial in ζ (sympy), with
     z(ζ) and G(ζ) of the uniformisation: returns ``(poly, z_of_zeta, G_of_zeta, zeta)``.
 
@@ -128,9 +128,11 @@ def critical_point_edges(law, dps=30):
     >>> mpmath.nstr(critical_point_edges(attention_law(1.0, 1.0), 30)[0][1], 30)
     '9.00954255037531161479809977278'
     """
+    algebraic_law(law)
     dps = dps_or_none(dps)
     if dps is None:
-        raise ValueError("dps must be an integer, got None")
+        raise ParameterError("dps", "dps must be an integer >= 5 (the digits of the edges), "
+                                    "got None")
     work = dps + 15
     with mpmath.workdps(work):
         if family(law) == "attention":

@@ -18,6 +18,7 @@ from functools import lru_cache
 
 import sympy as sp
 
+from .._validation import ParameterTypeError
 from ..algebraic.polynomial import G, affine_polynomial, boxtimes_polynomial, z
 from . import symbols as S
 
@@ -78,6 +79,17 @@ def family_polynomial(kind):
     else:
         raise ValueError(f"unknown family {kind!r}")
     return sp.expand(sp.numer(sp.together(P)))
+
+
+def algebraic_law(law, name="law"):
+    """Return ``law`` if it has an algebraic equation (an :class:`AlgebraicLaw`), else raise
+    :class:`~freeattn._validation.ParameterTypeError` naming ``name`` (the one check of every
+    function of :mod:`freeattn.symbolic` that takes a law)."""
+    if not hasattr(law, "symbolic_polynomial"):
+        raise ParameterTypeError(name, f"{name} must be an AlgebraicLaw (a law with an algebraic "
+                                       f"equation P(G, z) = 0, e.g. freeattn.attention_law(...)), "
+                                       f"got {type(law).__name__}")
+    return law
 
 
 def family(law):
@@ -188,8 +200,7 @@ def algebraic_equation(law, symbolic=False, in_beta=False):
     >>> algebraic_equation(MarchenkoPastur(0.5), symbolic=True)
     G**2*y*z - G*y - G*z + G + 1
     """
-    if not hasattr(law, "symbolic_polynomial"):
-        raise TypeError(f"law must be an AlgebraicLaw, got {type(law).__name__}")
+    algebraic_law(law)
     kind = family(law)
     if kind is not None:
         P = family_polynomial(kind)

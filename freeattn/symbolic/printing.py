@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import sympy as sp
 
+from .._validation import ParameterTypeError
+
 __all__ = ["latex"]
 
 
@@ -27,6 +29,11 @@ def latex(expr, equation=False):
     >>> latex(S.theta_1**2 / S.h + S.theta_2**2 / S.gamma_K)
     '\\frac{\\theta_{1}^{2}}{h} + \\frac{\\theta_{2}^{2}}{\\gamma_{K}}'
     """
+    if isinstance(expr, (str, bytes)) or hasattr(expr, "cauchy_transform"):
+        what = "a string" if isinstance(expr, (str, bytes)) else f"a law ({type(expr).__name__})"
+        raise ParameterTypeError("expr", f"expr must be a sympy result (an expression, or a "
+                                         f"list/dict of them), got {what}; for a law's equation "
+                                         "use latex(algebraic_equation(law), equation=True)")
     if isinstance(expr, (list, tuple)):
         return ",\\quad ".join(latex(e, equation) for e in expr)
     if isinstance(expr, dict):

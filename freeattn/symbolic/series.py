@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import sympy as sp
 
-from .._validation import integer_at_least
+from .._messages import shown
+from .._validation import ParameterError, ParameterTypeError, dps_or_none, integer_at_least
 from . import symbols as S
 from .cumulants import moments as _moments
-from .equations import family
+from .equations import algebraic_law, family
 
 __all__ = ["moment_series", "edge_series"]
 
@@ -28,11 +29,13 @@ _VARIABLES = ("beta", "gamma_k")
 
 
 def _check(law, variable, order):
+    algebraic_law(law)
     if family(law) != "attention":
-        raise TypeError("series expansions are implemented for attention laws "
-                        "(freeattn.attention_law), got " + getattr(law, "name", type(law).__name__))
-    if variable not in _VARIABLES:
-        raise ValueError(f"variable must be one of {_VARIABLES}, got {variable!r}")
+        raise ParameterTypeError("law", "series expansions are implemented for attention laws "
+                                        "(freeattn.attention_law), got " + law.name)
+    if not (isinstance(variable, str) and variable in _VARIABLES):
+        raise ParameterError("variable", "variable must be 'beta' or 'gamma_k', got "
+                                         f"{shown(variable)}")
     return integer_at_least("order", order, 1)
 
 
@@ -201,6 +204,10 @@ def edge_series(law, variable="gamma_k", order=2, symbolic=False, dps=30):
     """
     order = _check(law, variable, order)
     if variable == "beta":
+        dps = dps_or_none(dps)
+        if dps is None:
+            raise ParameterError("dps", "dps must be an integer >= 5 (the digits of the β² "
+                                        "coefficients), got None")
         return _edge_series_beta(law, order, dps)
     zeta = sp.Symbol("zeta")
     s = sp.Symbol("s", positive=True)  # s = sqrt(h)
@@ -284,7 +291,7 @@ def _edge_series_beta(law, order, dps):
                 comp = [a + F[k] * b for a, b in zip(comp, power)]
                 power = mul(power, dco)
             e = mul(tco, comp)  # e_0 = 0 since θ₁(0) = 0
-            expr = sum(sp.Float(mpmath.nstr(e[k], dps), dps) * S.beta ** (2 * k)
+            expr = sum(sp.Float(e[k], dps) * S.beta ** (2 * k)
                        for k in range(1, n))
             out[side] = expr + sp.Order(S.beta ** (2 * (order + 1)), S.beta)
     return out
