@@ -75,7 +75,7 @@ def moments():
               help="Number of moments K (1..12).")
 @click.option("--symbolic", is_flag=True, help="Moments as formulas in θ₁, θ₂, γ_K, h.")
 @click.option("--dps", type=_dom.DPS, default=None,
-              help="Also print each value to this many digits (5 to 2000, mpmath).")
+              help=f"Also print each value to this many digits (5 to {_dom.MAX_DPS}, mpmath).")
 @click.option("--cumulants", is_flag=True, help="Print free cumulants instead of moments.")
 @click.option("--latex", "as_latex", is_flag=True, help="Add the LaTeX source of each line.")
 def moments_attention(beta, gamma_k, heads, order, symbolic, dps, cumulants, as_latex):
@@ -113,7 +113,7 @@ def edges():
 @edges.command("attention")
 @_attention_options
 @click.option("--dps", type=_dom.DPS, default=30, show_default=True,
-              help="Digits of the edges (5 to 2000, mpmath).")
+              help=f"Digits of the edges (5 to {_dom.MAX_DPS}, mpmath).")
 @click.option("--method", type=click.Choice(["discriminant", "critical", "both"]),
               default="discriminant", show_default=True,
               help="discriminant: real roots of disc_G P; critical: critical values of z(ζ) "
