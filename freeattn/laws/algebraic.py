@@ -2190,6 +2190,7 @@ class AlgebraicLaw(Law):
         from .._validation import ParameterError
         from ..algebraic.polynomial import pushforward_polynomial
         from ._params import exact, fresh
+        from .._messages import shown
         from .transformed import _coefficients
 
         raw = coefficients.coef if isinstance(coefficients, np.polynomial.Polynomial) \
@@ -2205,7 +2206,7 @@ class AlgebraicLaw(Law):
         degree = len(_coefficients("coefficients", raw)) - 1
         if degree != len(raw) - 1:
             raise ParameterError("coefficients", "the leading coefficient c_d must be non-zero, "
-                                                 f"got {coefficients!r}")
+                                                 f"got {shown(coefficients)}")
         coefficients = [exact(v, "coefficients") for v in raw]
         syms, values = [], {}
         for j, c in enumerate(coefficients):

@@ -47,3 +47,8 @@ def test_exact_coefficients_stay_exact():
     assert law.exact_moments(2) == [sp.Rational(1, 2), sp.Rational(3, 8)]
     law = MP.pushforward((c for c in (1, sp.E - 1)))  # a generator, a sympy expression
     assert sp.simplify(law.exact_moments(1)[0] - sp.E) == 0
+
+
+def test_message_shows_numbers_not_numpy_reprs():
+    with pytest.raises(ParameterError, match=r"got \[0\.0, 1\.0, 0\.0\]$"):
+        MP.pushforward(np.array([0.0, 1.0, 0.0]))
