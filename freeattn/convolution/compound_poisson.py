@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from ..algebraic.polynomial import compound_free_poisson_polynomial
 from ..laws._params import fresh
-from ..laws.algebraic import AlgebraicLaw
+from ..laws.algebraic import AlgebraicLaw, AtomAtZero
 from ._dispatch import choose_method, fmt, hull, mean_of
 from .multiplicative import _fresh_copy
 
@@ -68,5 +68,8 @@ def compound_free_poisson(mu, rate, method=None):
             from ._algebraic import compound_free_poisson_r_polynomial
 
             P = compound_free_poisson_r_polynomial(P1, t)
-        return AlgebraicLaw(P, {**v1, t: rate_exact}, name=name)
+        law = AlgebraicLaw(P, {**v1, t: rate_exact}, name=name)
+        if positive_law:  # π(μ, t)({0}) = max(0, 1 − t(1 − μ({0}))) for μ on [0, ∞)
+            law.atom_at_zero = AtomAtZero("compound", (mu,), rate_exact)
+        return law
     return CompoundFreePoisson(mu, rate_exact, name=name)
