@@ -46,6 +46,7 @@ __all__ = [
     "pushforward_polynomial",
     "expand_polynomial",
     "substitute_polynomial",
+    "rename_symbols",
     "series_polynomial",
     "series_moments",
 ]
@@ -995,6 +996,20 @@ def expand_polynomial(P):
         else:
             return exact.to_sympy(p, tuple(syms), denominator=den)
     return sp.expand(P)
+
+
+def rename_symbols(P, mapping):
+    """``P.xreplace(mapping)`` for a symbol → symbol renaming (e.g. a law's parameters renamed
+    apart before ⊠), the same expression; an expanded polynomial that came from FLINT is
+    rebuilt from its FLINT form with the new symbols (no walk of the sympy tree)."""
+    hit = exact._recall(P)
+    if hit is None or not all(k.is_Symbol and v.is_Symbol for k, v in mapping.items()):
+        return P.xreplace(mapping)
+    p, gens, den = hit
+    new = [mapping.get(g, g) for g in gens]
+    if len(set(new)) != len(new):  # two symbols merged: sympy combines the terms
+        return P.xreplace(mapping)
+    return exact.to_sympy(p, dict(zip(p.context().names(), new)), denominator=den)
 
 
 def substitute_polynomial(P, mapping):
