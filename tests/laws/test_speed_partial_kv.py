@@ -94,3 +94,18 @@ def test_layer_elimination_in_flint_equals_the_sympy_route(monkeypatch, args):
     (k2, x2), = v2.items()
     assert x1 == x2 and c1 == c2
     assert sp.expand(P1.xreplace({k1: k2})) == P2
+
+
+def test_second_law_of_a_structure_gets_the_first_ones_breakpoints():
+    """The second law of a structure takes the symbolic route (the factor with every
+    parameter symbolic, a scan's route); for a partial K/V layer law that discriminant is
+    beyond the exact cost limit, so it is taken at the values too: the same breakpoints and
+    atoms as the first law, mass one."""
+    first = partial_kv_output_law(1.0, 2, 0.5, 2.0, 0.6)
+    first.support()
+    second = partial_kv_output_law(1.0, 2, 0.5, 2.0, 0.6)
+    assert not first._symbolic_route and second._symbolic_route
+    assert second._branch(None).route == "near"
+    _same(second._branch(None).breakpoints, first._branch(None).breakpoints, 28)
+    # support() runs the mass self-check (atoms + intervals = 1 to 1e-9)
+    assert second.support() == first.support() and second.atoms() == first.atoms()
