@@ -18,6 +18,9 @@ with ``--against PATH``, for another checkout in the same run, interleaved run b
 both see the same load, with the build ratio.  ``NAME:rho=0.6`` builds the preset with the
 partial key–value correlation ρ (``mha_output_law(..., rho=...)``); ``all`` is every preset
 plus ``bert-base:rho=0.5`` and ``bert-base:rho=0.6``.  The load average is printed beside.
+Children run with PYTHONDONTWRITEBYTECODE=1 (no bytecode written into either checkout), so
+"import" includes compiling freeattn's own sources (~0.1–0.2 s here; an installed package
+with cached bytecode imports that much faster; sympy's own import is ~0.26 s of it).
 
 For each law of Hayase, Collins & Karakida (single head) and Hayase & Karakida 2026
 (multi-head) a fresh interpreter imports freeattn and *builds* the law: constructs the law

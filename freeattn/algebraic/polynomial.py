@@ -415,10 +415,11 @@ def _moments_at(p, probe, order):
 
 
 def _boxtimes_flint(P1, P2):
-    names = {s.name for s in exact.free_symbols(P1) | exact.free_symbols(P2)} | {"G", "z", "w", "S", "S_1"}
+    syms = exact.free_symbols(P1) | exact.free_symbols(P2)
+    names = {s.name for s in syms} | {"G", "z", "w", "S", "S_1"}
     ctx = exact.context(names)
     p1, p2 = exact.to_flint(P1, ctx), exact.to_flint(P2, ctx)
-    return exact.to_sympy(_boxtimes_p(p1, p2), tuple(exact.free_symbols(P1) | exact.free_symbols(P2)))
+    return exact.to_sympy(_boxtimes_p(p1, p2), tuple(syms))
 
 
 def _boxtimes_p(p1, p2):
@@ -906,7 +907,8 @@ def _pushforward_cached(P, ks):
     if exact.flint_enabled():
         try:
             R, ctx = _pushforward_flint(P, ks)
-            pf = exact.to_flint(P, exact.context({s.name for s in exact.free_symbols(P)} | {"G", "z"}))
+            names = {s.name for s in exact.free_symbols(P)} | {"G", "z"}
+            pf = exact.to_flint(P, exact.context(names))
 
             def expected(probe):
                 m = [exact.flint.fmpq(1)] + _moments_at(pf, probe, 2 * d)

@@ -302,7 +302,8 @@ def _with_free_poisson_flint(kappa, t, r, g, g_o):
     gq, goq = fq(int(g.p), int(g.q)), (1 if g_o is None else fq(int(g_o.p), int(g_o.q)))
     tq, rq = fq(int(t.p), int(t.q)), fq(int(r.p), int(r.q))
 
-    def expected(probe):  # m₁ = γ_K m₁(μ̂) (times γ_O after ⊠ π_{γ_O}), m₁(μ̂) = 1 + κ(r + t)
+    def expected(probe):
+        # m₁ = γ_K m₁(μ̂) (times γ_O after ⊠ π_{γ_O}), m₁(μ̂) = 1 + κ(r + t)
         return [gq * (1 + probe["kappa_"] * (rq + tq)) * goq]
 
     f = pm._select_flint(pm._from_s_relation_flint(sub), expected)
