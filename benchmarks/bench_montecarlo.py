@@ -18,9 +18,15 @@ Reports, in one run:
    ``reproduce table-d2`` runs), interleaved, 1 BLAS thread, and the estimate of
    ``freeattn.reproduce.table_d2.draw_seconds`` from step rates measured in the same run:
    speed-up direct/reduced and measured/estimated are printed, with the load average.
+5. ``--check-rows ROW,ROW``: the whole ``freeattn.montecarlo.check`` of each Table D.2 row
+   (full layer, softmax + Gaussian model, every eigenvalue compared with the limit law (C.15);
+   what ``freeattn check mha --preset ROW`` runs) with method='direct' against the default
+   'reduced', interleaved, --check-draws draws in one worker process; the law is built
+   (and warmed) once before the timing.  Speed-up direct/reduced printed per row.
 
 Usage: python benchmarks/bench_montecarlo.py [--n 2000] [--draws 4] [--json]
        python benchmarks/bench_montecarlo.py --table-rows falcon-7b,gpt3-175b [--repeat 1]
+       python benchmarks/bench_montecarlo.py --check-rows bert-base,dinov3-l16 [--repeat 2]
 """
 from __future__ import annotations
 
@@ -102,6 +108,38 @@ def table_rows(rows, repeat):
     return out
 
 
+def check_rows(rows, draws, repeat):
+    """``check(law, model)`` of each preset row, method='direct' against 'reduced'."""
+    import os
+
+    from freeattn.attention import MHAConfig
+    from freeattn.montecarlo import check
+
+    out = {}
+    for name in rows:
+        cfg = MHAConfig.preset(name)
+        model, law = cfg.model("mha"), cfg.law("mha")
+        # warm the law's cdf/ppf tables so that both timings are the sampling and metrics
+        check(law, model, draws=1, seed=0, workers=1, ks_tol=1, rel_w1_tol=10,
+              method="reduced")
+        res = {}
+
+        def run(method):
+            res[method] = check(law, model, draws=draws, seed=0, workers=1, ks_tol=1,
+                                rel_w1_tol=10, method=method)
+
+        load0 = os.getloadavg()[0]
+        t_direct, t_reduced = best_of_interleaved([lambda: run("direct"),
+                                                   lambda: run("reduced")], repeat)
+        out[name] = {"n": model.n, "heads": model.heads, "draws": draws,
+                     "direct_s": t_direct, "reduced_s": t_reduced,
+                     "speedup": t_direct / t_reduced,
+                     "gaussian_ks": {m: r.gaussian.ks for m, r in res.items()},
+                     "softmax_ks": {m: r.softmax.ks for m, r in res.items()},
+                     "load": (load0 + os.getloadavg()[0]) / 2}
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--n", type=int, default=2000)
@@ -111,11 +149,29 @@ def main():
     ap.add_argument("--only-mha", action="store_true", help="Only the multi-head comparison.")
     ap.add_argument("--table-rows", default=None,
                     help="Only: one draw of each of these Table D.2 rows, direct vs reduced.")
+    ap.add_argument("--check-rows", default=None,
+                    help="Only: check() of each of these Table D.2 rows, direct vs reduced.")
+    ap.add_argument("--check-draws", type=int, default=2)
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
-    for name, low in (("n", 2), ("draws", 1), ("repeat", 1)):
+    for name, low in (("n", 2), ("draws", 1), ("repeat", 1), ("check_draws", 1)):
         if getattr(args, name) < low:
-            ap.error(f"--{name} must be an integer >= {low}, got {getattr(args, name)}")
+            ap.error(f"--{name.replace('_', '-')} must be an integer >= {low}, "
+                     f"got {getattr(args, name)}")
+    if args.check_rows:
+        res = check_rows([r.strip() for r in args.check_rows.split(",") if r.strip()],
+                         args.check_draws, args.repeat)
+        if args.json:
+            print(json.dumps(res, indent=2))
+            return
+        for name, r in res.items():
+            print(f"[check mha --preset {name}: n = {r['n']}, h = {r['heads']}, {r['draws']} "
+                  f"draws, 1 worker, best of {args.repeat}, load {r['load']:.1f}] direct "
+                  f"{r['direct_s']:.2f} s, reduced {r['reduced_s']:.2f} s: speed-up "
+                  f"{r['speedup']:.2f}x (Gaussian KS to the law: direct "
+                  f"{r['gaussian_ks']['direct']:.4f}, reduced {r['gaussian_ks']['reduced']:.4f};"
+                  f" softmax {r['softmax_ks']['direct']:.4f} / {r['softmax_ks']['reduced']:.4f})")
+        return
     if args.table_rows:
         res = table_rows([r.strip() for r in args.table_rows.split(",") if r.strip()],
                          args.repeat)

@@ -13,6 +13,7 @@ import numpy as np
 __all__ = [
     "ParameterError",
     "ParameterTypeError",
+    "refuse_text",
     "positive",
     "nonnegative",
     "positive_integer",
@@ -55,10 +56,34 @@ class ParameterTypeError(ParameterError, TypeError):
     """
 
 
+def refuse_text(name, value, statement="a real number"):
+    """Raise :class:`ParameterTypeError` for a string, bytes or bool given as a number.
+
+    The one rule for every numeric parameter: numbers only.  A string is refused, numeric or
+    not (``'2'`` as a width or ``'1'`` as β is a bug, and a law constructor and a function
+    must not differ on it); exact decimal input is ``decimal.Decimal('0.1')`` or
+    ``fractions.Fraction(1, 10)``.  The CLI parses its own flags into numbers first.
+    """
+    if isinstance(value, (str, bytes)):
+        hint = ""
+        try:
+            text = (value.decode() if isinstance(value, bytes) else str(value)).strip()
+            if text.lstrip("+-").isdigit():
+                hint = f" (numbers only: pass {int(text)} itself)"
+            elif math.isfinite(float(text)):
+                hint = (f" (numbers only: pass {text} itself, or decimal.Decimal({text!r}) "
+                        f"for an exact decimal)")
+        except (ValueError, UnicodeDecodeError):
+            pass
+        raise ParameterTypeError(name, f"{name} must be {statement}, not a string: got "
+                                       f"{value!r}{hint}")
+    if isinstance(value, (bool, np.bool_)):
+        raise ParameterTypeError(name, f"{name} must be {statement}, got {value!r}")
+
+
 def _real(name, value):
     # strings and booleans are refused rather than coerced: '2' or True as a width is a bug
-    if isinstance(value, (bool, str, bytes)):
-        raise ParameterTypeError(name, f"{name} must be a real number, got {value!r}")
+    refuse_text(name, value)
     if not isinstance(value, numbers.Real):
         try:
             value = float(value)
@@ -221,7 +246,8 @@ class Param:
     Traceback (most recent call last):
     ...
     freeattn._validation.ParameterError: rate must be a finite number > 0, got -1
-    >>> rate.exact("0.1")   # exact input stays exact
+    >>> from decimal import Decimal
+    >>> rate.exact(Decimal("0.1"))   # exact input stays exact
     1/10
     """
 
@@ -250,26 +276,29 @@ class Param:
     def exact(self, value):
         """The exact (sympy) value of ``value``, checked against the domain.
 
-        Exact input stays exact (int, Fraction, Decimal, decimal string, sympy number, mpf at
-        all of its bits; a float is its binary value; see :func:`freeattn.laws._params.exact`),
-        and the domain is checked on the exact value (so "1e-400" is a valid positive number).
+        Exact input stays exact (int, Fraction, Decimal, sympy number, mpf at all of its
+        bits; a float is its binary value; see :func:`freeattn.laws._params.exact`), and the
+        domain is checked on the exact value (so ``Decimal("1e-400")`` is a valid positive
+        number).  Strings are refused, as by every validator (:func:`refuse_text`).
 
         Raises
         ------
         ParameterError
-            For a value outside the domain, NaN, ±∞ or a malformed decimal string.
+            For a value outside the domain, NaN or ±∞.
         ParameterTypeError
-            For a value that is not a real number.
+            For a value that is not a real number (a string, a bool, …); the message states
+            the domain.
         """
         from .laws._params import exact
 
         if value is None and self.optional:
             return None
+        refuse_text(self.name, value, self._statement())
         try:
             v = exact(value, self.name)
         except ParameterTypeError:
             raise
-        except ParameterError:  # NaN, ±∞, a malformed decimal string: state the domain
+        except ParameterError:  # NaN, ±∞: state the domain
             raise ParameterError(self.name, f"{self.name} must be {self._statement()}, "
                                             f"got {value!r}") from None
         if isinstance(self.domain, tuple):
@@ -339,10 +368,18 @@ def declared(params, name):
 
 def real_vector(name, values, min_size=1):
     """Return ``values`` as a 1-D float ndarray of finite reals with at least ``min_size``
-    entries, else raise ParameterError naming ``name``."""
+    entries, else raise ParameterError naming ``name`` (ParameterTypeError for strings and
+    booleans: numbers only, as :func:`refuse_text`)."""
     try:
+        raw = np.asarray(values)
+        if raw.dtype.kind in "USb" or raw.dtype.kind == "O" and any(
+                isinstance(v, (str, bytes, bool, np.bool_)) for v in raw.reshape(-1)):
+            raise ParameterTypeError(name, f"{name} must be an array of real numbers, not "
+                                           f"strings or booleans; got {values!r}"[:300])
         arr = np.asarray(values, dtype=float)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError) as exc:
+        if isinstance(exc, ParameterError):
+            raise
         raise ParameterError(name, f"{name} must be an array of real numbers") from None
     if arr.ndim != 1:
         raise ParameterError(name, f"{name} must be one-dimensional, got shape {arr.shape}")

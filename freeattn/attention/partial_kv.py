@@ -46,7 +46,7 @@ from .._validation import ParameterError, in_closed_interval
 from ..algebraic import exact as exact_alg
 from ..algebraic.polynomial import G, S, from_s_relation, s_relation, w, z
 from ..laws._params import exact, fresh
-from ..laws.algebraic import AlgebraicLaw
+from ..laws.algebraic import AlgebraicLaw, AtomAtZero
 from . import config as _cfg
 
 __all__ = ["JUMP_POLYNOMIAL", "RHO_RANGE", "jump_polynomial", "check_rho", "check_rho_layer",
@@ -181,9 +181,12 @@ def _jump_relation(kappa, t, r):
     return s_relation(P), {k: kappa}
 
 
-def _law(poly, values, scale, name):
+def _law(poly, values, scale, name, atom0):
     law = AlgebraicLaw(poly, values=values, name=name).dilate(scale)
     law.name = name
+    # the exact atom at 0 (from the compound free Poisson and ⊠ atom rules), which decides it
+    # where the numerics cannot tell nearly equal candidate masses apart (AlgebraicLaw._pole_mass)
+    law.atom_at_zero = AtomAtZero("value", value=atom0)
     return law
 
 
@@ -236,7 +239,7 @@ def partial_kv_jump_law(beta, heads, gamma_k, rho, *, _generic=False):
         return law
     k = fresh("kappa")
     P = jump_polynomial().xreplace({KAPPA: k, T: t, R: r})
-    return _law(P, {k: kappa}, c, name)
+    return _law(P, {k: kappa}, c, name, sp.Max(0, 1 - 1 / t))
 
 
 _OPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
@@ -367,7 +370,7 @@ def partial_kv_values_law(beta, heads, gamma_k, rho, *, _generic=False):
             values_law(beta, heads, gamma_k, gamma_k)
     else:
         P, values, c = _with_free_poisson(beta, heads, gamma_k, rho, None)
-        law = _law(P, values, c, name)
+        law = _law(P, values, c, name, sp.Max(0, 1 - exact(gamma_k)))
     law.name = name
     law.params = {"beta": beta, "heads": heads, "gamma_k": gamma_k, "gamma_v": gamma_k,
                   "tied": False, "rho": float(rho)}
@@ -429,6 +432,7 @@ def partial_kv_output_law(beta, heads, gamma_k, gamma_o, rho, *, _generic=False)
         law = mha_output_law(beta, heads, gamma_k, gamma_k, gamma_o)
     else:
         P, values, c = _with_free_poisson(beta, heads, gamma_k, rho, gamma_o)
-        law = _law(P, values, c / exact(gamma_k), name)
+        law = _law(P, values, c / exact(gamma_k), name,
+                   1 - sp.Min(1, exact(gamma_k), exact(gamma_o)))
     law.name = name
     return law

@@ -14,7 +14,18 @@ from ._paths import check_curve_outputs, write_or_fail
 __all__ = ["main"]
 
 
-@click.group()
+#: First commands to try (printed under ``freeattn --help``; each is run by the tests).
+EXAMPLES = (
+    "freeattn density attention --beta 1 --gamma-k 1 --plot nu.png",
+    "freeattn density mha --preset bert-base --out bert.json",
+    "freeattn edges attention --beta 1 --gamma-k 0.5 --dps 40",
+    "freeattn check mha --preset bert-base --draws 10",
+    "freeattn reproduce table-d2 --rows bert-base > table.txt",
+)
+
+
+@click.group(epilog="\b\nExamples:\n" + "\n".join(f"  {e}" for e in EXAMPLES)
+             + "\n\nEach command has --help; python -m freeattn works too.")
 @click.version_option(package_name="freeattn")
 def main():
     """freeattn: free-probability laws of self-attention spectra."""
@@ -47,14 +58,14 @@ from . import _domains as _dom  # noqa: E402  (help texts from the declared doma
               help=_dom.gamma_help("γ_K", "h d_K / n"))
 @click.option("--heads", type=int, default=1, show_default=True, help=_dom.HEADS_HELP)
 @click.option("--points", type=int, default=400, show_default=True,
-              help="Number of grid points across the support (≥ 2).")
+              help="Number of grid points across the support (2 to 10^6).")
 @click.option("--out", type=click.Path(dir_okay=False),
               help="Write the curve to FILE.json, or as CSV to any other name (FILE.csv).")
 @click.option("--plot", type=click.Path(dir_okay=False),
               help="Write a plot of the density; the format follows the extension "
                    "(.png, .pdf, .svg, ...).")
-@click.option("--dps", type=click.IntRange(min=5), default=None,
-              help="Digits (>= 5) for edges and moments (mpmath).")
+@click.option("--dps", type=_dom.DPS, default=None,
+              help="Digits (5 to 2000) for edges and moments (mpmath).")
 def density_attention(beta, gamma_k, heads, points, out, plot, dps):
     """Density of ν_{∞,h}: squared singular values of sqrt(n/h)(A − 11ᵀ/n), n → ∞."""
     from ..attention import attention_law, theta1, theta2
@@ -87,8 +98,9 @@ def density_attention(beta, gamma_k, heads, points, out, plot, dps):
     x = np.linspace(a, b, points)
     pdf = law.pdf(x)
     if out:
-        write_or_fail(lambda: _write_curve(out, law, beta, gamma_k, heads, support, atoms, x,
-                                           pdf), out, "--out")
+        params = {"kind": "attention", "beta": beta, "gamma_k": gamma_k, "heads": heads}
+        write_or_fail(lambda: _write_curve(out, law, params, support, atoms, x, pdf), out,
+                      "--out")
         click.echo(f"wrote {out}")
     if plot:
         from .plotting import plot_density
@@ -99,11 +111,17 @@ def density_attention(beta, gamma_k, heads, points, out, plot, dps):
         click.echo(f"wrote {plot}")
 
 
-def _write_curve(out, law, beta, gamma_k, heads, support, atoms, x, pdf):
-    """The density curve as JSON (``*.json``) or CSV (any other name)."""
+def _write_curve(out, law, params, support, atoms, x, pdf):
+    """The density curve as JSON (``*.json``) or CSV (any other name).
+
+    The JSON is self-describing: ``law`` (its name), then every parameter of ``params`` as a
+    top-level key (the command's resolved values: kind, beta, gamma_k, heads, … — what was
+    computed, defaults and preset values filled in), then support, atoms, x and pdf.  The
+    CSV holds the columns x, pdf only.
+    """
     if out.endswith(".json"):
         with open(out, "w") as fh:
-            json.dump({"law": law.name, "beta": beta, "gamma_k": gamma_k, "heads": heads,
+            json.dump({"law": law.name, **params,
                        "support": [[float(u), float(v)] for u, v in support],
                        "atoms": [[float(u), float(v)] for u, v in atoms],
                        # strict JSON: a divergent density (hard edge) is written as null

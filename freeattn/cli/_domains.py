@@ -6,9 +6,11 @@ range the laws do not enforce.
 """
 from __future__ import annotations
 
+import click
+
 from ..attention.config import BETA_LAW_RANGE, GAMMA_RANGE, MAX_HEADS
 
-__all__ = ["BETA_HELP", "GAMMA_HELP", "HEADS_HELP", "gamma_help"]
+__all__ = ["BETA_HELP", "GAMMA_HELP", "HEADS_HELP", "gamma_help", "DPS", "MAX_DPS"]
 
 
 def _interval(lo, hi):
@@ -27,3 +29,13 @@ def gamma_help(symbol, definition):
     """E.g. ``gamma_help("γ_K", "h d_K / n")`` → "γ_K = h d_K / n, in [0.001, 1000]."."""
     return f"{symbol} = {definition}, {GAMMA_HELP}."
 
+
+
+#: Largest --dps the commands accept: the engine's exact-to-mpmath conversions go through
+#: decimal strings, which Python refuses beyond 4300 digits (``sys.int_info``); edges and
+#: densities of the algebraic laws need about twice the working digits, so 2000 is the
+#: largest precision every command reaches (measured: 3000 failed with "Exceeds the limit
+#: (4300 digits) for integer string conversion").
+MAX_DPS = 2000
+#: click type of every --dps option: an integer in [5, MAX_DPS]
+DPS = click.IntRange(5, MAX_DPS)

@@ -10,6 +10,7 @@ from .. import _validation as v
 from ._errors import RunError
 from ._errors import usage_error as _usage
 from ._paths import check_output_path, write_or_fail
+from ._progress import progress_option, show_progress
 
 __all__ = ["check", "layer_options", "config_from_flags"]
 
@@ -134,10 +135,11 @@ def check():
               help="Write a plot (histograms over the density, the sweep, or the grid); "
                    "the format follows the extension (.png, .pdf, .svg, ...).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@progress_option
 @click.pass_context
 def attention(ctx, beta, gamma_k, heads, kv_heads, n, d, draws, seed, workers, scheduler,
               exclude_top, ks_tol, rel_w1_tol, target, beta_grid, n_grid, factor, plot,
-              as_json):
+              as_json, progress):
     """Single-head / concatenated-heads attention sqrt(n/h)[A_1^⊥, …, A_h^⊥] vs ν_{∞,h}.
 
     Draws the true softmax model and the finite Gaussian model with the same weights and
@@ -168,20 +170,21 @@ def attention(ctx, beta, gamma_k, heads, kv_heads, n, d, draws, seed, workers, s
         raise click.UsageError("give either --n (one context length) or --n-grid, not both")
     law_for = _law_factory(gamma_k, heads)
     options = dict(d=d, kv_heads=kv_heads)
+    progress = show_progress(progress, as_json)
     if beta_grid is not None:
         _grid_mode(beta_grid, n_grid or str(n), gamma_k, heads, draws, seed,
-                   workers, scheduler, exclude_top, factor, plot, as_json, options)
+                   workers, scheduler, exclude_top, factor, plot, as_json, options, progress)
         return
     if n_grid is not None:
         _sweep_mode(law_for(beta), beta, _grid(n_grid, "--n-grid", int), gamma_k, heads, draws,
-                    seed, workers, scheduler, exclude_top, plot, as_json, options)
+                    seed, workers, scheduler, exclude_top, plot, as_json, options, progress)
         return
     law = law_for(beta)
     with _run_errors(scheduler):
         model = AttentionModel.from_ratios(beta, n, gamma_k, heads, **options)
         result = run_check(law, model, draws=draws, seed=seed, workers=workers,
                            scheduler=scheduler, exclude_top=exclude_top, ks_tol=ks_tol,
-                           rel_w1_tol=rel_w1_tol, target=target, progress=not as_json)
+                           rel_w1_tol=rel_w1_tol, target=target, progress=progress)
     title = (f"beta={beta:g}, gamma_K={gamma_k:g}, h={heads}, n={n}, "
              f"{draws} draw{'s' if draws != 1 else ''}")
     _report(as_json, result.to_dict(), result.summary(), plot,
@@ -193,21 +196,21 @@ def attention(ctx, beta, gamma_k, heads, kv_heads, n, d, draws, seed, workers, s
 
 
 def _sweep_mode(law, beta, ns, gamma_k, heads, draws, seed, workers, scheduler, exclude_top,
-                plot, as_json, options):
+                plot, as_json, options, progress):
     from ..montecarlo import finite_size_sweep
 
     with _run_errors(scheduler, ns="--n-grid", n="--n-grid"):
         result = finite_size_sweep(law, ns, beta=beta, gamma_k=gamma_k, heads=heads,
                                    draws=draws, seed=seed, workers=workers,
                                    scheduler=scheduler, exclude_top=exclude_top,
-                                   progress=not as_json, **options)
+                                   progress=progress, **options)
     _report(as_json, result.to_dict(),
             result.table() + "\nrate: least-squares fit of distance ~ C n^-rate", plot,
             lambda mc_plot: mc_plot.plot_sweep(result, plot))
 
 
 def _grid_mode(beta_grid, n_grid, gamma_k, heads, draws, seed, workers, scheduler,
-               exclude_top, factor, plot, as_json, options):
+               exclude_top, factor, plot, as_json, options, progress):
     from ..montecarlo import linearization_grid
 
     betas = _grid(beta_grid, "--beta-grid", float)
@@ -218,7 +221,7 @@ def _grid_mode(beta_grid, n_grid, gamma_k, heads, draws, seed, workers, schedule
                                     betas, ns, gamma_k=gamma_k, heads=heads, draws=draws,
                                     seed=seed, factor=factor, workers=workers,
                                     scheduler=scheduler, exclude_top=exclude_top,
-                                    progress=not as_json, **options)
+                                    progress=progress, **options)
     _report(as_json, result.to_dict(), result.table(), plot,
             lambda mc_plot: mc_plot.plot_linearization(result, plot))
 
@@ -264,6 +267,26 @@ _LAYER_FLAGS = dict(preset="--preset", sharing="--sharing", gamma_k="--gamma-k",
                     gamma_v="--gamma-v", gamma_o="--gamma-o", rho="--rho")
 
 
+def preset_kv_heads(row, heads, kv_heads, sharing):
+    """h_KV of a preset layer after the user's overrides (None: the pattern's default).
+
+    ``--kv-heads`` wins; else the preset's h_KV is kept only where it still describes the
+    layer: independent heads (h_KV = h in the preset) follow an overridden ``--heads``,
+    ``--sharing none`` means h_KV = h and ``--sharing mqa`` h_KV = 1.  (Before, ``--preset
+    bert-base --heads 8`` kept h_KV = 12 and failed with "--kv-heads must divide heads=8".)
+    """
+    if kv_heads is not None:
+        return kv_heads
+    final = sharing if sharing is not None else row["sharing"]
+    if final == "none":
+        return None
+    if final == "mqa":
+        return 1
+    if row["kv_heads"] == row["heads"]:
+        return None if heads is not None else row["kv_heads"]
+    return row["kv_heads"]
+
+
 def config_from_flags(preset, beta, n, d, heads, kv_heads, sharing, tied, d_k, d_v, d_o,
                       gamma_k, gamma_v, gamma_o, rho=None):
     """An :class:`freeattn.attention.MHAConfig` from the layer flags (usage errors name flags)."""
@@ -284,6 +307,11 @@ def config_from_flags(preset, beta, n, d, heads, kv_heads, sharing, tied, d_k, d
                 raise v.ParameterError("preset", f"preset must be one of {tuple(PRESETS)}, "
                                                   f"got {preset!r}")
             fields = {k: val for k, val in PRESETS[preset].items() if k != "source"}
+            if heads is not None:
+                v.positive_integer("heads", heads)
+            fields["kv_heads"] = preset_kv_heads(fields, heads, kv_heads, sharing)
+            if fields["kv_heads"] is None:
+                del fields["kv_heads"]
         given = dict(beta=beta, n=n, d=d, heads=heads, kv_heads=kv_heads, sharing=sharing,
                      d_k=d_k, d_v=d_v, d_o=d_o, rho=rho)
         if n is not None and preset is not None and d is None and fields.get("d", 0) < n:
@@ -307,7 +335,16 @@ def config_from_flags(preset, beta, n, d, heads, kv_heads, sharing, tied, d_k, d
             raise click.UsageError("give --d-k or --gamma-k (or --preset)")
         return MHAConfig(**fields)
     except (TypeError, ValueError) as exc:
-        raise _usage(exc, **_LAYER_FLAGS) from None
+        raise _usage(preset_note(exc, preset, kv_heads, fields.get("kv_heads")),
+                     **_LAYER_FLAGS) from None
+
+
+def preset_note(exc, preset, kv_flag, kv_used):
+    """Say where an h_KV that the user did not give came from (the preset)."""
+    if preset is None or kv_flag is not None or getattr(exc, "param", None) != "kv_heads":
+        return exc
+    return v.ParameterError("kv_heads", f"{exc} (h_KV = {kv_used} comes from --preset "
+                                        f"{preset}; give --kv-heads or --sharing)")
 
 
 @check.command("mha")
@@ -320,6 +357,12 @@ def config_from_flags(preset, beta, n, d, heads, kv_heads, sharing, tied, d_k, d
 @click.option("--workers", type=int, default=None,
               help="Worker processes (default: all cores). Results do not depend on it.")
 @click.option("--scheduler", default=None, help="Dask scheduler ADDRESS.")
+@click.option("--method", type=click.Choice(["reduced", "direct"]), default="reduced",
+              show_default=True,
+              help="How draws are computed: 'reduced' samples the same joint law of the two "
+                   "spectra with less work (the Gaussian noise through the values, W^O "
+                   "through the joint row space; the softmax spectrum is the literal one to "
+                   "rounding); 'direct' forms every matrix of the paper.")
 @click.option("--exclude-top", type=int, default=0, show_default=True,
               help="Remove this many top eigenvalues (outliers) before comparing.")
 @click.option("--ks-tol", type=float, default=0.02, show_default=True,
@@ -334,9 +377,10 @@ def config_from_flags(preset, beta, n, d, heads, kv_heads, sharing, tied, d_k, d
 @click.option("--plot", type=click.Path(dir_okay=False), default=None,
               help="Write histograms over the limit density (.png, .pdf, .svg, ...).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@progress_option
 def mha(preset, beta, n, d, heads, kv_heads, sharing, tied, d_k, d_v, d_o, gamma_k, gamma_v,
-        gamma_o, rho, draws, seed, workers, scheduler, exclude_top, ks_tol, rel_w1_tol, target,
-        no_law, plot, as_json):
+        gamma_o, rho, draws, seed, workers, scheduler, method, exclude_top, ks_tol, rel_w1_tol,
+        target, no_law, plot, as_json, progress):
     """Full layer MHA^⊥(X): softmax, Gaussian model and the limit law (C.15)/(C.21).
 
     Draws the true softmax layer and its finite Gaussian equivalent with the same weights and
@@ -347,6 +391,7 @@ def mha(preset, beta, n, d, heads, kv_heads, sharing, tied, d_k, d_v, d_o, gamma
     """
     from ..montecarlo import check as run_check
     from ..montecarlo import compare_draws, run_draws
+    from ..montecarlo.check import check_exclude_top
 
     _require_dask(scheduler)
     check_output_path(plot, "--plot", plot=True)
@@ -354,6 +399,7 @@ def mha(preset, beta, n, d, heads, kv_heads, sharing, tied, d_k, d_v, d_o, gamma
         raise click.UsageError("--plot draws the limit density: not with --no-law")
     ks_tol = _positive_flag("--ks-tol", ks_tol)
     rel_w1_tol = _positive_flag("--w1-tol", rel_w1_tol)
+    progress = show_progress(progress, as_json)
     cfg = config_from_flags(preset, beta, n, d, heads, kv_heads, sharing, tied, d_k, d_v, d_o,
                             gamma_k, gamma_v, gamma_o, rho=rho)
     try:
@@ -369,8 +415,9 @@ def mha(preset, beta, n, d, heads, kv_heads, sharing, tied, d_k, d_v, d_o, gamma
     if no_law:
         limit_mean = cfg.table_d2_mean()
         with _run_errors(scheduler):
+            check_exclude_top(exclude_top, model.n)  # before the draws, as check() does
             results = run_draws(model, draws, seed, workers=workers, scheduler=scheduler,
-                                progress=not as_json)
+                                progress=progress, method=method)
             _, _, pair = compare_draws(None, results, exclude_top=exclude_top, orders=(),
                                        limit_mean=limit_mean)
         passed = pair.ks <= ks_tol and pair.rel_w1 <= rel_w1_tol
@@ -378,8 +425,9 @@ def mha(preset, beta, n, d, heads, kv_heads, sharing, tied, d_k, d_v, d_o, gamma
                "top_singular_values": {"softmax": [r.softmax_top.tolist() for r in results],
                                        "gaussian": [r.gaussian_top.tolist() for r in results]},
                "model": model.to_dict(), "config": cfg.to_dict(), "draws": draws, "seed": seed,
-               "tolerance": {"ks": ks_tol, "rel_w1": rel_w1_tol}, "passed": passed}
-        text = "\n".join([head + f" draws={draws} seed={seed}", _pair_line(pair, draws,
+               "method": method, "tolerance": {"ks": ks_tol, "rel_w1": rel_w1_tol}, "passed": passed}
+        text = "\n".join([head + f" draws={draws} seed={seed} method={method}",
+                           _pair_line(pair, draws,
                                                                              limit_mean),
                            f"tolerance KS <= {ks_tol:g}, rel W1 <= {rel_w1_tol:g} (softmax vs "
                            f"Gaussian): " + ("PASS" if passed else "FAIL")])
@@ -388,7 +436,8 @@ def mha(preset, beta, n, d, heads, kv_heads, sharing, tied, d_k, d_v, d_o, gamma
         with _run_errors(scheduler):
             result = run_check(law, model, draws=draws, seed=seed, workers=workers,
                                scheduler=scheduler, exclude_top=exclude_top, ks_tol=ks_tol,
-                               rel_w1_tol=rel_w1_tol, target=target, progress=not as_json)
+                               rel_w1_tol=rel_w1_tol, target=target, progress=progress,
+                               method=method)
         passed = result.passed
         data = result.to_dict()
         data["config"] = cfg.to_dict()

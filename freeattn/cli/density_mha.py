@@ -6,6 +6,7 @@ from __future__ import annotations
 import click
 import numpy as np
 
+from ._domains import DPS
 from ._errors import usage_error
 from ._paths import check_curve_outputs, write_or_fail
 
@@ -34,18 +35,20 @@ _KINDS = click.Choice(["mha", "values", "head_average", "attention"])
 @click.option("--kind", type=_KINDS, default="mha", show_default=True,
               help="Which matrix: the layer output, Z_V, the head average or [A_r^⊥].")
 @click.option("--points", type=int, default=400, show_default=True,
-              help="Number of grid points across the support (≥ 2).")
+              help="Number of grid points across the support (2 to 10^6).")
 @click.option("--out", type=click.Path(dir_okay=False),
               help="Write the curve to FILE.json, or as CSV to any other name (FILE.csv).")
 @click.option("--plot", type=click.Path(dir_okay=False),
               help="Write a plot of the density (.png, .pdf, .svg, ...).")
-@click.option("--dps", type=click.IntRange(min=5), default=None,
-              help="Digits (>= 5) for edges, atoms and moments (mpmath).")
+@click.option("--dps", type=DPS, default=None,
+              help="Digits (5 to 2000) for edges, atoms and moments (mpmath).")
 def density_mha(preset, beta, heads, kv_heads, sharing, gamma_k, gamma_v, gamma_o, rho, kind,
                 points, out, plot, dps):
     """Density of the limit law of a multi-head layer: ν_{∞,h} ⊠ MP_{1/γ_V} ⊠ π_{γ_O} (C.15),
     or D_{1/γ_K}(π(μ_KV, h) ⊠ π_{γ_O}) for tied K = V (C.21); MQA/GQA equal 'none'."""
+    from .._validation import positive_integer
     from ..attention.config import PRESETS, check_sharing
+    from .check import preset_kv_heads, preset_note
     from ..attention.multi_head import head_average_law, mha_output_law, values_law
     from ..attention.single_head import attention_law
     from ..attention.tied import kv_values_law
@@ -64,12 +67,14 @@ def density_mha(preset, beta, heads, kv_heads, sharing, gamma_k, gamma_v, gamma_
                                                f"got {preset!r}")
             row = PRESETS[preset]
             p.update(beta=row["beta"], heads=row["heads"], sharing=row["sharing"],
-                     kv_heads=row["kv_heads"], gamma_k=row["heads"] * row["d_k"] / row["n"],
+                     kv_heads=preset_kv_heads(row, heads, kv_heads, sharing),
+                     gamma_k=row["heads"] * row["d_k"] / row["n"],
                      gamma_v=row["heads"] * row["d_v"] / row["n"], gamma_o=row["d_o"] / row["n"])
         for name, val in dict(beta=beta, heads=heads, kv_heads=kv_heads, sharing=sharing,
                               gamma_k=gamma_k, gamma_v=gamma_v, gamma_o=gamma_o).items():
             if val is not None:
                 p[name] = val
+        p["heads"] = positive_integer("heads", p["heads"])  # before the sharing checks
         if "gamma_k" not in p:
             raise click.UsageError("give --gamma-k (or --preset)")
         p.setdefault("gamma_v", p["gamma_k"])
@@ -95,7 +100,8 @@ def density_mha(preset, beta, heads, kv_heads, sharing, gamma_k, gamma_v, gamma_
         support = law.support(dps=dps)
         atoms = law.atoms(dps=dps)
     except (TypeError, ValueError) as exc:
-        raise usage_error(exc, **flags) from None
+        raise usage_error(preset_note(exc, preset, kv_heads, p.get("kv_heads")),
+                          **flags) from None
     except ArithmeticError as exc:
         raise click.ClickException(f"the law could not be resolved: {exc}") from None
     lines = [f"law       : {law.name}",
@@ -114,8 +120,11 @@ def density_mha(preset, beta, heads, kv_heads, sharing, gamma_k, gamma_v, gamma_
     x = np.linspace(a, b, points)
     pdf = law.pdf(x)
     if out:
-        write_or_fail(lambda: _write_curve(out, law, p["beta"], p["gamma_k"], p["heads"],
-                                           support, atoms, x, pdf), out, "--out")
+        params = {"kind": kind, "preset": preset, "beta": p["beta"], "heads": p["heads"],
+                  "kv_heads": kv, "sharing": p["sharing"], "gamma_k": p["gamma_k"],
+                  "gamma_v": p["gamma_v"], "gamma_o": p["gamma_o"], "rho": rho}
+        write_or_fail(lambda: _write_curve(out, law, params, support, atoms, x, pdf), out,
+                      "--out")
         click.echo(f"wrote {out}")
     if plot:
         from .plotting import plot_density

@@ -20,15 +20,23 @@ _FLAGS = {"lam": "--lam", "sigma2": "--sigma2", "gamma_o": "--gamma-o", "gamma_v
 def readout():
     """Readout learning predictions (Hayase & Karakida 2026, §5): w_ν(λ), ridge error, loss.
 
-    The layer is given by --preset NAME (a published model's widths; needs MHAConfig) or by
+    The layer is given by --preset NAME (a published model's widths) or by
     explicit ratios --beta --gamma-k --heads --gamma-v --gamma-o [--tied].  The features are
     F = MHA(X)/sqrt(m), so the law of F Fᵀ has mean one.
     """
 
 
+def _preset_names():
+    from ..attention.config import PRESETS
+
+    return list(PRESETS)
+
+
 def _layer_options(f):
     opts = [
-        click.option("--preset", default=None, help="Published layer (MHAConfig.preset)."),
+        click.option("--preset", default=None,
+                     help="A published layer: " + ", ".join(_preset_names())
+                          + "; its β and ratios."),
         click.option("--beta", type=float, default=None,
                      help=_dom.BETA_HELP[:-1] + " (default 1, or the preset's)."),
         click.option("--gamma-k", "gamma_k", type=float, default=None,

@@ -7,6 +7,8 @@ import click
 
 from ._errors import RunError
 from ._errors import usage_error as _usage
+from ._paths import check_output_path, write_or_fail
+from ._progress import progress_option, show_progress
 from .reproduce import reproduce
 
 __all__ = ["table_d2"]
@@ -26,7 +28,7 @@ def _minutes(seconds):
     return f"{seconds / 60:.1f} min" if seconds >= 60 else f"{seconds:.0f} s"
 
 
-@reproduce.command("table-d2")
+@reproduce.command("table-d2", short_help="Table D.2: softmax vs Gaussian model spectra")
 @click.option("--rows", default=None,
               help="Comma-separated rows (default all): bert-base, modernbert-large, "
                    "dinov3-l16, llada-8b, gpt3-175b, falcon-7b, kayyam-1.2b.")
@@ -54,8 +56,9 @@ def _minutes(seconds):
               default=None,
               help="Also write the JSON to this file, rewritten after every row (a partial "
                    "run keeps the rows done).")
+@progress_option
 def table_d2(rows, draws, seed, workers, scheduler, method, precision, estimate, as_json,
-             json_out):
+             json_out, progress):
     """Table D.2 of Hayase & Karakida 2026: rel. W1 (%) and KS between the softmax and the
     Gaussian-model spectra of the centred layer output, β = 1, d_O = d.
 
@@ -86,6 +89,7 @@ def table_d2(rows, draws, seed, workers, scheduler, method, precision, estimate,
         raise _usage(exc, rows="--rows", precision="--precision") from None
     if not names:
         raise click.BadParameter("must name at least one row", param_hint="--rows")
+    check_output_path(json_out, "--json-out")  # before any work, not after the first row
     from ..attention import MHAConfig
     from ..montecarlo.runner import default_workers
 
@@ -101,8 +105,11 @@ def table_d2(rows, draws, seed, workers, scheduler, method, precision, estimate,
         data = dict(header, rows=[dict(r.to_dict(), estimated_seconds=est[r.name])
                                   for r in results], not_run=skipped)
         if json_out:
-            with open(json_out, "w") as fh:
-                json.dump(data, fh, indent=2)
+            def write():
+                with open(json_out, "w") as fh:
+                    json.dump(data, fh, indent=2)
+
+            write_or_fail(write, json_out, "--json-out")
         return data
 
     if not as_json:
@@ -135,7 +142,8 @@ def table_d2(rows, draws, seed, workers, scheduler, method, precision, estimate,
             continue
         try:
             res = t.reproduce_row(name, draws, seed, workers=workers, scheduler=scheduler,
-                                  progress=not as_json, method=method, precision=precision)
+                                  progress=show_progress(progress, as_json), method=method,
+                                  precision=precision)
         except MemoryError as exc:
             raise RunError(f"row {name}: {exc}") from None
         except (OSError, TimeoutError) as exc:

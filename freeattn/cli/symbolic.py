@@ -74,8 +74,8 @@ def moments():
 @click.option("--order", type=click.IntRange(min=1, max=12), default=3, show_default=True,
               help="Number of moments K (1..12).")
 @click.option("--symbolic", is_flag=True, help="Moments as formulas in θ₁, θ₂, γ_K, h.")
-@click.option("--dps", type=click.IntRange(min=5), default=None,
-              help="Also print each value to this many digits (mpmath).")
+@click.option("--dps", type=_dom.DPS, default=None,
+              help="Also print each value to this many digits (5 to 2000, mpmath).")
 @click.option("--cumulants", is_flag=True, help="Print free cumulants instead of moments.")
 @click.option("--latex", "as_latex", is_flag=True, help="Add the LaTeX source of each line.")
 def moments_attention(beta, gamma_k, heads, order, symbolic, dps, cumulants, as_latex):
@@ -112,8 +112,8 @@ def edges():
 
 @edges.command("attention")
 @_attention_options
-@click.option("--dps", type=click.IntRange(min=5), default=30, show_default=True,
-              help="Digits of the edges (mpmath).")
+@click.option("--dps", type=_dom.DPS, default=30, show_default=True,
+              help="Digits of the edges (5 to 2000, mpmath).")
 @click.option("--method", type=click.Choice(["discriminant", "critical", "both"]),
               default="discriminant", show_default=True,
               help="discriminant: real roots of disc_G P; critical: critical values of z(ζ) "

@@ -9,7 +9,7 @@ import numbers
 import mpmath
 import sympy as sp
 
-from .._validation import ParameterError, ParameterTypeError
+from .._validation import ParameterError, ParameterTypeError, refuse_text
 
 _counter = itertools.count()
 
@@ -23,21 +23,22 @@ def exact(value, name="value"):
     """Exact sympy value of a user parameter.
 
     Exact input stays exact: ``int`` (and numpy integers), ``fractions.Fraction``,
-    ``decimal.Decimal``, decimal strings such as ``"0.1"`` (= 1/10), sympy numbers and
-    expressions, and ``mpmath.mpf`` at its own precision (its binary value, all of its bits).
-    A ``float`` (or numpy float) means its binary value (0.1 → 3602879701896397/2**55).
+    ``decimal.Decimal`` (``Decimal("0.1")`` = 1/10), sympy numbers and expressions, and
+    ``mpmath.mpf`` at its own precision (its binary value, all of its bits). A ``float`` (or
+    numpy float) means its binary value (0.1 → 3602879701896397/2**55).  Strings are refused
+    like everywhere else (numbers only, :func:`freeattn._validation.refuse_text`).
 
     Raises
     ------
     ParameterError
-        For a string that is not a decimal number, or a non-finite value.
+        For a non-finite value.
     ParameterTypeError
-        For anything that is not a real number (also a ``TypeError``).
+        For anything that is not a real number, strings and booleans included (also a
+        ``TypeError``).
     """
     if isinstance(value, sp.Basic):
         return value
-    if isinstance(value, bool):
-        raise ParameterTypeError(name, f"{name} must be a real number, got {value!r}")
+    refuse_text(name, value)
     if isinstance(value, numbers.Integral):
         return sp.Integer(int(value))
     if isinstance(value, fractions.Fraction):
@@ -47,12 +48,6 @@ def exact(value, name="value"):
             raise ParameterError(name, f"{name} must be finite, got {value!r}")
         num, den = value.as_integer_ratio()
         return sp.Rational(num, den)
-    if isinstance(value, str):
-        try:
-            dec = decimal.Decimal(value.strip())
-        except decimal.InvalidOperation:
-            raise ParameterError(name, f"{name} must be a decimal number, got {value!r}") from None
-        return exact(dec, name)
     if isinstance(value, mpmath.mpf):
         if not mpmath.isfinite(value):
             raise ParameterError(name, f"{name} must be finite, got {value!r}")

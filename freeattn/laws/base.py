@@ -52,7 +52,8 @@ import mpmath
 import numpy as np
 
 from .._context import FLOAT_EPS, GUARD_DPS, mp_route, round_back, to_mp, tolerance, workdps
-from .._validation import ParameterError, check_method, dps_or_none, integer_at_least
+from .._validation import (ParameterError, ParameterTypeError, check_method, dps_or_none,
+                           integer_at_least)
 from ._theta import (adaptive_panels, cumulative_in_panels, graded_panels, panel_integrals,
                      theta_of_x as _theta_of_x, x_of_theta as _x_of_theta)
 
@@ -184,12 +185,84 @@ class Law:
 
     # ------------------------------------------------------------------ helpers
     @staticmethod
-    def _apply(x, dps, fl, mp_fn, dtype=float, name="x", at_inf=None):
+    def _check_points(x, name, real=True, method="this method", domain="the real axis"):
+        """The type filter of every pointwise method, before any conversion.
+
+        Accepts a number (int, float, numpy number, mpf/mpc, Fraction, Decimal, a sympy
+        number) or an array_like of them; refuses with :class:`ParameterTypeError` naming
+        ``name``: None, strings (numbers only, as for parameters), booleans, non-numeric
+        objects, ragged sequences, and — where ``real`` — complex values (``method`` is
+        defined on the real axis; complex z goes to :meth:`cauchy_transform`)."""
+        word = "real" if real else "complex"
+
+        def refuse(detail):
+            raise ParameterTypeError(name, f"{name} must be a {word} number or an array_like "
+                                           f"of {word} numbers, {detail}")
+
+        def complex_refused(value):
+            hint = "; for complex z use law.cauchy_transform(z)" if name == "x" else ""
+            raise ParameterTypeError(
+                name, f"{name} must be real: {method} is defined on {domain}, got "
+                      f"{value!r}{hint}")
+
+        def scalar(v):
+            if v is None:
+                refuse("got None")
+            if isinstance(v, (str, bytes, np.str_, np.bytes_)):
+                refuse(f"not a string: got {v!r}")
+            if isinstance(v, (bool, np.bool_)):
+                refuse(f"got the boolean {v!r}")
+            if isinstance(v, (mpmath.mpc, complex, np.complexfloating)):
+                if real:
+                    complex_refused(v)
+                return
+            if isinstance(v, (numbers.Number, mpmath.mpf)):
+                return
+            if hasattr(v, "is_number") and hasattr(v, "evalf"):  # a sympy expression
+                if not v.is_number:
+                    refuse(f"got the symbolic expression {v!r}")
+                if real and v.is_real is False:
+                    complex_refused(v)
+                return
+            refuse(f"got {type(v).__name__} {v!r}"[:200])
+
+        if x is None or isinstance(x, (numbers.Number, mpmath.mpf, mpmath.mpc, str, bytes,
+                                       np.generic)) or hasattr(x, "evalf"):
+            scalar(x)
+            return
+        # any array_like (ndarray, list, tuple, pandas Series, ...)
+        try:
+            arr = np.asarray(x)
+        except (TypeError, ValueError):
+            refuse("got a ragged or malformed sequence")
+        if arr.ndim == 0 and arr.dtype.kind == "O":
+            scalar(arr.item())
+            return
+        kind = arr.dtype.kind
+        if kind in "fiu":
+            return
+        if kind == "c":
+            if real:
+                complex_refused(x if arr.size <= 4 else f"an array of dtype {arr.dtype}")
+            return
+        if kind == "O":
+            for v in arr.reshape(-1):
+                scalar(v)
+            return
+        if kind in "US":
+            refuse(f"not strings: got an array of dtype {arr.dtype}")
+        refuse(f"got an array of dtype {arr.dtype}")
+
+    @staticmethod
+    def _apply(x, dps, fl, mp_fn, dtype=float, name="x", at_inf=None, method="this method"):
         """Dispatch a pointwise evaluation to the float64 or the mpmath route.
 
-        The one argument filter of every pointwise method: NaN raises :class:`ParameterError`
-        (in both routes); ±∞ gives ``at_inf(sign)`` (sign +1, −1, or 0 for a complex infinity)
-        without calling the hook, or raises when ``at_inf`` is None."""
+        The one argument filter of every pointwise method: the types of :meth:`_check_points`
+        (``dtype=float``: real points, ``complex``: complex ones); NaN raises
+        :class:`ParameterError` (in both routes); ±∞ gives ``at_inf(sign)`` (sign +1, −1, or
+        0 for a complex infinity) without calling the hook, or raises when ``at_inf`` is
+        None."""
+        Law._check_points(x, name, real=dtype is not complex, method=method)
         dps = dps_or_none(dps)
         if dps is None:
             arr = np.asarray(x, dtype=dtype)
@@ -293,17 +366,18 @@ class Law:
             fl, mp_fn = Law._pdf_float.__get__(self), Law._pdf_mp.__get__(self)
         else:
             fl, mp_fn = self._pdf_limit_float, self._pdf_limit_mp
-        return self._apply(x, dps, fl, mp_fn, at_inf=lambda s: 0.0)
+        return self._apply(x, dps, fl, mp_fn, at_inf=lambda s: 0.0, method="pdf")
 
     def logpdf(self, x, dps=None):
         """log ρ(x) (−inf where the density is 0); shapes as in :meth:`pdf`."""
         if dps is None:
+            self._check_points(x, "x", method="logpdf")
             p = np.asarray(self.pdf(x))
             with np.errstate(divide="ignore"):
                 out = np.log(p)
             return out[()] if out.ndim == 0 else out
         return self._apply(x, dps, None, lambda v, d: self._log_mp(self._pdf_mp(v, d), d),
-                           at_inf=lambda s: -math.inf)
+                           at_inf=lambda s: -math.inf, method="logpdf")
 
     def cdf(self, x, dps=None):
         """Cumulative distribution function μ((−∞, x]), atoms included (right-continuous).
@@ -312,23 +386,24 @@ class Law:
         cdf(+inf) = 1 exactly.
         """
         return self._apply(x, dps, self._cdf_float, self._cdf_mp,
-                           at_inf=lambda s: 1.0 if s > 0 else 0.0)
+                           at_inf=lambda s: 1.0 if s > 0 else 0.0, method="cdf")
 
     def logcdf(self, x, dps=None):
         """log cdf(x) (−inf below the support)."""
         if dps is None:
+            self._check_points(x, "x", method="logcdf")
             c = np.asarray(self.cdf(x))
             with np.errstate(divide="ignore"):
                 out = np.log(c)
             return out[()] if out.ndim == 0 else out
         return self._apply(x, dps, None, lambda v, d: self._log_mp(self._cdf_mp(v, d), d),
-                           at_inf=lambda s: 0.0 if s > 0 else -math.inf)
+                           at_inf=lambda s: 0.0 if s > 0 else -math.inf, method="logcdf")
 
     def sf(self, x, dps=None):
         """Survival function μ((x, ∞)) = 1 − cdf(x), computed directly (accurate in the
         upper tail); sf(−inf) = 1, sf(+inf) = 0."""
         return self._apply(x, dps, self._sf_float, self._sf_mp,
-                           at_inf=lambda s: 0.0 if s > 0 else 1.0)
+                           at_inf=lambda s: 0.0 if s > 0 else 1.0, method="sf")
 
     @staticmethod
     def _log_mp(v, dps):
@@ -355,7 +430,7 @@ class Law:
         ParameterError
             If some q lies outside [0, 1] or is NaN.
         """
-        self._check_probabilities(q, "q")
+        self._check_probabilities(q, "q", "ppf")
         dps = dps_or_none(dps)
         if dps is None:
             arr = np.asarray(q, dtype=float)
@@ -364,8 +439,14 @@ class Law:
         return self._apply(q, dps, None, self._ppf_mp, name="q")
 
     def isf(self, q, dps=None):
-        """Inverse survival function: ppf(1 − q)."""
-        self._check_probabilities(q, "q")
+        """Inverse survival function: ppf(1 − q).
+
+        Raises
+        ------
+        ParameterError
+            If some q lies outside [0, 1] or is NaN (ParameterTypeError for a non-number).
+        """
+        self._check_probabilities(q, "q", "isf")
         if dps is None:
             return self.ppf(1.0 - np.asarray(q, dtype=float))
         with workdps(dps):
@@ -374,9 +455,19 @@ class Law:
         return out if np.ndim(q) == 0 else np.asarray(out, dtype=object).reshape(np.shape(q))
 
     @staticmethod
-    def _check_probabilities(q, name):
-        arr = np.asarray(q, dtype=object).reshape(-1)
-        for v in arr:
+    def _check_probabilities(q, name, method="ppf"):
+        """Probabilities: real numbers in [0, 1] (NaN refused), numeric arrays checked
+        vectorised."""
+        Law._check_points(q, name, method=method, domain="probabilities in [0, 1]")
+        arr = np.asarray(q)
+        if arr.dtype.kind in "fiu":
+            flat = arr.reshape(-1)
+            bad = ~((flat >= 0) & (flat <= 1))  # NaN fails both comparisons
+            if bad.any():
+                raise ParameterError(name, f"{name} must lie in the closed interval [0, 1], "
+                                           f"got {flat[bad][0]!r}")
+            return
+        for v in np.asarray(q, dtype=object).reshape(-1):
             m = to_mp(v)
             if not isinstance(m, mpmath.mpf) or mpmath.isnan(m) or not (0 <= m <= 1):
                 raise ParameterError(name, f"{name} must lie in the closed interval [0, 1], got {v!r}")
@@ -416,11 +507,44 @@ class Law:
         Returns
         -------
         float or ndarray of shape ``size``
+
+        Raises
+        ------
+        ParameterError
+            If ``size`` is not None, a non-negative integer or a tuple of them (naming
+            ``size``), or ``random_state`` is not None, an integer >= 0, a
+            ``numpy.random.Generator``/``BitGenerator``/``SeedSequence``.
         """
-        rng = random_state if isinstance(random_state, np.random.Generator) else \
-            np.random.default_rng(random_state)
+        size = self._check_size(size)
+        if isinstance(random_state, np.random.Generator):
+            rng = random_state
+        elif random_state is None or isinstance(
+                random_state, (np.random.BitGenerator, np.random.SeedSequence)):
+            rng = np.random.default_rng(random_state)
+        else:
+            rng = np.random.default_rng(integer_at_least("random_state", random_state, 0))
         u = rng.random(size)
         return self.ppf(u)
+
+    @staticmethod
+    def _check_size(size):
+        """``size`` of :meth:`rvs`: None, an integer >= 0 or a tuple/list of them."""
+        if size is None:
+            return None
+
+        def dim(v):
+            if isinstance(v, (bool, np.bool_)) or not isinstance(v, numbers.Integral):
+                raise ParameterTypeError(
+                    "size", f"size must be None, a non-negative integer or a tuple of "
+                            f"non-negative integers, got {size!r}")
+            if v < 0:
+                raise ParameterError("size", f"size must be non-negative (a count or a shape), "
+                                             f"got {size!r}")
+            return int(v)
+
+        if isinstance(size, (tuple, list)):
+            return tuple(dim(v) for v in size)
+        return dim(size)
 
     def cauchy_transform(self, z, dps=None):
         """Cauchy transform G(z) = ∫ dμ(x)/(z − x) (G ~ 1/z, Im G < 0 on Im z > 0).
@@ -539,13 +663,40 @@ class Law:
         12-point Gauss–Legendre on θ-panels graded toward both ends, every panel checked
         against its two halves (interior cusps, steep edges next to a pole and narrow
         components are refined where they sit); ``dps``: ``mpmath.quad``.
+
+        Raises
+        ------
+        ParameterTypeError
+            If ``func`` is not callable, or returns something that is not real numbers (one
+            per point, naming ``func``).
         """
+        if not callable(func):
+            raise ParameterTypeError("func", f"func must be a callable f(x), got "
+                                             f"{type(func).__name__} {func!r}"[:200])
+        dps = dps_or_none(dps)
         if dps is None:
-            total = math.fsum(float(w) * float(np.asarray(func(np.array([float(a)])))[0])
+            def values(x):
+                out = func(x)
+                try:
+                    arr = np.asarray(out)
+                    if arr.dtype.kind not in "fiu" and not (
+                            arr.dtype.kind == "O" and all(isinstance(v, (numbers.Real,
+                                                                         mpmath.mpf))
+                                                          and not isinstance(v, bool)
+                                                          for v in arr.reshape(-1))):
+                        raise TypeError
+                    arr = np.broadcast_to(arr.astype(float), np.shape(x))
+                except (TypeError, ValueError):
+                    raise ParameterTypeError(
+                        "func", f"func must return real numbers, one per point of the "
+                                f"float64 array it is given (shape {np.shape(x)}); got "
+                                f"{out!r}"[:300]) from None
+                return arr
+
+            total = math.fsum(float(w) * float(values(np.array([float(a)]))[0])
                               for a, w in self.atoms())
             for a, b, panels, density in self._quad_pieces():
-                total += self._quad_theta(a, b, panels, density,
-                                          lambda x: np.asarray(func(x), dtype=float))
+                total += self._quad_theta(a, b, panels, density, values)
             return total
         with workdps(dps):
             total = mpmath.fsum(w * func(a) for a, w in self.atoms(dps))
@@ -640,6 +791,7 @@ class Law:
         :func:`freeattn.transforms.r_transform`."""
         from ..transforms.evaluate import r_transform
 
+        self._check_points(g, "g", real=False)
         return r_transform(self, g, dps, method=method)
 
     def s_transform(self, w, dps=None, method=None):
@@ -647,6 +799,7 @@ class Law:
         :func:`freeattn.transforms.s_transform`."""
         from ..transforms.evaluate import s_transform
 
+        self._check_points(w, "w", real=False)
         return s_transform(self, w, dps, method=method)
 
     # ------------------------------------------------------------ push-forwards
@@ -836,8 +989,16 @@ class Law:
         -------
         (ndarray, ndarray)
             The extrapolated density and the difference of the last two extrapolants.
+
+        Raises
+        ------
+        ParameterError
+            For points that are not finite real numbers (naming ``x``).
         """
+        self._check_points(x, "x", method="density_limit")
         x = np.atleast_1d(np.asarray(x, dtype=float))
+        if not np.all(np.isfinite(x)):
+            raise ParameterError("x", f"x must be finite real numbers, got {x!r}"[:200])
         h = 1e-2 * self._scale() * np.ones(x.shape)
         vals = [-self._G(x + 1j * h * 2.0**-k).imag / math.pi
                 for k in range(_RICHARDSON_LEVELS)]

@@ -90,7 +90,7 @@ class MarchenkoPastur(AlgebraicLaw):
     Parameters
     ----------
     ratio : float > 0, or an exact number
-        y = rows/columns.  Exact input (int, Fraction, Decimal, decimal string, sympy
+        y = rows/columns.  Exact input (int, Fraction, Decimal, sympy
         Rational, mpf) stays exact; a float means its binary value.
 
     Notes

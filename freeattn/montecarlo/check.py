@@ -18,9 +18,10 @@ from .metrics import (
     t_interval,
 )
 from .runner import run_draws
-from .samplers import AttentionModel
+from .samplers import AttentionModel, _method
 
-__all__ = ["Comparison", "CheckResult", "check", "compare_draws", "law_fits_model"]
+__all__ = ["Comparison", "CheckResult", "check", "compare_draws", "default_method",
+           "law_fits_model"]
 
 TARGETS = ("softmax", "gaussian", "both")
 
@@ -51,6 +52,39 @@ class Comparison:
                              law_within_interval=_within(iv, self.law_moments.get(k)))
                 for k, iv in self.moments.items()}
         return out
+
+
+def check_exclude_top(exclude_top, n):
+    """``exclude_top`` as an integer in [0, n − 1] (outliers removed from n eigenvalues).
+
+    Raises
+    ------
+    ParameterError
+        Naming ``exclude_top`` and the range.
+    """
+    exclude_top = v.integer_at_least("exclude_top", exclude_top, 0)
+    if exclude_top >= n:
+        raise v.ParameterError("exclude_top", f"exclude_top must be an integer in [0, n - 1] "
+                                              f"= [0, {n - 1}], got {exclude_top}")
+    return exclude_top
+
+
+def default_method(model, method=None):
+    """The sampling method a check of ``model`` uses: ``method`` if given (validated), else
+    'reduced' for kinds 'values'/'mha' and 'direct' for the others (where 'reduced' is the
+    same computation, so the record names what ran).
+
+    Raises
+    ------
+    ParameterError
+        If ``method`` is not None, 'reduced' or 'direct'.
+    """
+    if method is not None:
+        method = _method(method)
+    reducible = model.kind in ("values", "mha")
+    if method is None:
+        return "reduced" if reducible else "direct"
+    return method if reducible else "direct"
 
 
 def _within(interval, value):
@@ -134,6 +168,9 @@ class CheckResult:
     passed : bool
     samples : list of Draw
         The raw eigenvalues of every draw (not included in :meth:`to_dict`).
+    method : {'direct', 'reduced'}
+        How the draws were computed (:func:`freeattn.montecarlo.sample`): 'reduced' for
+        kinds 'values'/'mha' by default, 'direct' for the kinds where both are the same.
     """
 
     model: AttentionModel
@@ -149,6 +186,7 @@ class CheckResult:
     target: str
     passed: bool
     samples: list = field(default=None, repr=False)
+    method: str = "direct"
 
     def failures(self):
         """List of human-readable reasons the check failed (empty if it passed)."""
@@ -171,6 +209,7 @@ class CheckResult:
             "model": self.model.to_dict(),
             "draws": self.draws,
             "seed": _seed_json(self.seed),
+            "method": self.method,
             "exclude_top": self.exclude_top,
             "tolerance": {"ks": self.ks_tol, "rel_w1": self.rel_w1_tol, "target": self.target},
             "passed": self.passed,
@@ -188,7 +227,8 @@ class CheckResult:
             f"SeedSequence({self.seed.entropy}, spawn_key={tuple(self.seed.spawn_key)})"
         lines = [f"{m.kind}: beta={m.beta:g} n={m.n} d={m.d} heads={m.heads} "
                  f"kv_heads={m.kv_heads} {widths} "
-                 f"draws={self.draws} seed={seed} exclude_top={self.exclude_top}",
+                 f"draws={self.draws} seed={seed} method={self.method} "
+                 f"exclude_top={self.exclude_top}",
                  f"{'':24s}{'KS':>10s}{'rel W1':>10s}"]
         for name in ("softmax", "gaussian", "softmax_vs_gaussian"):
             comp = getattr(self, name)
@@ -265,7 +305,7 @@ def compare_draws(law, draws, *, exclude_top=0, orders=(1, 2, 3), limit_mean=Non
 
 def check(law, model, *, draws=10, seed=0, workers=None, scheduler=None, exclude_top=0,
           top_k=3, orders=(1, 2, 3), ks_tol=0.02, rel_w1_tol=0.05, target="both",
-          progress=False):
+          progress=False, method=None):
     """Check a limit law against simulation of the finite softmax and Gaussian models.
 
     Parameters
@@ -296,6 +336,15 @@ def check(law, model, *, draws=10, seed=0, workers=None, scheduler=None, exclude
     target : {'softmax', 'gaussian', 'both'}, default 'both'
     progress : bool
         Progress bar on stderr.
+    method : {None, 'reduced', 'direct'}, default None
+        How each draw is computed (:func:`freeattn.montecarlo.sample`). Both sample the same
+        joint law of the softmax and Gaussian spectra. None: 'reduced' for kinds 'values'
+        and 'mha' (the softmax model's spectrum is the literal one to rounding; the Gaussian
+        noise goes through the values and the output projection through the joint row
+        space, less work), 'direct' for kinds 'attention' and 'head_average' (where the two
+        are the same computation). 'direct' forms every matrix of the paper literally (a
+        draw can be replayed matrix by matrix from its seed). The Gaussian model's bits,
+        not its law, depend on the method.
 
     Returns
     -------
@@ -325,18 +374,16 @@ def check(law, model, *, draws=10, seed=0, workers=None, scheduler=None, exclude
     _require_law(law)
     law_fits_model(law, model)
     if target not in TARGETS:
-        raise ValueError(f"target must be one of {TARGETS}, got {target!r}")
+        raise v.ParameterError("target", f"target must be one of {TARGETS}, got {target!r}")
     ks_tol = v.positive("ks_tol", ks_tol)
     rel_w1_tol = v.positive("rel_w1_tol", rel_w1_tol)
-    exclude_top = v.integer_at_least("exclude_top", exclude_top, 0)
-    if exclude_top >= model.n:
-        raise ValueError(f"exclude_top must be an integer in [0, n - 1] = [0, {model.n - 1}], "
-                         f"got {exclude_top}")
+    exclude_top = check_exclude_top(exclude_top, model.n)
     if not isinstance(seed, np.random.SeedSequence):
         seed = v.integer_at_least("seed", seed, 0)
     orders = tuple(v.positive_integer("orders", k) for k in orders)
+    method = default_method(model, method)
     results = run_draws(model, draws, seed, workers=workers, scheduler=scheduler,
-                        gaussian=True, top_k=top_k, progress=progress)
+                        gaussian=True, top_k=top_k, progress=progress, method=method)
     soft, gauss, pair = compare_draws(law, results, exclude_top=exclude_top, orders=orders)
     tops = {"softmax": [d.softmax_top.tolist() for d in results],
             "gaussian": [d.gaussian_top.tolist() for d in results]}
@@ -344,4 +391,4 @@ def check(law, model, *, draws=10, seed=0, workers=None, scheduler=None, exclude
     comps = {"softmax": soft, "gaussian": gauss}
     passed = all(comps[nm].ks <= ks_tol and comps[nm].rel_w1 <= rel_w1_tol for nm in names)
     return CheckResult(model, draws, seed, exclude_top, soft, gauss, pair, tops, ks_tol,
-                       rel_w1_tol, target, bool(passed), results)
+                       rel_w1_tol, target, bool(passed), samples=results, method=method)

@@ -28,11 +28,15 @@ __all__ = [
 
 
 def _sample(name, samples):
-    x = np.asarray(samples, dtype=float).ravel()
-    if x.size == 0:
-        raise ValueError(f"{name} must be a non-empty array of eigenvalues")
-    if not np.all(np.isfinite(x)):
-        raise ValueError(f"{name} must contain only finite values")
+    """Sorted finite real values (any shape, flattened); ParameterError naming ``name`` for
+    an empty or non-finite sample, ParameterTypeError for strings/booleans (numbers only)."""
+    try:
+        flat = np.ravel(samples)
+    except (TypeError, ValueError):
+        raise v.ParameterError(name, f"{name} must be an array of eigenvalues") from None
+    if flat.size == 0:
+        raise v.ParameterError(name, f"{name} must be a non-empty array of eigenvalues")
+    x = v.real_vector(name, flat)
     return np.sort(x)
 
 
@@ -186,11 +190,10 @@ def t_interval(values, confidence=0.95):
         If ``values`` is empty or not finite, or ``confidence`` is not in (0, 1).
     """
     confidence = v.in_open_interval("confidence", confidence, 0.0, 1.0)
-    vals = np.asarray(values, dtype=float).ravel()
+    vals = np.ravel(values)
     if vals.size == 0:
-        raise ValueError("values must be non-empty")
-    if not np.all(np.isfinite(vals)):
-        raise ValueError(f"values must be finite, got {vals.tolist()!r}")
+        raise v.ParameterError("values", "values must be non-empty")
+    vals = v.real_vector("values", vals)  # finite reals
     mean = float(np.mean(vals / 2) * 2)  # halves first: no overflow near the float64 limit
     if vals.size < 2:
         return MomentInterval(mean, None, None, tuple(vals.tolist()), confidence)

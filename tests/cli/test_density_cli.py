@@ -2,6 +2,8 @@
 import csv
 import json
 
+import numpy as np
+
 import pytest
 from click.testing import CliRunner
 
@@ -50,9 +52,56 @@ def test_density_attention_csv_json_plot(tmp_path):
     (["--beta", "1", "--gamma-k", "1", "--plot", "/proc/x.png"], "cannot write"),
     (["--beta", "1", "--gamma-k", "1", "--out", "c.png", "--plot", "c.png"], "different"),
     (["--beta", "5", "--gamma-k", "1"], "beta"),
+    # 10^8 points ran for minutes before any output; the range is stated up front
+    (["--beta", "1", "--gamma-k", "1", "--points", "100000000"], "[2, 1000000]"),
+    (["--beta", "1", "--gamma-k", "1", "--dps", "3000"], "5<=x<=2000"),
 ])
 def test_density_attention_bad_input_is_a_usage_error(args, word):
     res = CliRunner().invoke(main, ["density", "attention", *args])
     assert res.exit_code == 2
     assert word in res.output
     assert "Traceback" not in res.output
+
+
+def test_saved_curves_are_self_describing(tmp_path):
+    """density mha/attention --out x.json record every parameter that was computed (resolved:
+    preset values and defaults filled in), so that a saved curve can be rebuilt from it."""
+    from freeattn.attention import MHAConfig, mha_output_law
+
+    path = tmp_path / "bert.json"
+    res = CliRunner().invoke(main, ["density", "mha", "--preset", "bert-base", "--gamma-o", "2",
+                                    "--points", "5", "--out", str(path)])
+    assert res.exit_code == 0, res.output
+    data = json.loads(path.read_text())
+    cfg = MHAConfig.preset("bert-base")
+    want = {"kind": "mha", "preset": "bert-base", "beta": 1.0, "heads": 12, "kv_heads": 12,
+            "sharing": "none", "gamma_k": cfg.gamma_k, "gamma_v": cfg.gamma_v, "gamma_o": 2.0,
+            "rho": None}
+    assert {k: data[k] for k in want} == want
+    assert data["gamma_k"] == pytest.approx(1.5, rel=1e-15)  # 12 · 64 / 512
+    # the recorded parameters rebuild the saved curve
+    law = mha_output_law(data["beta"], data["heads"], data["gamma_k"], data["gamma_v"],
+                         data["gamma_o"], sharing=data["sharing"], kv_heads=data["kv_heads"],
+                         rho=data["rho"])
+    assert law.name == data["law"]
+    np.testing.assert_allclose(law.pdf(np.array(data["x"][1:-1])), data["pdf"][1:-1],
+                               rtol=1e-12)
+
+    path = tmp_path / "gqa.json"
+    res = CliRunner().invoke(main, ["density", "mha", "--heads", "4", "--kv-heads", "2",
+                                    "--sharing", "gqa", "--gamma-k", "1", "--rho", "0.5",
+                                    "--kind", "values", "--points", "3", "--out", str(path)])
+    assert res.exit_code == 0, res.output
+    data = json.loads(path.read_text())
+    assert {k: data[k] for k in ("kind", "preset", "heads", "kv_heads", "sharing", "gamma_v",
+                                 "gamma_o", "rho", "beta")} == {
+        "kind": "values", "preset": None, "heads": 4, "kv_heads": 2, "sharing": "gqa",
+        "gamma_v": 1.0, "gamma_o": 1.0, "rho": 0.5, "beta": 1.0}
+
+    path = tmp_path / "att.json"
+    res = CliRunner().invoke(main, ["density", "attention", "--beta", "0.5", "--gamma-k", "2",
+                                    "--heads", "2", "--points", "3", "--out", str(path)])
+    assert res.exit_code == 0, res.output
+    data = json.loads(path.read_text())
+    assert {k: data[k] for k in ("kind", "beta", "gamma_k", "heads")} == {
+        "kind": "attention", "beta": 0.5, "gamma_k": 2.0, "heads": 2}

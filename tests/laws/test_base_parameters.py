@@ -155,13 +155,16 @@ def test_every_public_law_class_declares_its_parameters():
 def test_exact_declared_values_stay_exact_and_are_checked_exactly():
     import sympy as sp
 
+    from decimal import Decimal
+
     rate = CompoundFreePoisson.parameters[1]
-    assert rate.exact("0.1") == sp.Rational(1, 10)
-    assert rate.exact("1e-400") == sp.Rational(1, 10**400)  # positive, though 0.0 as a float
+    assert rate.exact(Decimal("0.1")) == sp.Rational(1, 10)
+    # positive, though 0.0 as a float
+    assert rate.exact(Decimal("1e-400")) == sp.Rational(1, 10**400)
     with pytest.raises(ParameterError):
-        rate.exact("-1e-400")
-    assert MarchenkoPastur("1e-400").values  # accepted exactly
-    assert math.isfinite(FreePoisson("0.25").rate)
+        rate.exact(Decimal("-1e-400"))
+    assert MarchenkoPastur(Decimal("1e-400")).values  # accepted exactly
+    assert math.isfinite(FreePoisson(Decimal("0.25")).rate)
 
 
 @pytest.mark.parametrize("call,text", [

@@ -17,6 +17,7 @@ closed form or a second algorithm at 1e-25).  References:
 * MP ⊠ MP and its powers by subordination against the exact algebraic route at 30 digits.
 """
 import math
+from decimal import Decimal as D  # exact parameters: numbers only, no strings
 
 import mpmath
 import numpy as np
@@ -68,15 +69,15 @@ _FAST = ("cauchy_transform", "cauchy_transform_derivative", "pdf", "support", "a
 #: the rest of the scipy.stats-like vocabulary, for the laws with closed forms
 _MORE = ("logpdf", "logcdf", "isf", "median", "std", "interval", "expect")
 CASES = [
-    ("Semicircle", lambda: Semicircle("0.5"), lambda z: sc_g(z, mpmath.mpf("0.5")), "0.3",
+    ("Semicircle", lambda: Semicircle(D("0.5")), lambda z: sc_g(z, mpmath.mpf("0.5")), "0.3",
      lambda x: sc_pdf(x, mpmath.mpf("0.5")), _FAST + _MORE + ("cdf", "sf", "ppf", "var", "moment")),
-    ("MarchenkoPastur", lambda: MarchenkoPastur("0.5"), lambda z: mp_g(z, mpmath.mpf("0.5")),
+    ("MarchenkoPastur", lambda: MarchenkoPastur(D("0.5")), lambda z: mp_g(z, mpmath.mpf("0.5")),
      "1.1", None, _FAST + _MORE + ("cdf", "ppf", "var", "moment")),
     ("MarchenkoPastur>1", lambda: MarchenkoPastur(2), lambda z: mp_g(z, 2), "2.0", None,
      _FAST + ("cdf", "moment")),
-    ("FreePoisson", lambda: FreePoisson("0.25"), lambda z: fp_g(z, mpmath.mpf("0.25")), "0.5",
+    ("FreePoisson", lambda: FreePoisson(D("0.25")), lambda z: fp_g(z, mpmath.mpf("0.25")), "0.5",
      None, _FAST + ("cdf", "moment")),
-    ("PointMass", lambda: PointMass("0.75"), lambda z: 1 / (z - mpmath.mpf("0.75")), None, None,
+    ("PointMass", lambda: PointMass(D("0.75")), lambda z: 1 / (z - mpmath.mpf("0.75")), None, None,
      _FAST + ("cdf", "ppf", "var", "moment", "median", "expect")),
     ("Discrete", lambda: Discrete([0.25, 1.5, 4.0], [0.125, 0.375, 0.5]),
      lambda z: (mpmath.mpf(0.125) / (z - mpmath.mpf(0.25)) + mpmath.mpf(0.375) / (z - mpmath.mpf(1.5))
@@ -184,17 +185,17 @@ def test_closed_form_edges_atoms_and_cdf_at_30_digits(global_17_digits):
     assert _close(MarchenkoPastur(2).support(dps=DPS), edges, TOL)
     (loc, mass), = MarchenkoPastur(2).atoms(dps=DPS)
     assert loc == 0 and abs(mass - mpmath.mpf(1) / 2) <= TOL
-    assert abs(Semicircle("0.5").cdf(x, dps=DPS) - cdf_ref) <= TOL
+    assert abs(Semicircle(D("0.5")).cdf(x, dps=DPS) - cdf_ref) <= TOL
     (a, b), = Transformed(Semicircle(1), [0, 0, 1.0]).support(dps=DPS)
     assert abs(a) <= TOL and abs(b - 4) <= TOL
-    (loc, mass), = FreePoisson("0.25").atoms(dps=DPS)
+    (loc, mass), = FreePoisson(D("0.25")).atoms(dps=DPS)
     assert abs(mass - mpmath.mpf("0.75")) <= TOL
 
 
 @pytest.mark.parametrize("op", ["boxtimes", "power"])
 def test_multiplicative_subordination_at_30_digits_equals_algebraic(op, global_17_digits):
     """⊠ by subordination at 30 digits = the exact algebraic route (a second algorithm)."""
-    mu, nu = MarchenkoPastur("0.5"), MarchenkoPastur("0.25")
+    mu, nu = MarchenkoPastur(D("0.5")), MarchenkoPastur(D("0.25"))
     if op == "boxtimes":
         sub = free_multiplicative_convolution(mu, nu, method="subordination")
         alg = free_multiplicative_convolution(mu, nu, method="algebraic")
@@ -233,11 +234,11 @@ def test_mp_route_passes_float64_through_and_rounds_back():
 
 
 def test_exact_rate_and_power_reach_the_dps_routes(global_17_digits):
-    """A rate or exponent given exactly ("0.1", 3/2) enters the 30-digit routes exactly, not
+    """A rate or exponent given exactly (Decimal("0.1"), 3/2) enters the 30-digit routes exactly, not
     as its float64 value (0.1 + 5.6e-18 would show at 1e-17)."""
     import sympy as sp
 
-    law = compound_free_poisson(PointMass(1), "0.1", method="subordination")
+    law = compound_free_poisson(PointMass(1), D("0.1"), method="subordination")
     with mpmath.workdps(40):
         z = mpmath.mpc("0.37", "0.61")
         want = fp_g(z, mpmath.mpf(1) / 10)

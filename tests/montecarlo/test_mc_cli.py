@@ -129,6 +129,10 @@ MHA = ["mha", "--n", "64", "--heads", "2", "--d-k", "32", "--workers", "1"]
     (MHA + ["--beta", "30"], "--beta must lie in"),
     (MHA + ["--beta", "1e-300"], "--beta"),
     (MHA + ["--ks-tol", "inf"], "--ks-tol"),
+    # the Table D.2 route checked exclude_top only after drawing, naming 'k'
+    (MHA + ["--no-law", "--exclude-top", "64"], "--exclude-top must be an integer in [0, n - 1]"),
+    (MHA + ["--exclude-top", "64"], "--exclude-top must be an integer in [0, n - 1]"),
+    (MHA + ["--method", "literal"], "--method"),
 ])
 def test_bad_input_is_reported_before_any_draw(no_draws, args, match):
     res = CliRunner().invoke(check, args)
