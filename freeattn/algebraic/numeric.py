@@ -25,7 +25,9 @@ import numpy as np
 import sympy as sp
 
 from .._context import to_mp, workdps
-from .polynomial import G, canonicalize, discriminant_factors, discriminant_tables, z
+from .exact import free_symbols
+from .polynomial import (DISCRIMINANT_EXACT_COST, G, canonicalize, discriminant_cost,
+                         discriminant_factors, discriminant_near, discriminant_tables, z)
 from .roots import horner_with_derivative, polyroots
 
 __all__ = ["NumericPolynomial", "BranchData"]
@@ -494,11 +496,73 @@ class BranchData:
 
     # -------------------------------------------------------------- edges
     def _breakpoints(self, P):
+        """Sorted real breakpoints and the set of poles among them, from the factors of the
+        discriminant and of the leading coefficient (:meth:`_factor_coefficients`).
+
+        Where the exact discriminant in P's symbolic parameters would be too costly
+        (:func:`~freeattn.algebraic.polynomial.discriminant_cost` above
+        :data:`~freeattn.algebraic.polynomial.DISCRIMINANT_EXACT_COST`), it is taken exactly
+        at the parameter values rounded to the working precision plus 64 bits
+        (:func:`~freeattn.algebraic.polynomial.discriminant_near`), and every root of it that
+        is no pole is verified to be a collision of two roots of P(·, x) at the true values
+        (closer than ~10^-(dps/4) of their size, where generic roots are O(1) apart); if one
+        is not, the exact route decides (the check runs at dps + 20 digits, where a double
+        root splits by ~10^-((dps + 20)/2), against 10^-((dps + 20)/4))."""
+        cost = discriminant_cost(P) if len(free_symbols(P) - {G, z}) else None
+        if cost is not None and cost > DISCRIMINANT_EXACT_COST:
+            try:
+                # parameters to the breakpoints' target digits plus guard digits and 64 bits
+                near = discriminant_near(P, self.evaluator.values, int(3.33 * (self.dps + 20)) + 64)
+            except ValueError:
+                near = None
+            if near is not None:
+                merged, pole_set, disc_roots = self._roots_of_factors(self._evaluated(near))
+                if self._collisions_confirmed(disc_roots, pole_set):
+                    self.route = "near"
+                    return merged, pole_set
+        self.route = "exact"
+        merged, pole_set, _ = self._roots_of_factors(self._factor_coefficients(P))
+        return merged, pole_set
+
+    def _evaluated(self, factors):
+        """:func:`~freeattn.algebraic.polynomial.discriminant_near`'s factors as (kind,
+        coefficients highest first) at the working precision."""
+        values = self.evaluator.values
+        for entry, kind in factors:
+            if kind == "disc":
+                yield kind, [mpmath.mpf(c) for c in reversed(entry)]
+            else:
+                vals = [to_mp(values[s_]) for s_ in entry.symbols]
+                yield kind, list(reversed(entry.evaluate(vals, mpmath.mpf(1))))
+
+    def _collisions_confirmed(self, disc_roots, poles):
+        """Whether P(·, x) has two roots within 10^-((dps + 20)/4) (relative) at every real
+        root x of the discriminant that is no pole (a branch point or a crossing of two
+        sheets)."""
+        work = self.dps + 20  # a double root splits by ~10^-(work/2) under rounding
+        thr = mpmath.mpf(10) ** (-(work // 4))
+        tol = mpmath.mpf(10) ** (-(self.dps + 5))
+        for x in disc_roots:
+            if any(abs(x - p) <= tol * (1 + abs(p)) for p in poles):
+                continue
+            with mpmath.workdps(work):
+                r = self.numpoly.roots_mp(+x)
+            if len(r) < 2:
+                return False
+            gap = min(abs(r[i] - r[j]) / (1 + abs(r[i]) + abs(r[j]))
+                      for i in range(len(r)) for j in range(i))
+            if not gap <= thr:
+                return False
+        return True
+
+    def _roots_of_factors(self, factors):
+        """(merged sorted breakpoints, poles among them, real roots of the "disc" factors)."""
         pts = []
         poles = []
+        disc_roots = []
         tol = mpmath.mpf(10) ** (-(self.dps + 5))
         scale_tol = mpmath.mpf(10) ** (-(mpmath.mp.dps - 8))
-        for kind, coeffs in self._factor_coefficients(P):
+        for kind, coeffs in factors:
             size = max(abs(c) for c in coeffs)
             if size == 0:
                 raise ValueError("discriminant vanishes identically at these parameter values "
@@ -516,6 +580,8 @@ class BranchData:
                     pts.append(x)
                     if kind == "lead":
                         poles.append(x)
+                    else:
+                        disc_roots.append(x)
         pts.sort()
         merged = []
         for x in pts:
@@ -527,7 +593,7 @@ class BranchData:
             for m in merged:
                 if abs(p - m) <= tol * (1 + abs(p)):
                     pole_set.add(m)
-        return merged, pole_set
+        return merged, pole_set, disc_roots
 
     def _factor_coefficients(self, P):
         """(kind, coefficients in z highest first) of each factor of the discriminant and of

@@ -4,7 +4,8 @@ from __future__ import annotations
 from ..algebraic.polynomial import compound_free_poisson_polynomial
 from ..laws._params import fresh
 from ..laws.algebraic import AlgebraicLaw, AtomAtZero
-from ._dispatch import choose_method, fmt, hull, is_positive_by_construction, mark_positive, mean_of
+from ._dispatch import (choose_method, fmt, hull, is_positive_by_construction, mark_positive,
+                        mean_of)
 from .multiplicative import _fresh_copy
 
 __all__ = ["compound_free_poisson"]

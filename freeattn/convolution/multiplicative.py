@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ..algebraic.polynomial import boxtimes_polynomial
+from ..algebraic.polynomial import boxtimes_polynomial, rename_symbols
 from ..laws._params import fresh
 from ..laws.algebraic import AlgebraicLaw, AtomAtZero
 from .._validation import declare
@@ -16,7 +16,7 @@ __all__ = ["free_multiplicative_convolution", "boxtimes", "free_multiplicative_p
 def _fresh_copy(law):
     """The law's symbolic polynomial and values with parameter symbols renamed apart."""
     ren = {s: fresh(s.name.rsplit("_", 1)[0]) for s in law.values}
-    P = law.symbolic_polynomial.xreplace(ren)
+    P = rename_symbols(law.symbolic_polynomial, ren)
     return P, {ren[s]: v for s, v in law.values.items()}
 
 

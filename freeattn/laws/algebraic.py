@@ -182,8 +182,8 @@ class AlgebraicLaw(Law):
         polynomial = sp.sympify(polynomial)
         # the exact eliminations return expanded polynomials already (FLINT's terms): sympy's
         # expand would only re-walk them (~1 s for the tied K=V layer's dilation)
-        self.symbolic_polynomial = (polynomial if _known_expanded(polynomial) or _is_expanded(polynomial)
-                                    else sp.expand(polynomial))
+        expanded = _known_expanded(polynomial) or _is_expanded(polynomial)
+        self.symbolic_polynomial = polynomial if expanded else sp.expand(polynomial)
         self.name = name
 
     # ----------------------------------------------------------- structure
