@@ -2,6 +2,25 @@
 
     python benchmarks/bench_coldstart.py [--laws single,concat,values,full,tied]
                                          [--no-sympy] [--points 20] [--against PATH]
+    python benchmarks/bench_coldstart.py --presets [all|NAME[:rho=R],...] [--repeat 3]
+                                         [--against PATH]
+
+``--presets``: the layer presets of :class:`freeattn.attention.MHAConfig` (issue 9: "building
+``mha_output_law`` for any preset takes < 1 s in a fresh process").  Each runs ``--repeat``
+times in a fresh interpreter:
+
+    t0; from freeattn.attention import MHAConfig; t1
+    law = MHAConfig.preset(p).law(); law.support(); law.atoms(); t2
+
+and the table gives import = t1 − t0, build = t2 − t1 (min over the repeats, the median in
+brackets) and the whole process's wall time (interpreter start included), for this tree and,
+with ``--against PATH``, for another checkout in the same run, interleaved run by run so that
+both see the same load, with the build ratio.  ``NAME:rho=0.6`` builds the preset with the
+partial key–value correlation ρ (``mha_output_law(..., rho=...)``); ``all`` is every preset
+plus ``bert-base:rho=0.5`` and ``bert-base:rho=0.6``.  The load average is printed beside.
+Children run with PYTHONDONTWRITEBYTECODE=1 (no bytecode written into either checkout), so
+"import" includes compiling freeattn's own sources (~0.1–0.2 s here; an installed package
+with cached bytecode imports that much faster; sympy's own import is ~0.26 s of it).
 
 For each law of Hayase, Collins & Karakida (single head) and Hayase & Karakida 2026
 (multi-head) a fresh interpreter imports freeattn and *builds* the law: constructs the law
@@ -216,6 +235,83 @@ def child_new_point(points, seed=0):
                       "numeric": statistics.median(s["numeric"] for s in splits)}))
 
 
+_PRESET_CHILD = r"""
+import json, sys, time
+t0 = time.perf_counter()
+from freeattn.attention import MHAConfig
+t1 = time.perf_counter()
+name, _, extra = sys.argv[1].partition(":")
+over = {k: float(v) for k, v in (kv.split("=") for kv in extra.split(",") if kv)}
+law = MHAConfig.preset(name, **over).law()
+law.support()
+law.atoms()
+t2 = time.perf_counter()
+print(json.dumps({"import": t1 - t0, "build": t2 - t1}))
+"""
+
+
+def _preset_run(entry, root, timeout):
+    env = dict(os.environ, PYTHONPATH=os.path.abspath(root), PYTHONDONTWRITEBYTECODE="1")
+    t0 = time.perf_counter()
+    try:
+        out = subprocess.run([sys.executable, "-c", _PRESET_CHILD, entry], env=env,
+                             cwd=os.path.abspath(root), capture_output=True, text=True,
+                             timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return None
+    wall = time.perf_counter() - t0
+    if out.returncode:
+        return {"error": out.stderr.strip().splitlines()[-1] if out.stderr.strip() else "failed"}
+    r = json.loads(out.stdout.strip().splitlines()[-1])
+    r["wall"] = wall
+    return r
+
+
+def _summary(runs):
+    ok = [r for r in runs if r and "error" not in r]
+    if not ok:
+        bad = [r for r in runs if r]
+        return None, (bad[0]["error"] if bad else "timed out")
+    out = {}
+    for k in ("import", "build", "wall"):
+        v = sorted(r[k] for r in ok)
+        out[k] = (v[0], statistics.median(v))
+    return out, None
+
+
+def presets_table(entries, repeat, against, timeout):
+    """The --presets table (see the module docstring)."""
+    roots = [("this", os.path.dirname(os.path.dirname(os.path.abspath(__file__))))]
+    if against:
+        roots.append(("against", against))
+    print(f"cold build of the presets, fresh process each, min [median] of {repeat}; "
+          f"load average before: {os.getloadavg()[0]:.2f}")
+    print(f"  {'preset':24s} {'tree':8s} {'import s':>15s} {'build s':>15s} {'process s':>15s}")
+    worst = {}
+    for entry in entries:
+        runs = {label: [] for label, _ in roots}
+        for _ in range(repeat):
+            for label, root in roots:
+                runs[label].append(_preset_run(entry, root, timeout))
+        res = {}
+        for label, _ in roots:
+            summ, err = _summary(runs[label])
+            res[label] = summ
+            if summ is None:
+                print(f"  {entry:24s} {label:8s} {err}")
+                continue
+            cells = " ".join(f"{summ[k][0]:6.3f} [{summ[k][1]:6.3f}]" for k in
+                             ("import", "build", "wall"))
+            extra = ""
+            if label == "against" and res.get("this"):
+                extra = f"  build {summ['build'][0] / res['this']['build'][0]:5.1f} x faster here"
+            print(f"  {entry:24s} {label:8s} {cells}{extra}")
+            worst[label] = max(worst.get(label, 0.0), summ["build"][0])
+    for label, v in worst.items():
+        print(f"  slowest build ({label}): {v:.3f} s")
+    print(f"load average after: {os.getloadavg()[0]:.2f}")
+
+
 # ---------------------------------------------------------------- parent
 def _run(args, flint, timeout, root=None):
     env = dict(os.environ, FREEATTN_FLINT="1" if flint else "0")
@@ -248,6 +344,9 @@ def main(argv=None):
     ap.add_argument("--against", metavar="PATH",
                     help="also run every child with the freeattn of another checkout (e.g. "
                          "the main branch) and print this tree's speed-up over it")
+    ap.add_argument("--presets", nargs="?", const="all", metavar="LIST",
+                    help="only the preset table: 'all' or NAME[:rho=R],... (see the docstring)")
+    ap.add_argument("--repeat", type=int, default=3, help="fresh processes per preset")
     ap.add_argument("--child", help=argparse.SUPPRESS)
     ap.add_argument("--child-new-point", type=int, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
@@ -255,6 +354,14 @@ def main(argv=None):
         return child(args.child)
     if args.child_new_point:
         return child_new_point(args.child_new_point)
+    if args.presets:
+        if args.presets == "all":
+            from freeattn.attention.config import PRESETS
+
+            entries = list(PRESETS) + ["bert-base:rho=0.5", "bert-base:rho=0.6"]
+        else:
+            entries = [e for e in args.presets.split(",") if e]
+        return presets_table(entries, args.repeat, args.against, args.timeout)
     print("cold build (fresh process): construct law + support + atoms; target < 1 s")
     for which in [w for w in args.laws.split(",") if w]:
         fl = _run(["--child", which], True, args.timeout)

@@ -258,48 +258,96 @@ def to_sympy(p, symbols=(), denominator=1):
     their names, so that symbols carrying assumptions come back as themselves) or a dict
     {context name: sympy expression}; other names become plain ``Symbol``.  When every name
     maps to a distinct symbol the terms are assembled in sympy's canonical argument order
-    directly (``Mul._from_args`` after sympy's own ``_mulsort``), several times faster than
-    ``Mul(*…)`` per term and equal (same args, same hash) to what sympy would build.
-    ``denominator`` divides every coefficient (the polynomial p/denominator).
+    directly (``Mul._from_args``/``Add._from_args``, see :func:`_canonical_terms`), several
+    times faster than ``Mul(*…)`` per term and equal (same args, same hash) to what sympy
+    would build.  ``denominator`` divides every coefficient (the polynomial p/denominator).
     """
-    from sympy.core.add import _addsort
-    from sympy.core.mul import _mulsort
-
     by_name = dict(symbols) if isinstance(symbols, dict) else {s.name: s for s in symbols}
     gens = [by_name.get(n, sp.Symbol(n)) for n in p.context().names()]
     fast = all(g.is_Symbol for g in gens) and len(set(gens)) == len(gens)
     pw = {}
-    terms = []
+    raw = []
     for monom, c in p.to_dict().items():
-        args = []
+        keys = []
         for i, e in enumerate(monom):
             if e:
-                key = (i, e)
+                key = (i, int(e))
                 if key not in pw:
-                    pw[key] = gens[i] ** e
-                args.append(pw[key])
+                    pw[key] = gens[i] ** key[1]
+                keys.append(key)
         ci = sp.Rational(int(c), denominator) if denominator != 1 else sp.Integer(int(c))
-        if not fast:
-            terms.append(sp.Mul(ci, *args))
+        raw.append((keys, ci))
+    if not fast:
+        return sp.expand(sp.Add(*[sp.Mul(ci, *[pw[k] for k in keys]) for keys, ci in raw]))
+    out = _canonical_terms(raw, pw)
+    if out.is_Add:
+        _remember(out, p, gens, denominator)
+    return out
+
+
+def _canonical_terms(raw, pw):
+    """``Add`` of the monomials ``raw`` = [(factor keys, coefficient), …] (distinct
+    monomials, ``pw[key]`` the factor gen**e) in sympy's canonical order.
+
+    sympy orders the arguments of Mul and Add by ``Basic.compare``; sorting n terms with it
+    costs ~n log n recursive comparisons.  Here the few distinct factors are sorted once with
+    sympy's comparator, each monomial's factors by that rank (the same order: the comparator
+    is a total order on distinct objects), and the terms by a key built from those ranks and
+    the classes' order; that order is then confirmed by n − 1 comparisons of neighbours with
+    ``Basic.compare`` itself, and where one disagrees the terms are sorted by sympy
+    (``_addsort``).  Either way the result is sympy's own canonical expression."""
+    from functools import cmp_to_key
+
+    from sympy.core.add import _addsort
+    from sympy.core.basic import Basic, _args_sortkey, _cmp_name
+
+    order = sorted(pw, key=lambda k: _args_sortkey(pw[k]))
+    rank = {k: r for r, k in enumerate(order)}
+    terms, nums, keyed = [], [], []
+    classes = {sp.Mul} | {type(v) for v in pw.values()}
+    built = []
+    for keys, ci in raw:
+        if not keys:
+            nums.append(ci)
             continue
-        if not args:
-            terms.append(ci)
-            continue
-        _mulsort(args)
+        keys = sorted(keys, key=rank.__getitem__)
+        args = [pw[k] for k in keys]
         if ci != 1:
             args.insert(0, ci)
-        terms.append(args[0] if len(args) == 1 else sp.Mul._from_args(args))
-    if not fast:
-        return sp.expand(sp.Add(*terms))
-    # distinct monomials: nothing to combine, only sympy's canonical order to restore
-    nums = [t for t in terms if t.is_Number]
-    rest = [t for t in terms if not t.is_Number]
-    if len(rest) + len(nums) <= 1:
-        return (rest + nums)[0] if terms else sp.Integer(0)
-    _addsort(rest)
-    out = sp.Add._from_args(nums + rest)
-    _remember(out, p, gens, denominator)
-    return out
+            classes.add(type(ci))
+        term = args[0] if len(args) == 1 else sp.Mul._from_args(args)
+        built.append((term, keys, ci))
+    if len(built) + len(nums) <= 1:
+        return (([b[0] for b in built]) + nums)[0] if built or nums else sp.Integer(0)
+    crank = {c: r for r, c in enumerate(sorted(classes, key=cmp_to_key(_cmp_name)))}
+
+    def elem(a, key=None):
+        if key is not None:
+            return (crank[type(a)], rank[key])
+        hc = a._hashable_content()
+        return (crank[type(a)], len(hc), hc)
+
+    for term, keys, ci in built:
+        if not term.is_Mul:
+            keyed.append(((crank[type(term)], rank[keys[0]]), term))
+            continue
+        head = [] if ci == 1 else [elem(ci)]
+        parts = head + [elem(pw[k], k) for k in keys]
+        keyed.append(((crank[sp.Mul], len(parts), tuple(parts)), term))
+    try:
+        keyed.sort(key=lambda kt: kt[0])
+        terms = [t for _, t in keyed]
+        ok = all(Basic.compare(a, b) < 0 for a, b in zip(terms, terms[1:]))
+    except TypeError:  # keys of an unforeseen shape: sympy decides
+        terms, ok = [t for _, t in keyed], False
+    if not ok:
+        SORT_FALLBACKS[0] += 1
+        _addsort(terms)
+    return sp.Add._from_args(nums + terms)
+
+
+#: how often :func:`_canonical_terms` had to leave the order to sympy (for tests)
+SORT_FALLBACKS = [0]
 
 
 def poly_key(p):

@@ -25,7 +25,9 @@ import numpy as np
 import sympy as sp
 
 from .._context import to_mp, workdps
-from .polynomial import G, canonicalize, discriminant_factors, discriminant_tables, z
+from .exact import free_symbols
+from .polynomial import (DISCRIMINANT_EXACT_COST, G, canonicalize, discriminant_cost,
+                         discriminant_factors, discriminant_near, discriminant_tables, z)
 from .roots import horner_with_derivative, polyroots
 
 __all__ = ["NumericPolynomial", "BranchData"]
@@ -335,25 +337,28 @@ class NumericPolynomial:
             hc, hn = np.exp(t[ia]), np.exp(tn)
             zc = x[ia] + 1j * hc
             zn = x[ia] + 1j * hn
-            dg = self.derivative(g[ia], zc)
-            # two predictors: linear in z, and linear in log h for H = ih·G (exact next to
-            # a pole, where G ~ m/(z − x) and the sheets of several masses nearly merge)
-            pred1 = g[ia] + dg * (zn - zc)
-            pred2 = (hc / hn) * (g[ia] + (g[ia] + 1j * hc * dg) * (tn - t[ia]))
-            preds = [pred1, pred2]
-            usable = [True, True]
-            if len(poles):
-                # third predictor: H = (z − p)·G linear in z, p the nearest pole (an atom).
-                # Off the line's foot (|x − p| ~ h) neither predictor above follows
-                # G ~ m/(z − p), and when two sheets share the pole (the same mass, constant
-                # terms 11 apart) an error of ~10 on a move of ~500 landed unambiguously on
-                # the other sheet: mha_output_law(1, 4, 1.5, 2, 0.5) at x = −0.001 + 1e-9i
-                # gave G − ½/z = +10.08 for −0.984
-                pn = poles[np.argmin(np.abs(x[ia][:, None] - poles[None, :]), axis=1)]
-                hcur = (zc - pn) * g[ia]
-                pred3 = (hcur + (g[ia] + (zc - pn) * dg) * (zn - zc)) / (zn - pn)
-                preds.append(pred3)
-                usable.append(np.abs(zc - pn) <= 8 * hc)  # next to the pole only
+            # predictors of points where the branch is huge or ∂_GP vanishes overflow or
+            # come out nan (inf·0): they are screened by isfinite below, silently
+            with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+                dg = self.derivative(g[ia], zc)
+                # two predictors: linear in z, and linear in log h for H = ih·G (exact next to
+                # a pole, where G ~ m/(z − x) and the sheets of several masses nearly merge)
+                pred1 = g[ia] + dg * (zn - zc)
+                pred2 = (hc / hn) * (g[ia] + (g[ia] + 1j * hc * dg) * (tn - t[ia]))
+                preds = [pred1, pred2]
+                usable = [True, True]
+                if len(poles):
+                    # third predictor: H = (z − p)·G linear in z, p the nearest pole (an atom).
+                    # Off the line's foot (|x − p| ~ h) neither predictor above follows
+                    # G ~ m/(z − p), and when two sheets share the pole (the same mass, constant
+                    # terms 11 apart) an error of ~10 on a move of ~500 landed unambiguously on
+                    # the other sheet: mha_output_law(1, 4, 1.5, 2, 0.5) at x = −0.001 + 1e-9i
+                    # gave G − ½/z = +10.08 for −0.984
+                    pn = poles[np.argmin(np.abs(x[ia][:, None] - poles[None, :]), axis=1)]
+                    hcur = (zc - pn) * g[ia]
+                    pred3 = (hcur + (g[ia] + (zc - pn) * dg) * (zn - zc)) / (zn - pn)
+                    preds.append(pred3)
+                    usable.append(np.abs(zc - pn) <= 8 * hc)  # next to the pole only
             r = self.roots(zn)
             picks, good = [], []
             for pred, use in zip(preds, usable):
@@ -491,11 +496,73 @@ class BranchData:
 
     # -------------------------------------------------------------- edges
     def _breakpoints(self, P):
+        """Sorted real breakpoints and the set of poles among them, from the factors of the
+        discriminant and of the leading coefficient (:meth:`_factor_coefficients`).
+
+        Where the exact discriminant in P's symbolic parameters would be too costly
+        (:func:`~freeattn.algebraic.polynomial.discriminant_cost` above
+        :data:`~freeattn.algebraic.polynomial.DISCRIMINANT_EXACT_COST`), it is taken exactly
+        at the parameter values rounded to the working precision plus 64 bits
+        (:func:`~freeattn.algebraic.polynomial.discriminant_near`), and every root of it that
+        is no pole is verified to be a collision of two roots of P(·, x) at the true values
+        (closer than ~10^-(dps/4) of their size, where generic roots are O(1) apart); if one
+        is not, the exact route decides (the check runs at dps + 20 digits, where a double
+        root splits by ~10^-((dps + 20)/2), against 10^-((dps + 20)/4))."""
+        cost = discriminant_cost(P) if len(free_symbols(P) - {G, z}) else None
+        if cost is not None and cost > DISCRIMINANT_EXACT_COST:
+            try:
+                # parameters to the breakpoints' target digits plus guard digits and 64 bits
+                near = discriminant_near(P, self.evaluator.values, int(3.33 * (self.dps + 20)) + 64)
+            except ValueError:
+                near = None
+            if near is not None:
+                merged, pole_set, disc_roots = self._roots_of_factors(self._evaluated(near))
+                if self._collisions_confirmed(disc_roots, pole_set):
+                    self.route = "near"
+                    return merged, pole_set
+        self.route = "exact"
+        merged, pole_set, _ = self._roots_of_factors(self._factor_coefficients(P))
+        return merged, pole_set
+
+    def _evaluated(self, factors):
+        """:func:`~freeattn.algebraic.polynomial.discriminant_near`'s factors as (kind,
+        coefficients highest first) at the working precision."""
+        values = self.evaluator.values
+        for entry, kind in factors:
+            if kind == "disc":
+                yield kind, [mpmath.mpf(c) for c in reversed(entry)]
+            else:
+                vals = [to_mp(values[s_]) for s_ in entry.symbols]
+                yield kind, list(reversed(entry.evaluate(vals, mpmath.mpf(1))))
+
+    def _collisions_confirmed(self, disc_roots, poles):
+        """Whether P(·, x) has two roots within 10^-((dps + 20)/4) (relative) at every real
+        root x of the discriminant that is no pole (a branch point or a crossing of two
+        sheets)."""
+        work = self.dps + 20  # a double root splits by ~10^-(work/2) under rounding
+        thr = mpmath.mpf(10) ** (-(work // 4))
+        tol = mpmath.mpf(10) ** (-(self.dps + 5))
+        for x in disc_roots:
+            if any(abs(x - p) <= tol * (1 + abs(p)) for p in poles):
+                continue
+            with mpmath.workdps(work):
+                r = self.numpoly.roots_mp(+x)
+            if len(r) < 2:
+                return False
+            gap = min(abs(r[i] - r[j]) / (1 + abs(r[i]) + abs(r[j]))
+                      for i in range(len(r)) for j in range(i))
+            if not gap <= thr:
+                return False
+        return True
+
+    def _roots_of_factors(self, factors):
+        """(merged sorted breakpoints, poles among them, real roots of the "disc" factors)."""
         pts = []
         poles = []
+        disc_roots = []
         tol = mpmath.mpf(10) ** (-(self.dps + 5))
         scale_tol = mpmath.mpf(10) ** (-(mpmath.mp.dps - 8))
-        for kind, coeffs in self._factor_coefficients(P):
+        for kind, coeffs in factors:
             size = max(abs(c) for c in coeffs)
             if size == 0:
                 raise ValueError("discriminant vanishes identically at these parameter values "
@@ -513,6 +580,8 @@ class BranchData:
                     pts.append(x)
                     if kind == "lead":
                         poles.append(x)
+                    else:
+                        disc_roots.append(x)
         pts.sort()
         merged = []
         for x in pts:
@@ -524,7 +593,7 @@ class BranchData:
             for m in merged:
                 if abs(p - m) <= tol * (1 + abs(p)):
                     pole_set.add(m)
-        return merged, pole_set
+        return merged, pole_set, disc_roots
 
     def _factor_coefficients(self, P):
         """(kind, coefficients in z highest first) of each factor of the discriminant and of
@@ -558,21 +627,60 @@ class BranchData:
     def track_mp(self, x, h_from, g_from, h_end):
         """Scalar continuation at the working precision down x + ih from ``h_from`` (branch
         value ``g_from``) to ``h_end``; all roots at each step (roots.polyroots), adaptive steps.
-        Used where float64 cannot resolve the point (intervals narrower than 1e-13)."""
+        Used where float64 cannot resolve the point (intervals narrower than 1e-13, or the
+        float64 tracker gave up).
+
+        The step control is that of :meth:`NumericPolynomial.track`: predictors linear in z
+        (G′ = −∂_zP/∂_GP), linear in ln h for ih·G, and next to a pole p linear in z for
+        (z − p)·G; a step is accepted when the root nearest a predictor is unambiguous (a
+        quarter of the distance to the next), its corrector is small against the predicted
+        move, and no two predictors disagree.  Nearest-root continuity from the previous value
+        alone needs steps below the relative separation of the sheets: next to an atom at 0
+        carrying two nearly equal candidate masses (mha_output_law(1, 2, 1.5, 0.5005, 0.5),
+        masses 0.5 and 0.4995) that is 1e-3 a step, and 5000 steps did not reach the axis."""
         npoly = self.numpoly
+        c = npoly.coefficients_mp()
         t, t_end = mpmath.log(h_from), mpmath.log(h_end)
         g = mpmath.mpc(g_from)
         dt = mpmath.mpf(-0.5)
+        tiny = mpmath.mpf(10) ** (-(mpmath.mp.dps * 3 // 4))
+        pole = min(self.poles, key=lambda p_: abs(p_ - x)) if self.poles else None
         for _ in range(5000):
             if t <= t_end:
                 return g
             tn = max(t + dt, t_end)
-            r = npoly.roots_mp(mpmath.mpc(x, mpmath.exp(tn)))
-            d = sorted((abs(ri - g), i) for i, ri in enumerate(r))
-            if len(d) == 1 or d[0][0] <= 0.25 * d[1][0]:
-                g = r[d[0][1]]
+            hc, hn = mpmath.exp(t), mpmath.exp(tn)
+            zc, zn = mpmath.mpc(x, hc), mpmath.mpc(x, hn)
+            # P_G and P_z at (g, zc)
+            pg = pz = mpmath.mpc(0)
+            for k in range(1, len(c)):
+                ck = dck = mpmath.mpc(0)
+                for j in range(len(c[k]) - 1, -1, -1):
+                    ck = ck * zc + c[k][j]
+                pg += k * ck * g ** (k - 1)
+            for k in range(len(c)):
+                dck = mpmath.mpc(0)
+                for j in range(len(c[k]) - 1, 0, -1):
+                    dck = dck * zc + j * c[k][j]
+                pz += dck * g**k
+            preds = []
+            if pg != 0:
+                dg = -pz / pg
+                preds.append(g + dg * (zn - zc))
+                preds.append((hc / hn) * (g + (g + 1j * hc * dg) * (tn - t)))
+                if pole is not None and abs(zc - pole) <= 8 * hc:
+                    preds.append(((zc - pole) * g + (g + (zc - pole) * dg) * (zn - zc)) / (zn - pole))
+            r = npoly.roots_mp(zn)
+            picks = set()
+            for pred in preds or [g]:
+                d = sorted((abs(ri - pred), i) for i, ri in enumerate(r))
+                if (len(d) == 1 or d[0][0] <= 0.25 * d[1][0]) and (
+                        not preds or d[0][0] <= 0.25 * abs(pred - g) + tiny * abs(g)):
+                    picks.add(d[0][1])
+            if len(picks) == 1:
+                g = r[picks.pop()]
                 t = tn
-                dt = max(dt * 1.5, mpmath.mpf(-2))
+                dt = max(dt * mpmath.mpf(1.5), mpmath.mpf(-0.5))
             else:
                 dt /= 2
                 if abs(dt) < 1e-12:

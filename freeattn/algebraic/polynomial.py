@@ -41,9 +41,12 @@ __all__ = [
     "compound_free_poisson_polynomial",
     "discriminant_factors",
     "discriminant_tables",
+    "discriminant_cost",
+    "discriminant_near",
     "pushforward_polynomial",
     "expand_polynomial",
     "substitute_polynomial",
+    "rename_symbols",
     "series_polynomial",
     "series_moments",
 ]
@@ -412,10 +415,11 @@ def _moments_at(p, probe, order):
 
 
 def _boxtimes_flint(P1, P2):
-    names = {s.name for s in exact.free_symbols(P1) | exact.free_symbols(P2)} | {"G", "z", "w", "S", "S_1"}
+    syms = exact.free_symbols(P1) | exact.free_symbols(P2)
+    names = {s.name for s in syms} | {"G", "z", "w", "S", "S_1"}
     ctx = exact.context(names)
     p1, p2 = exact.to_flint(P1, ctx), exact.to_flint(P2, ctx)
-    return exact.to_sympy(_boxtimes_p(p1, p2), tuple(exact.free_symbols(P1) | exact.free_symbols(P2)))
+    return exact.to_sympy(_boxtimes_p(p1, p2), tuple(syms))
 
 
 def _boxtimes_p(p1, p2):
@@ -692,6 +696,97 @@ def discriminant_tables(P):
     return tuple((t.with_symbols([back[s.name] for s in t.symbols]), k) for t, k in tables)
 
 
+#: a-priori cost of the exact discriminant in the parameters (exact.discriminant_size_bound
+#: × the bits of P's largest coefficient) beyond which :func:`discriminant_near` takes over
+#: for the breakpoints: ~1e4–5e4 for the papers' layer laws (ms), 1.4e7 for a partial K/V law
+#: at a dyadic ρ (0.5 s), 2.8e8 at ρ = 0.6 (a 53-bit binary rational: 20–30 s in FLINT)
+DISCRIMINANT_EXACT_COST = 10**8
+
+
+def discriminant_cost(P):
+    """:data:`DISCRIMINANT_EXACT_COST`'s measure of P (sympy, rational coefficients), or
+    None when FLINT cannot take P."""
+    if not exact.flint_enabled():
+        return None
+    try:
+        _, _, q = _disc_key(P)
+    except exact.NotConvertible:
+        return None
+    bits = max(int(c).bit_length() for c in q.coeffs())
+    return exact.discriminant_size_bound(q, "G") * bits
+
+
+def discriminant_near(P, values, prec):
+    """Factors (in z) of the discriminant of P in G at rational parameter values within
+    2^-prec (relative) of ``values``, and of P's leading coefficient in G (exact in the
+    parameters).
+
+    For a law whose parameters stay symbolic (transcendental values such as
+    κ = θ₂/(t(θ₁ − θ₂))) but whose discriminant in them is too costly
+    (:func:`discriminant_cost`): each parameter is replaced by its value rounded to ``prec``
+    bits (a dyadic rational), which leaves a discriminant in z alone, exact for that nearby
+    point; its roots differ from those at the true values by O(2^-prec) times their
+    condition (the caller verifies them, see ``BranchData``).  The leading coefficient's
+    factors (poles: atom locations) take no elimination and stay exact in the parameters.
+
+    Parameters
+    ----------
+    P : sympy expression
+        P(G, z) with rational coefficients and parameter symbols.
+    values : dict
+        Parameter symbol → exact value (sympy), for every parameter of P.
+    prec : int
+        Bits of the rational approximations.
+
+    Returns
+    -------
+    tuple of (list of int or CoefficientTable, str)
+        ``("disc")`` entries: integer coefficients of z^0 … z^degree;
+        ``("lead")`` entries: :class:`~freeattn.algebraic.exact.CoefficientTable` in P's
+        parameters.
+
+    Raises
+    ------
+    ValueError
+        If FLINT is unavailable or P does not have rational coefficients.
+    """
+    import mpmath
+
+    from .._context import to_mp
+
+    if not exact.flint_enabled():
+        raise ValueError("discriminant_near needs python-flint (FREEATTN_FLINT is 0)")
+    try:
+        key, back, q = _disc_key(P)
+    except exact.NotConvertible as exc:
+        raise ValueError(f"P must have rational coefficients: {exc}") from exc
+    ctx = q.context()
+    iz = ctx.variable_to_index("z")
+    params = [n for n in ctx.names() if n not in ("G", "z")]
+    mapping = {}
+    with mpmath.workprec(int(prec)):
+        for n in params:
+            man, e = mpmath.mpf(to_mp(values[back[n]])).man_exp
+            num, den = (int(man) << e, 1) if e >= 0 else (int(man), 1 << -e)
+            mapping[n] = (ctx.constant(num), ctx.constant(den))
+    out = []
+    near = exact.subs_rational(q, mapping, strip_monomials=False) if mapping else q
+    disc = near.discriminant("G")
+    if not disc.is_zero():
+        for f, _ in exact.factor(disc):
+            if f.degrees()[iz] > 0:
+                coeffs = [0] * (int(f.degrees()[iz]) + 1)
+                for m, c in f.to_dict().items():
+                    coeffs[int(m[iz])] += int(c)
+                out.append((coeffs, "disc"))
+    groups = exact.split_by(q, ["G"])
+    lead = _flint_cached(("lead",) + key[1:], lambda: tuple(
+        exact.CoefficientTable(f) for f, _ in exact.factor(groups[max(groups)])
+        if f.degrees()[iz] > 0))
+    out += [(t.with_symbols([back[s.name] for s in t.symbols]), "lead") for t in lead]
+    return tuple(out)
+
+
 _SEEN = OrderedDict()
 
 
@@ -812,7 +907,8 @@ def _pushforward_cached(P, ks):
     if exact.flint_enabled():
         try:
             R, ctx = _pushforward_flint(P, ks)
-            pf = exact.to_flint(P, exact.context({s.name for s in exact.free_symbols(P)} | {"G", "z"}))
+            names = {s.name for s in exact.free_symbols(P)} | {"G", "z"}
+            pf = exact.to_flint(P, exact.context(names))
 
             def expected(probe):
                 m = [exact.flint.fmpq(1)] + _moments_at(pf, probe, 2 * d)
@@ -902,6 +998,20 @@ def expand_polynomial(P):
         else:
             return exact.to_sympy(p, tuple(syms), denominator=den)
     return sp.expand(P)
+
+
+def rename_symbols(P, mapping):
+    """``P.xreplace(mapping)`` for a symbol → symbol renaming (e.g. a law's parameters renamed
+    apart before ⊠), the same expression; an expanded polynomial that came from FLINT is
+    rebuilt from its FLINT form with the new symbols (no walk of the sympy tree)."""
+    hit = exact._recall(P)
+    if hit is None or not all(k.is_Symbol and v.is_Symbol for k, v in mapping.items()):
+        return P.xreplace(mapping)
+    p, gens, den = hit
+    new = [mapping.get(g, g) for g in gens]
+    if len(set(new)) != len(new):  # two symbols merged: sympy combines the terms
+        return P.xreplace(mapping)
+    return exact.to_sympy(p, dict(zip(p.context().names(), new)), denominator=den)
 
 
 def substitute_polynomial(P, mapping):

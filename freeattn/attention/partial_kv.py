@@ -35,14 +35,18 @@ of the independent and tied laws: m₂(μ_ρ) has a ρ⁴ term (derivations/part
 """
 from __future__ import annotations
 
+import ast
+import math
+import operator
 from functools import lru_cache
 
 import sympy as sp
 
 from .._validation import ParameterError, in_closed_interval
+from ..algebraic import exact as exact_alg
 from ..algebraic.polynomial import G, S, from_s_relation, s_relation, w, z
 from ..laws._params import exact, fresh
-from ..laws.algebraic import AlgebraicLaw
+from ..laws.algebraic import AlgebraicLaw, AtomAtZero
 from . import config as _cfg
 
 __all__ = ["JUMP_POLYNOMIAL", "RHO_RANGE", "jump_polynomial", "check_rho", "check_rho_layer",
@@ -177,9 +181,12 @@ def _jump_relation(kappa, t, r):
     return s_relation(P), {k: kappa}
 
 
-def _law(poly, values, scale, name):
+def _law(poly, values, scale, name, atom0):
     law = AlgebraicLaw(poly, values=values, name=name).dilate(scale)
     law.name = name
+    # the exact atom at 0 (from the compound free Poisson and ⊠ atom rules), which decides it
+    # where the numerics cannot tell nearly equal candidate masses apart (AlgebraicLaw._pole_mass)
+    law.atom_at_zero = AtomAtZero("value", value=atom0)
     return law
 
 
@@ -232,13 +239,89 @@ def partial_kv_jump_law(beta, heads, gamma_k, rho, *, _generic=False):
         return law
     k = fresh("kappa")
     P = jump_polynomial().xreplace({KAPPA: k, T: t, R: r})
-    return _law(P, {k: kappa}, c, name)
+    return _law(P, {k: kappa}, c, name, sp.Max(0, 1 - 1 / t))
+
+
+_OPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
+        ast.Pow: operator.pow}
+
+
+def _evaluate(node, names):
+    """Value of a parsed :data:`JUMP_POLYNOMIAL` coefficient (integers, the names κ, t, r,
+    +, −, ×, integer powers) with ``names`` bound to FLINT numbers or polynomials."""
+    if isinstance(node, ast.Expression):
+        return _evaluate(node.body, names)
+    if isinstance(node, ast.BinOp) and type(node.op) in _OPS:
+        return _OPS[type(node.op)](_evaluate(node.left, names), _evaluate(node.right, names))
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        return -_evaluate(node.operand, names)
+    if isinstance(node, ast.Constant) and type(node.value) is int:
+        return node.value
+    if isinstance(node, ast.Name) and node.id in names:
+        return names[node.id]
+    raise ValueError(f"unexpected term in JUMP_POLYNOMIAL: {ast.dump(node)}")
+
+
+@lru_cache(maxsize=1)
+def _jump_parsed():
+    return {key: ast.parse(c, mode="eval") for key, c in JUMP_POLYNOMIAL.items()}
+
+
+def _jump_flint(ctx, kname, t, r):
+    """:func:`jump_polynomial` at rational t, r (κ the context's variable ``kname``) as an
+    integer FLINT polynomial (denominators cleared), read straight off the coefficient
+    strings: no sympy expansion of the degree-(7, 4) polynomial."""
+    flint = exact_alg.flint
+    qctx = flint.fmpq_mpoly_ctx.get(ctx.names(), "lex")
+    gens = dict(zip(ctx.names(), qctx.gens()))
+    names = {"kappa": gens[kname], "t": flint.fmpq(int(t.p), int(t.q)),
+             "r": flint.fmpq(int(r.p), int(r.q))}
+    total = qctx.constant(0)
+    for (i, j), node in _jump_parsed().items():
+        total += _evaluate(node, names) * gens["G"] ** i * gens["z"] ** j
+    d = total.to_dict()
+    den = 1
+    for v in d.values():
+        den = den * int(v.q) // math.gcd(den, int(v.q))
+    return ctx.from_dict({m: int(v.p) * (den // int(v.q)) for m, v in d.items()})
+
+
+def _with_free_poisson_flint(kappa, t, r, g, g_o):
+    """:func:`_with_free_poisson`'s elimination in FLINT (t, r, γ_K, γ_O rational)."""
+    from ..algebraic import polynomial as pm
+
+    k = fresh("kappa")
+    ctx = exact_alg.context({"G", "z", "w", "S", "S_1", "kappa_"})
+    w_, S_ = pm._gens(ctx, "w", "S")
+    sigma = pm._s_relation_flint(_jump_flint(ctx, "kappa_", t, r))
+    # u ↦ u/γ_K and S ↦ S (γ_K + u)(γ_O + u), as numerator over denominator
+    num = S_ * (int(g.p) + int(g.q) * w_)
+    den = ctx.constant(int(g.q))
+    if g_o is not None:
+        num, den = num * (int(g_o.p) + int(g_o.q) * w_), den * int(g_o.q)
+    sub = exact_alg.subs_rational(sigma, {"w": (int(g.q) * w_, ctx.constant(int(g.p))),
+                                      "S": (num, den)})
+    fq = exact_alg.flint.fmpq
+    gq, goq = fq(int(g.p), int(g.q)), (1 if g_o is None else fq(int(g_o.p), int(g_o.q)))
+    tq, rq = fq(int(t.p), int(t.q)), fq(int(r.p), int(r.q))
+
+    def expected(probe):
+        # m₁ = γ_K m₁(μ̂) (times γ_O after ⊠ π_{γ_O}), m₁(μ̂) = 1 + κ(r + t)
+        return [gq * (1 + probe["kappa_"] * (rq + tq)) * goq]
+
+    f = pm._select_flint(pm._from_s_relation_flint(sub), expected)
+    return exact_alg.to_sympy(f, {"G": G, "z": z, "kappa_": k}), {k: kappa}
 
 
 def _with_free_poisson(beta, heads, gamma_k, rho, gamma_o):
     """P(G, z) of π(μ̂, γ_K) (``gamma_o`` None) or π(μ̂, γ_K) ⊠ π_{γ_O}, by substitution in
     the S-relation: S_{π(μ,γ)}(u) = S_μ(u/γ)/(γ + u), S_{π_γ}(u) = 1/(γ + u) (eq. (C.4))."""
     c, kappa, t, r = _exact_params(beta, heads, gamma_k, rho)
+    g_o = None if gamma_o is None else exact(gamma_o)
+    if exact_alg.flint_enabled() and all(v.is_Rational for v in (t, r, exact(gamma_k))) \
+            and (g_o is None or g_o.is_Rational):
+        P, values = _with_free_poisson_flint(kappa, t, r, exact(gamma_k), g_o)
+        return P, values, c
     sigma, values = _jump_relation(kappa, t, r)
     g = exact(gamma_k)
     factor = (g + w) * (1 if gamma_o is None else exact(gamma_o) + w)
@@ -287,7 +370,7 @@ def partial_kv_values_law(beta, heads, gamma_k, rho, *, _generic=False):
             values_law(beta, heads, gamma_k, gamma_k)
     else:
         P, values, c = _with_free_poisson(beta, heads, gamma_k, rho, None)
-        law = _law(P, values, c, name)
+        law = _law(P, values, c, name, sp.Max(0, 1 - exact(gamma_k)))
     law.name = name
     law.params = {"beta": beta, "heads": heads, "gamma_k": gamma_k, "gamma_v": gamma_k,
                   "tied": False, "rho": float(rho)}
@@ -349,6 +432,7 @@ def partial_kv_output_law(beta, heads, gamma_k, gamma_o, rho, *, _generic=False)
         law = mha_output_law(beta, heads, gamma_k, gamma_k, gamma_o)
     else:
         P, values, c = _with_free_poisson(beta, heads, gamma_k, rho, gamma_o)
-        law = _law(P, values, c / exact(gamma_k), name)
+        law = _law(P, values, c / exact(gamma_k), name,
+                   1 - sp.Min(1, exact(gamma_k), exact(gamma_o)))
     law.name = name
     return law

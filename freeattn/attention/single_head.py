@@ -6,6 +6,7 @@ import math
 import sympy as sp
 
 from .._validation import ParameterError, in_closed_interval, integer_at_least, positive
+from ..algebraic.polynomial import rename_symbols
 from ..convolution import free_multiplicative_convolution
 from ..convolution._dispatch import mark_positive
 from ..laws import MarchenkoPastur
@@ -106,7 +107,7 @@ def _from_structure(beta, gamma_k, heads):
     values = dict(zip((ren[s] for s in symbols), _parameter_values(beta, gamma_k, heads)))
     # ρ_{γ_K} ⊠ MP_{1/h} with ρ_{γ_K} = (x ↦ θ₁ − θ₂ + θ₂ x)_# MP_{1/γ_K} on [0, ∞)
     # (θ₁ − θ₂ = e^{β²} − 1 − β² > 0, θ₂ > 0): on [0, ∞) with mean θ₁ > 0, as the template
-    return mark_positive(AlgebraicLaw(P.xreplace(ren), values),
+    return mark_positive(AlgebraicLaw(rename_symbols(P, ren), values),
                          "ν_{∞,h} = ρ_{γ_K} ⊠ MP_{1/h} of laws on [0, ∞)")
 
 

@@ -3,8 +3,9 @@ from __future__ import annotations
 
 from ..algebraic.polynomial import compound_free_poisson_polynomial
 from ..laws._params import fresh
-from ..laws.algebraic import AlgebraicLaw
-from ._dispatch import choose_method, fmt, hull, is_positive_by_construction, mark_positive, mean_of
+from ..laws.algebraic import AlgebraicLaw, AtomAtZero
+from ._dispatch import (choose_method, fmt, hull, is_positive_by_construction, mark_positive,
+                        mean_of)
 from .multiplicative import _fresh_copy
 
 __all__ = ["compound_free_poisson"]
@@ -69,7 +70,9 @@ def compound_free_poisson(mu, rate, method=None):
 
             P = compound_free_poisson_r_polynomial(P1, t)
         law = AlgebraicLaw(P, {**v1, t: rate_exact}, name=name)
-        if positive_law:  # jumps on [0, ∞): π(μ, t) is on [0, ∞) with m₁ = t m₁(μ) > 0
+        if positive_law:  # jumps on [0, ∞): π(μ, t) is on [0, ∞) with m₁ = t m₁(μ) > 0,
+            # and π(μ, t)({0}) = max(0, 1 − t(1 − μ({0})))
             mark_positive(law, "compound free Poisson of a jump law on [0, ∞)")
+            law.atom_at_zero = AtomAtZero("compound", (mu,), rate_exact)
         return law
     return CompoundFreePoisson(mu, rate_exact, name=name)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ..algebraic.polynomial import boxtimes_polynomial
+from ..algebraic.polynomial import boxtimes_polynomial, rename_symbols
 from ..laws._params import fresh
-from ..laws.algebraic import AlgebraicLaw
+from ..laws.algebraic import AlgebraicLaw, AtomAtZero
 from .._validation import declare
 from ._dispatch import check_positive_law, choose_method, fmt, mark_positive
 
@@ -16,7 +16,7 @@ __all__ = ["free_multiplicative_convolution", "boxtimes", "free_multiplicative_p
 def _fresh_copy(law):
     """The law's symbolic polynomial and values with parameter symbols renamed apart."""
     ren = {s: fresh(s.name.rsplit("_", 1)[0]) for s in law.values}
-    P = law.symbolic_polynomial.xreplace(ren)
+    P = rename_symbols(law.symbolic_polynomial, ren)
     return P, {ren[s]: v for s, v in law.values.items()}
 
 
@@ -65,6 +65,9 @@ def free_multiplicative_convolution(mu, nu, method=None):
         P2, v2 = _fresh_copy(nu)
         P = boxtimes_polynomial(P1, P2)
         law = AlgebraicLaw(P, {**v1, **v2}, name=f"({mu.name}) ⊠ ({nu.name})")
+        # (μ ⊠ ν)({0}) = max(μ({0}), ν({0})) (Belinschi 2003): decides the atom at 0 where
+        # two candidate masses are too close for the numerics (evaluated only then)
+        law.atom_at_zero = AtomAtZero("max", (mu, nu))
     else:
         law = MultiplicativeConvolution(mu, nu)
     # both inputs passed the check: μ ⊠ ν is on [0, ∞) with m₁ = m₁(μ) m₁(ν) > 0
@@ -114,5 +117,7 @@ def free_multiplicative_power(mu, t, method=None):
         from ._algebraic import boxtimes_power_polynomial
 
         P, v = _fresh_copy(mu)
-        return AlgebraicLaw(boxtimes_power_polynomial(P, int(t)), v, name=name)
+        law = AlgebraicLaw(boxtimes_power_polynomial(P, int(t)), v, name=name)
+        law.atom_at_zero = AtomAtZero("max", (mu,))  # μ^{⊠t}({0}) = μ({0})
+        return law
     return MultiplicativePower(mu, t, name=name)

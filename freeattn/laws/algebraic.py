@@ -23,7 +23,7 @@ from ._theta import (adaptive_panels, cumulative_in_panels, graded_panels, panel
                      theta_of_x as _theta_of_x, x_of_theta as _x_of_theta)
 from .base import Law
 
-__all__ = ["AlgebraicLaw"]
+__all__ = ["AlgebraicLaw", "AtomAtZero"]
 
 # θ-panels for the cdf: geometric grading toward both ends handles any power-law edge.
 #: Gauss–Legendre nodes per θ-panel
@@ -111,6 +111,50 @@ def _extrapolate_to_zero(u, y):
     return p[0]
 
 
+class AtomAtZero:
+    """The exact mass of the atom at 0 of a law, known from the operation that built it.
+
+    Attached to an :class:`AlgebraicLaw` as ``law.atom_at_zero`` by the operation (⊠, free
+    multiplicative powers, compound free Poisson, the layer laws).  :meth:`AlgebraicLaw._pole_mass`
+    consults it only where the float64 continuation cannot tell the Newton-polygon candidates
+    apart (two atoms of nearly equal mass meeting at 0), and only after checking that it is one
+    of them; it is evaluated lazily (the operands' own atoms are not computed otherwise).
+    Holds data only (no closures), so a law carrying it still pickles.
+
+    Parameters
+    ----------
+    kind : {"value", "max", "compound"}
+        ``"value"``: ``value`` (an exact number) is the mass.  ``"max"``: max over ``laws`` of
+        their atoms at 0 — (μ ⊠ ν)({0}) = max(μ({0}), ν({0})) for laws on [0, ∞) (Belinschi
+        2003), and μ^{⊠t}({0}) = μ({0}).  ``"compound"``: π(μ, t)({0}) = max(0, 1 − t(1 −
+        μ({0}))) with ``laws = (μ,)`` and ``value = t`` for μ on [0, ∞) (as π_t({0}) =
+        max(0, 1 − t) for the free Poisson law; Nica & Speicher 2006, Lecture 12).
+    """
+
+    def __init__(self, kind, laws=(), value=None):
+        if kind not in ("value", "max", "compound"):
+            raise ValueError(f"unknown atom rule {kind!r}")
+        self.kind, self.laws, self.value = kind, tuple(laws), value
+
+    @staticmethod
+    def _at_zero(law, dps):
+        tiny = mpmath.mpf(10) ** (-(dps // 2))
+        for loc, mass in law.atoms(dps):
+            if abs(mpmath.mpf(loc)) <= tiny:
+                return mpmath.mpf(mass)
+        return mpmath.mpf(0)
+
+    def mass(self, dps):
+        """The mass at ``dps`` digits (mpf)."""
+        with workdps(dps):
+            if self.kind == "value":
+                return to_mp(self.value)
+            m = [self._at_zero(law, dps) for law in self.laws]
+            if self.kind == "max":
+                return max(m)
+            return max(mpmath.mpf(0), 1 - to_mp(self.value) * (1 - m[0]))
+
+
 class AlgebraicLaw(Law):
     """A probability law given by its Cauchy-transform polynomial P(G, z) = 0.
 
@@ -138,8 +182,8 @@ class AlgebraicLaw(Law):
         polynomial = sp.sympify(polynomial)
         # the exact eliminations return expanded polynomials already (FLINT's terms): sympy's
         # expand would only re-walk them (~1 s for the tied K=V layer's dilation)
-        self.symbolic_polynomial = (polynomial if _known_expanded(polynomial) or _is_expanded(polynomial)
-                                    else sp.expand(polynomial))
+        expanded = _known_expanded(polynomial) or _is_expanded(polynomial)
+        self.symbolic_polynomial = polynomial if expanded else sp.expand(polynomial)
         self.name = name
 
     # ----------------------------------------------------------- structure
@@ -324,8 +368,11 @@ class AlgebraicLaw(Law):
         The limit is one of finitely many candidates read off the Newton polygon: with
         G = H/(z − a), the lowest power of s = z − a in s^deg P(H/s, a + s) is a polynomial in
         H whose roots (and 0) are the candidate masses.  The branch itself, continued to
-        a + iε with ε far below the distance to the next breakpoint, picks the candidate
-        (0: G stays bounded, or a hard edge)."""
+        a + iε with ε far below the distance to the nearest support end or other pole, picks
+        the candidate (0: G stays bounded, or a hard edge; :meth:`_pole_decision`).  Where that
+        reading is not clear-cut (two candidates closer than the reading's error), the exact
+        mass from the operation that built the law (``atom_at_zero``, :class:`AtomAtZero`)
+        decides, provided it is one of the candidates."""
         c = self._num.coefficients_mp()
         d = self._num.deg
         tol = mpmath.mpf(10) ** (-(mpmath.mp.dps - 8))
@@ -375,29 +422,82 @@ class AlgebraicLaw(Law):
                  for cl in clusters]
         if len(cands) == 1:
             return mpmath.mpf(0)
-        others = [abs(b - a) for b in bd.breakpoints if b != a]
-        gap = float(min(others)) if others else 1 + abs(float(a))
+        decision, strong, last = self._pole_decision(a, bd, cands)
+        if strong:
+            return decision
+        # the continuation could not separate the candidates (two atoms of nearly equal mass
+        # meeting at 0: γ_V ≈ γ_O in the ⊠ layer): the operation's exact atom, if it is one of
+        # the candidates
+        exact = None
+        if abs(a) <= mpmath.mpf(10) ** (-(mpmath.mp.dps // 2)):
+            exact = self._exact_atom_at_zero(mpmath.mp.dps)
+        if exact is not None:
+            match = [m for m in cands if abs(m - exact) <= merge * (1 + abs(m))]
+            if match:
+                return exact if exact != 0 else mpmath.mpf(0)
+            if decision is None:
+                raise ArithmeticError(
+                    f"{self.name}: the exact atom at 0 ({float(exact)!r}, from the operation) is "
+                    f"none of the Newton-polygon candidates {[float(m) for m in cands]}")
+        if decision is None:
+            raise ArithmeticError(f"{self.name}: the mass of the pole at {float(a)} is ambiguous "
+                                  f"(limit {last!r}, candidates {[float(m) for m in cands]})")
+        return decision
+
+    def _exact_atom_at_zero(self, dps):
+        """The exact mass of the atom at 0 from the operation that built this law (mpf at
+        ``dps`` digits), or None: the law's own ``atom_at_zero`` (:class:`AtomAtZero`), else,
+        for a dilation D_t (an :meth:`affine` image with shift 0, which keeps the atom at 0 and
+        its mass), that of the dilated law."""
+        law = self
+        while True:
+            rule = law.__dict__.get("atom_at_zero")
+            if rule is not None:
+                return rule.mass(dps)
+            src = law.__dict__.get("_affine_source")
+            if src is None or src[1] != 0 or not isinstance(src[0], AlgebraicLaw):
+                return None
+            law = src[0]
+
+    #: heights ε/s of the vertical line a + iε on which :meth:`_pole_decision` reads the mass
+    #: (s: the distance from the pole to the nearest support end or other pole)
+    _POLE_HEIGHTS = (1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-10)
+
+    def _pole_decision(self, a, bd, cands):
+        """(candidate, strong, last reading): the candidate mass next to iεG(a + iε), the branch
+        continued (float64, :meth:`NumericPolynomial.track`, all heights in one vectorised call)
+        to heights ε far below the distance s from a to the nearest support end or other pole.
+
+        Breakpoints between two gaps (branch points of other sheets only) do not bound ε: G is
+        analytic across them (mha_output_law(0.2734, 14, 1.7284, 0.3307, 0.3346) has one at
+        −1.5e-8 and its support starting at 1.4e-6; ε from the former never reached the axis;
+        from the latter iεG = 0.6692983 at ε = 1.4e-8, candidates 0.6692982 and 0.6653955).
+        Heights decrease until the first reading within 1e-3 of the distance to the next
+        candidate ("strong"); else the last reading within a quarter of it decides (not strong),
+        or none does (None)."""
+        ends = set()
+        for i, info in enumerate(bd.intervals):
+            if info["support"]:
+                ends.update(x for x in (info["lo_mp"], info["hi_mp"]) if x is not None)
+        ends |= set(bd.poles)
+        others = [abs(b - a) for b in ends if b != a]
         af = float(a)
-        # the branch continued to a + iε for decreasing ε: stop as soon as iεG(a + iε) is
-        # unambiguously next to one candidate (float64 cannot follow nearly merged sheets
-        # to arbitrarily small ε, nor is it needed)
-        decision, last = None, None
-        for f in (1e-2, 1e-4, 1e-6, 1e-8):
-            eps = max(f * min(gap, 1.0 + abs(af)), 1e-300)
-            g, ok = self._num.track(np.array([af]), np.array([eps]))
-            if not ok[0]:
+        s = float(min(others)) if others else 1.0 + abs(af)
+        s = min(s, 1.0 + abs(af))
+        eps = np.maximum(np.array(self._POLE_HEIGHTS) * s, 1e-300)
+        g, ok = self._num.track(np.full(eps.shape, af), eps)
+        decision, strong, last = None, False, None
+        for k in range(len(eps)):
+            if not ok[k]:
                 break
-            last = (1j * eps * g[0]).real
+            last = (1j * eps[k] * g[k]).real
             dist = sorted((abs(float(m) - last), i) for i, m in enumerate(cands))
             if dist[0][0] <= 0.25 * dist[1][0]:
                 decision = cands[dist[0][1]]
-                if dist[0][0] <= 1e-3 * dist[1][0]:
+                strong = dist[0][0] <= 1e-3 * dist[1][0]
+                if strong:
                     break
-        if decision is None:
-            raise ArithmeticError(f"{self.name}: the mass of the pole at {af} is ambiguous "
-                                  f"(limit {last!r}, candidates {[float(m) for m in cands]})")
-        best = decision
-        return best
+        return decision, strong, last
 
     def _atoms(self, dps):
         atoms = self._atoms_raw(dps)
@@ -938,29 +1038,26 @@ class AlgebraicLaw(Law):
         if ok[0]:
             g0, _ = sh.newton(g0, d[:1], steps=3)
             r = sh.roots(d)
-            gs = np.empty(n, complex)
-            gs[0] = g0[0]
-            good = np.isfinite(g0[0])
-            for k in range(1, n):
-                if not good:
-                    break
-                dist = np.abs(r[k] - gs[k - 1])
-                dist = np.where(np.isfinite(dist), dist, np.inf)
-                o = np.argsort(dist)
-                if not (len(o) == 1 or dist[o[0]] <= 0.25 * dist[o[1]]):
-                    good = False
-                    break
-                gs[k] = r[k, o[0]]
-            if good:
-                gs, _ = sh.newton(gs, d, steps=2)
+            k = 0
+            if np.isfinite(g0[0]):
+                k, gs = self._axis_steps(sh, d, r, g0[0], t[edge["end"]])
+            if k >= 2:
+                gs, _ = sh.newton(gs, d[:k], steps=2)
                 # distance from the branch to the nearest other root at each grid point
-                sep = np.abs(r - gs[:, None])
+                sep = np.abs(r[:k] - gs[:, None])
                 sep = np.where(np.isfinite(sep), sep, np.inf)
-                sep = np.sort(sep, axis=1)[:, 1] if r.shape[1] > 1 else np.full(n, np.inf)
+                sep = np.sort(sep, axis=1)[:, 1] if r.shape[1] > 1 else np.full(k, np.inf)
                 # inside the support the branch has Im G < 0: a value on the axis is another
-                # sheet's real root (see _tables), and then the path is not trusted
-                if np.all(np.isfinite(gs)) and np.all(gs.imag < -_REAL_ROOT_IM * np.abs(gs)):
-                    path = (np.log(mag[::-1]), gs[::-1], sep[::-1])
+                # sheet's real root (see _tables) or the two roots meeting at the edge no
+                # longer separated by doubles (their split ~ √δ drowns in the rounding of the
+                # companion eigenvalues when |G| spans 1e6: mha_output_law(0.2734, 14, 1.7284,
+                # 0.3307, 0.3346) at 1.4e-6 below δ ~ 1e-13); the path ends before the first
+                # such value and the edge expansion takes over below it (_edge_zone_guess).
+                # Dropping the whole path sent the zone to the point-by-point tracker (100 s).
+                inside = np.isfinite(gs) & (gs.imag < -_REAL_ROOT_IM * np.abs(gs))
+                k = int(np.argmin(inside)) if not np.all(inside) else k
+                if k >= 2:
+                    path = (np.log(mag[:k][::-1]), gs[:k][::-1], sep[:k][::-1])
         edge["path"] = path
         return path
 
@@ -1035,17 +1132,7 @@ class AlgebraicLaw(Law):
         g0, _ = sh.newton(np.array([t["g"][k0]]), d[:1], steps=3)
         if np.isfinite(g0[0]) and abs(g0[0] - t["g"][k0]) <= 1e-8 * abs(t["g"][k0]):
             r = sh.roots(d)
-            gs = np.empty(n, complex)
-            gs[0] = g0[0]
-            k = 1
-            while k < n:
-                dist = np.abs(r[k] - gs[k - 1])
-                dist = np.where(np.isfinite(dist), dist, np.inf)
-                o = np.argsort(dist)
-                if not (len(o) == 1 or dist[o[0]] <= 0.25 * dist[o[1]]):
-                    break
-                gs[k] = r[k, o[0]]
-                k += 1
+            k, gs = self._axis_steps(sh, d, r, g0[0], t[side])
             if k >= 2:
                 gs, _ = sh.newton(gs[:k], d[:k], steps=2)
                 sep = np.abs(r[:k] - gs[:, None])
@@ -1059,6 +1146,95 @@ class AlgebraicLaw(Law):
                     path = (np.log(mag[:k][::-1]), gs[:k][::-1], sep[:k][::-1])
         t[key] = path
         return path
+
+    #: most sub-steps into which :meth:`_axis_steps` splits one ambiguous grid step
+    _AXIS_MAX_SUBSTEPS = 1024
+
+    @classmethod
+    def _axis_steps(cls, sh, d, r, g0, e):
+        """Continue the branch along the real axis over the grid δ = ``d`` (toward an end
+        e = ``e``; ``r`` the roots of the re-expanded P ``sh`` there) from its value ``g0`` at
+        d[0].
+
+        Each step takes the root next to a predictor (:meth:`_axis_step`), unambiguous and
+        with a corrector small against the predicted move; where a grid step is not, it is
+        retried in 2, 4, …, ``_AXIS_MAX_SUBSTEPS`` geometric sub-steps.  Nearest-root
+        continuity from the previous value is not enough on either count:
+        next to an end shared by two support intervals G moves fast
+        (mha_output_law(1.0516, 1, 0.4303, 0.9061, 1.3459): the first of 5 steps a decade
+        from 23.2 − 21.4i to 28.8 − 26.4i has its next root at 27.4 against a move of 7.4; the
+        path was dropped and the cdf lost 1.1e-7 next to x = 0.002223), and where the branch
+        grows like mass/(x − p) next to an atom p the roots of nearly equal masses are ~1 %
+        apart (mha_output_law(0.2734, 14, 1.7284, 0.3307, 0.3346) at 1.4e-6 above the atom at
+        0: the nearest root to 342097 − 595i one step on was the real 340150, not the branch
+        352076 − 578i; the zone went to the point-by-point tracker, 100 s).
+
+        Returns
+        -------
+        (k, gs) : the number of grid points reached and the branch at ``d[:k]``; the walk
+        stops at the first step no sub-division resolves (roots that meet at the end)."""
+        n = len(d)
+        gs = np.empty(n, complex)
+        gs[0] = g0
+        poles = np.asarray(getattr(sh, "pole_hint", ()), dtype=float) - e
+        with np.errstate(all="ignore"):
+            for k in range(1, n):
+                g = cls._axis_step(sh, d[k - 1], gs[k - 1], d[k], r[k], poles)
+                m = 2
+                while g is None and m <= cls._AXIS_MAX_SUBSTEPS:
+                    ds = d[k - 1] * (d[k] / d[k - 1]) ** (np.arange(1, m + 1) / m)
+                    rs = sh.roots(ds)
+                    g, dc = gs[k - 1], d[k - 1]
+                    for j in range(m):
+                        g = cls._axis_step(sh, dc, g, ds[j], rs[j], poles)
+                        if g is None:
+                            break
+                        dc = ds[j]
+                    m *= 2
+                if g is None:
+                    return k, gs[:k]
+                gs[k] = g
+        return n, gs
+
+    @staticmethod
+    def _axis_step(sh, dc, g, dn, rn, poles):
+        """One step of :meth:`_axis_steps` from (δ = ``dc``, branch ``g``) to ``dn`` among the
+        roots ``rn`` there, or None.  Predictors: g + G′·Δδ (G′ = −∂_δP/∂_GP), and next to a
+        pole p (offsets ``poles`` in δ, within 8 |δ − p| of the step) H = (δ − p)·G linear in
+        δ, exact for G ~ mass/(δ − p).  A pick is kept when it is the nearest root to a
+        predictor by a factor 4, its corrector is at most a quarter of the predicted move, and
+        no two such picks differ."""
+        cf = sh.__dict__.get("_cf_rows")
+        if cf is None or cf[0] is not sh.cf:
+            cf = sh.__dict__["_cf_rows"] = (sh.cf, sh.cf.tolist())
+        p_ = pg = pz = 0j  # P, ∂_GP, ∂_δP at (g, dc): scalar Horner (Python complex)
+        for row in cf[1]:
+            ck = dck = 0j
+            for c in row:
+                dck = dck * dc + ck
+                ck = ck * dc + c
+            pg = pg * g + p_
+            p_ = p_ * g + ck
+            pz = pz * g + dck
+        if pg == 0:
+            return None
+        dg = -pz / pg
+        preds = [g + dg * (dn - dc)]
+        if len(poles):
+            p = poles[np.argmin(np.abs(poles - dc))]
+            if abs(dn - dc) <= 8 * abs(dc - p) and dn != p:
+                preds.append(((dc - p) * g + (g + (dc - p) * dg) * (dn - dc)) / (dn - p))
+        picks = set()
+        for pred in preds:
+            if not np.isfinite(pred):
+                continue
+            dist = np.abs(rn - pred)
+            dist = np.where(np.isfinite(dist), dist, np.inf)
+            o = np.argsort(dist)
+            if (np.isfinite(dist[o[0]]) and (len(o) == 1 or dist[o[0]] <= 0.25 * dist[o[1]])
+                    and dist[o[0]] <= 0.25 * abs(pred - g) + 1e-12 * abs(g)):
+                picks.add(int(o[0]))
+        return rn[picks.pop()] if len(picks) == 1 else None
 
     @staticmethod
     def _newton_from_path(path, sh, delta, j, lq, g, bad):
