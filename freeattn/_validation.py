@@ -10,6 +10,8 @@ import numbers
 
 import numpy as np
 
+from ._messages import shown
+
 __all__ = [
     "ParameterError",
     "ParameterTypeError",
@@ -76,9 +78,9 @@ def refuse_text(name, value, statement="a real number"):
         except (ValueError, UnicodeDecodeError):
             pass
         raise ParameterTypeError(name, f"{name} must be {statement}, not a string: got "
-                                       f"{value!r}{hint}")
+                                       f"{shown(value)}{hint}")
     if isinstance(value, (bool, np.bool_)):
-        raise ParameterTypeError(name, f"{name} must be {statement}, got {value!r}")
+        raise ParameterTypeError(name, f"{name} must be {statement}, got {shown(value)}")
 
 
 def _real(name, value):
@@ -88,7 +90,7 @@ def _real(name, value):
         try:
             value = float(value)
         except (TypeError, ValueError):
-            raise ParameterTypeError(name, f"{name} must be a real number, got {value!r}") from None
+            raise ParameterTypeError(name, f"{name} must be a real number, got {shown(value)}") from None
     if isinstance(value, float) and math.isnan(value) or value != value:
         raise ParameterError(name, f"{name} must be a real number, got NaN")
     return value
@@ -98,7 +100,7 @@ def positive(name, value):
     """Return ``value`` if it is a finite real number > 0, else raise ValueError."""
     value = _real(name, value)
     if not (0 < value < math.inf):
-        raise ParameterError(name, f"{name} must be a finite number > 0, got {value!r}")
+        raise ParameterError(name, f"{name} must be a finite number > 0, got {shown(value)}")
     return value
 
 
@@ -106,7 +108,7 @@ def nonnegative(name, value):
     """Return ``value`` if it is a finite real number >= 0, else raise ValueError."""
     value = _real(name, value)
     if not (0 <= value < math.inf):
-        raise ParameterError(name, f"{name} must be a finite number >= 0, got {value!r}")
+        raise ParameterError(name, f"{name} must be a finite number >= 0, got {shown(value)}")
     return value
 
 
@@ -114,7 +116,7 @@ def in_open_interval(name, value, lo, hi):
     """Return ``value`` if lo < value < hi, else raise ValueError."""
     value = _real(name, value)
     if not (lo < value < hi):
-        raise ParameterError(name, f"{name} must lie in the open interval ({lo}, {hi}), got {value!r}")
+        raise ParameterError(name, f"{name} must lie in the open interval ({lo}, {hi}), got {shown(value)}")
     return value
 
 
@@ -122,7 +124,7 @@ def in_closed_interval(name, value, lo, hi):
     """Return ``value`` if lo <= value <= hi, else raise ValueError naming the range."""
     value = _real(name, value)
     if not (lo <= value <= hi):
-        raise ParameterError(name, f"{name} must lie in the closed interval [{lo:g}, {hi:g}], got {value!r}")
+        raise ParameterError(name, f"{name} must lie in the closed interval [{lo:g}, {hi:g}], got {shown(value)}")
     return value
 
 
@@ -132,10 +134,10 @@ def integer_at_least(name, value, lo):
     if isinstance(value, numbers.Integral):
         value = int(value)  # exact: numpy's uint64 would round through float below
     elif value != math.floor(value) if math.isfinite(value) else True:
-        raise ParameterError(name, f"{name} must be an integer >= {lo}, got {value!r}")
+        raise ParameterError(name, f"{name} must be an integer >= {lo}, got {shown(value)}")
     value = int(value)
     if value < lo:
-        raise ParameterError(name, f"{name} must be an integer >= {lo}, got {value!r}")
+        raise ParameterError(name, f"{name} must be an integer >= {lo}, got {shown(value)}")
     return value
 
 
@@ -159,7 +161,7 @@ def finite_real(name, value):
     """Return ``value`` if it is a finite real number, else raise ParameterError."""
     value = _real(name, value)
     if not (-math.inf < value < math.inf):
-        raise ParameterError(name, f"{name} must be a finite real number, got {value!r}")
+        raise ParameterError(name, f"{name} must be a finite real number, got {shown(value)}")
     return value
 
 
@@ -185,7 +187,7 @@ def check_method(method, allowed, name="method"):
 def _at_least_one(name, value):
     value = _real(name, value)
     if not (1 <= value < math.inf):
-        raise ParameterError(name, f"{name} must be a finite number >= 1, got {value!r}")
+        raise ParameterError(name, f"{name} must be a finite number >= 1, got {shown(value)}")
     return value
 
 
@@ -300,7 +302,7 @@ class Param:
             raise
         except ParameterError:  # NaN, ±∞: state the domain
             raise ParameterError(self.name, f"{self.name} must be {self._statement()}, "
-                                            f"got {value!r}") from None
+                                            f"got {shown(value)}") from None
         if isinstance(self.domain, tuple):
             kind, lo, hi = self.domain
             test = (lambda u: lo <= u <= hi) if kind == "closed" else (lambda u: lo < u < hi)
@@ -309,7 +311,7 @@ class Param:
             if test is None:
                 raise TypeError(f"{self.name}: a {self.domain!r} parameter has no exact value")
         if not (v.is_real and v.is_finite and bool(test(v))):
-            raise ParameterError(self.name, f"{self.name} must be {self._statement()}, got {value!r}")
+            raise ParameterError(self.name, f"{self.name} must be {self._statement()}, got {shown(value)}")
         return v
 
     def _statement(self):
@@ -398,10 +400,10 @@ def probability_vector(name, weights, size, rtol=1e-9):
     if arr.size != size:
         raise ParameterError(name, f"{name} must have {size} entries (one per point/law), got {arr.size}")
     if np.any(arr < 0):
-        raise ParameterError(name, f"{name} must be >= 0, got {arr.min()!r}")
+        raise ParameterError(name, f"{name} must be >= 0, got {shown(arr.min())}")
     total = math.fsum(arr)
     if abs(total - 1) > rtol:
-        raise ParameterError(name, f"{name} must sum to 1 (got {total!r}); normalise counts as "
+        raise ParameterError(name, f"{name} must sum to 1 (got {shown(total)}); normalise counts as "
                                    f"w / w.sum()")
     return arr
 

@@ -10,7 +10,7 @@ import numpy as np
 import sympy as sp
 
 from .._context import FLOAT_REFERENCE_DPS, to_mp, workdps
-from .._validation import integer_at_least, positive
+from .._validation import ParameterError, finite_real, integer_at_least, positive
 from ..algebraic.exact import free_symbols as _free_symbols, is_expanded as _known_expanded
 from ..algebraic.numeric import _TABLE_NODES, BranchData, NumericPolynomial
 from ..algebraic.polynomial import G, z
@@ -2298,17 +2298,18 @@ class AlgebraicLaw(Law):
 
         Raises
         ------
-        ValueError
-            If ``scale`` is zero or a parameter is not finite.
+        ParameterError
+            If ``scale`` is zero or a parameter is not a finite real number (a
+            :class:`ParameterTypeError` for None, strings or complex numbers).
         """
         from ._params import exact, fresh
 
         for name, v in (("shift", shift), ("scale", scale)):
-            if not isinstance(v, sp.Basic) and not math.isfinite(float(v)):
-                raise ValueError(f"{name} must be finite, got {v!r}")
+            if not isinstance(v, sp.Basic):
+                finite_real(name, v)  # the one argument filter: names the parameter
         shift, scale = exact(shift), exact(scale)
         if scale == 0:
-            raise ValueError("scale must be non-zero, got 0")
+            raise ParameterError("scale", "scale must be non-zero, got 0")
         a_s, b_s = fresh("shift"), fresh("scale")
         P = affine_polynomial(self.symbolic_polynomial, a_s, b_s)
         out = AlgebraicLaw(P, {**self.values, a_s: shift, b_s: scale},
@@ -2323,8 +2324,17 @@ class AlgebraicLaw(Law):
         return out
 
     def dilate(self, t):
-        """Dilation D_t (push-forward by x ↦ t x), t > 0."""
-        positive("t", float(t))
+        """Dilation D_t (push-forward by x ↦ t x), t > 0.
+
+        Raises
+        ------
+        ParameterError
+            If ``t`` is not a finite number > 0 (:class:`ParameterTypeError` for non-numbers).
+        """
+        if not isinstance(t, sp.Basic):
+            positive("t", t)
+        elif not (t.is_positive and t.is_finite):
+            raise ParameterError("t", f"t must be a finite number > 0, got {t}")
         return self.affine(0, t)
 
 
