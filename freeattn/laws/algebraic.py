@@ -333,16 +333,24 @@ class AlgebraicLaw(Law):
         reports a support that misses a component.  The intervals' masses come from the cdf
         tables when they exist, else from :attr:`_quick_interval_masses` (a coarser quadrature of
         the same integrand, accurate far below ``_MASS_TOL``), so that a new parameter point
-        does not pay for cdf tables at 1e-16 before anyone asks for the cdf."""
-        total = sum(float(m) for _, m in self._atoms_raw(None))
-        if "_cdf_tables" in self.__dict__:
-            total += sum(t["cum"][-1] for t in self._cdf_tables)
-        else:
-            total += sum(self._quick_interval_masses)
-        if not abs(total - 1.0) <= _MASS_TOL:
-            raise ArithmeticError(
+        does not pay for cdf tables at 1e-16 before anyone asks for the cdf.
+
+        Every float64 route that reads the tables (support, pdf, cdf, ppf) runs it first, and
+        its outcome is kept: a law that failed it keeps refusing (before, only ``support``
+        checked, so ``cdf`` or a second ``support`` call answered from unchecked tables)."""
+        verdict = self.__dict__.get("_mass_verdict")
+        if verdict is None:
+            total = sum(float(m) for _, m in self._atoms_raw(None))
+            if "_cdf_tables" in self.__dict__:
+                total += sum(t["cum"][-1] for t in self._cdf_tables)
+            else:
+                total += sum(self._quick_interval_masses)
+            verdict = "" if abs(total - 1.0) <= _MASS_TOL else (
                 f"{self.name}: atoms and support intervals carry mass {total!r}, not 1 "
                 f"(a component is unresolved at float64 scales; evaluate with dps=...)")
+            self.__dict__["_mass_verdict"] = verdict
+        if verdict:
+            raise ArithmeticError(verdict)
 
     def _atom_locations(self, dps):
         return [loc for loc, _ in self._atoms_raw(dps)]
@@ -1336,6 +1344,7 @@ class AlgebraicLaw(Law):
         return np.where(ok, g, g_fallback)
 
     def _pdf_float(self, x):
+        self._check_mass()
         out = np.zeros(x.shape)
         for t in self._tables:
             m = (x > t["a"]) & (x < t["b"])
@@ -1414,6 +1423,7 @@ class AlgebraicLaw(Law):
                                max_panels=_MAX_PANELS)
 
     def _cdf_float(self, x):
+        self._check_mass()
         out = np.zeros(x.shape)
         for loc, mass in self._atoms_raw(None):
             out += np.where(x >= float(loc), float(mass), 0.0)
@@ -1431,6 +1441,7 @@ class AlgebraicLaw(Law):
     def _ppf_float(self, q):
         """Quantiles: locate the θ-panel from the cumulative table, then Newton in θ (in
         log θ from the edge for the first panel, where F ~ θ^p spans hundreds of decades)."""
+        self._check_mass()
         out = np.empty(q.shape)
         pieces = []  # (start, kind, payload) in increasing x
         for loc, mass in self._atoms_raw(None):
