@@ -556,8 +556,32 @@ class BranchData:
         Used where float64 cannot resolve the point (intervals narrower than 1e-13, or the
         float64 tracker gave up).
 
-        The step control is that of :meth:`NumericPolynomial.track`: predictors linear in z
-        (G′ = −∂_zP/∂_GP), linear in ln h for ih·G, and next to a pole p linear in z for
+        First nearest-root continuity from the previous value (unambiguous: a quarter of the
+        distance to the next root; steps up to a factor e² in h); where that does not reach
+        the axis in 500 steps, :meth:`_track_mp_predicted`."""
+        npoly = self.numpoly
+        t, t_end = mpmath.log(h_from), mpmath.log(h_end)
+        g = mpmath.mpc(g_from)
+        dt = mpmath.mpf(-0.5)
+        for _ in range(500):
+            if t <= t_end:
+                return g
+            tn = max(t + dt, t_end)
+            r = npoly.roots_mp(mpmath.mpc(x, mpmath.exp(tn)))
+            d = sorted((abs(ri - g), i) for i, ri in enumerate(r))
+            if len(d) == 1 or d[0][0] <= 0.25 * d[1][0]:
+                g = r[d[0][1]]
+                t = tn
+                dt = max(dt * 1.5, mpmath.mpf(-2))
+            else:
+                dt /= 2
+                if abs(dt) < 1e-12:
+                    break
+        return self._track_mp_predicted(x, h_from, g_from, h_end)
+
+    def _track_mp_predicted(self, x, h_from, g_from, h_end):
+        """:meth:`track_mp` with the step control of :meth:`NumericPolynomial.track`:
+        predictors linear in z (G′ = −∂_zP/∂_GP), linear in ln h for ih·G, and next to a pole p linear in z for
         (z − p)·G; a step is accepted when the root nearest a predictor is unambiguous (a
         quarter of the distance to the next), its corrector is small against the predicted
         move, and no two predictors disagree.  Nearest-root continuity from the previous value
