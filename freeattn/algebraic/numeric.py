@@ -309,8 +309,11 @@ class NumericPolynomial:
         z0 = x + 1j * h_start
         if g_start is None:
             g = 1.0 / z0
-            for _ in range(6):
-                g = self.newton(g, z0, steps=1)[0]
+            # far-out starts (huge breakpoints: ρ = 1e-9) overflow P's coefficients; such
+            # points end with ok False, silently (no warning spam)
+            with np.errstate(over="ignore", invalid="ignore"):
+                for _ in range(6):
+                    g = self.newton(g, z0, steps=1)[0]
         else:
             g = np.asarray(g_start, dtype=complex).reshape(-1).copy()
         t = np.log(h_start)
@@ -349,7 +352,8 @@ class NumericPolynomial:
                     pred3 = (hcur + (g[ia] + (zc - pn) * dg) * (zn - zc)) / (zn - pn)
                     preds.append(pred3)
                     usable.append(np.abs(zc - pn) <= 8 * hc)  # next to the pole only
-            r = self.roots(zn)
+            with np.errstate(over="ignore", invalid="ignore"):
+                r = self.roots(zn)
             picks, good = [], []
             for pred, use in zip(preds, usable):
                 pred = np.where(np.isfinite(pred), pred, g[ia])
@@ -728,8 +732,9 @@ class BranchData:
                 ra = npoly.roots_mp(xa)
                 ga = mpmath.re(self.select_mp(ra, a, None))
                 ga = mpmath.re(npoly.newton_mp(mpmath.mpc(ga), xa))
-                _, pg, pz = npoly.partials(np.array([complex(ga)]), np.array([complex(xa)]))
-                gp = -pz[0] / pg[0] if pg[0] != 0 else 0
+                with np.errstate(over="ignore", invalid="ignore"):  # huge x: not finite, below
+                    _, pg, pz = npoly.partials(np.array([complex(ga)]), np.array([complex(xa)]))
+                    gp = -pz[0] / pg[0] if pg[0] != 0 else 0
                 if not (np.isfinite(gp) and gp.real < 0):  # G′ < 0 off the support
                     break
                 pred = ga + mpmath.mpf(gp.real) * 2 * d

@@ -173,6 +173,13 @@ def test_layer_law_near_tied_with_an_atom():
     _check_law_with_atom(partial_kv_output_law(1.0, 2, 1.0, 0.5, 0.99), 0.5)
 
 
+@pytest.mark.slow
+def test_layer_law_nearly_independent_with_an_atom():
+    """ρ = 1e-9: breakpoints far out made numeric.track's and the gap check's float64
+    evaluations overflow (RuntimeWarnings, errors under pytest); the law is ρ = 0's to 1e-18."""
+    _check_law_with_atom(partial_kv_output_law(1.0, 2, 1.0, 0.5, 1e-9), 0.5)
+
+
 def _random_atom_points(count):
     """β ∈ [0.5, 1.5], h ≤ 8, γ_K, γ_O log-uniform in [0.2, 5] with min(γ_K, γ_O) < 1 (an atom
     1 − min{1, γ_K, γ_O} at 0), ρ ∈ [0.05, 0.95]."""
