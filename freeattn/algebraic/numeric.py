@@ -319,8 +319,11 @@ class NumericPolynomial:
         z0 = x + 1j * h_start
         if g_start is None:
             g = 1.0 / z0
-            for _ in range(6):
-                g = self.newton(g, z0, steps=1)[0]
+            # far-out starts (huge breakpoints: ρ = 1e-9) overflow P's coefficients; such
+            # points end with ok False, silently (no warning spam)
+            with np.errstate(over="ignore", invalid="ignore"):
+                for _ in range(6):
+                    g = self.newton(g, z0, steps=1)[0]
         else:
             g = np.asarray(g_start, dtype=complex).reshape(-1).copy()
         t = np.log(h_start)
@@ -359,7 +362,8 @@ class NumericPolynomial:
                     pred3 = (hcur + (g[ia] + (zc - pn) * dg) * (zn - zc)) / (zn - pn)
                     preds.append(pred3)
                     usable.append(np.abs(zc - pn) <= 8 * hc)  # next to the pole only
-            r = self.roots(zn)
+            with np.errstate(over="ignore", invalid="ignore"):
+                r = self.roots(zn)
             picks, good = [], []
             for pred, use in zip(preds, usable):
                 pred = np.where(np.isfinite(pred), pred, g[ia])
@@ -630,8 +634,32 @@ class BranchData:
         Used where float64 cannot resolve the point (intervals narrower than 1e-13, or the
         float64 tracker gave up).
 
-        The step control is that of :meth:`NumericPolynomial.track`: predictors linear in z
-        (G′ = −∂_zP/∂_GP), linear in ln h for ih·G, and next to a pole p linear in z for
+        First nearest-root continuity from the previous value (unambiguous: a quarter of the
+        distance to the next root; steps up to a factor e² in h); where that does not reach
+        the axis in 500 steps, :meth:`_track_mp_predicted`."""
+        npoly = self.numpoly
+        t, t_end = mpmath.log(h_from), mpmath.log(h_end)
+        g = mpmath.mpc(g_from)
+        dt = mpmath.mpf(-0.5)
+        for _ in range(500):
+            if t <= t_end:
+                return g
+            tn = max(t + dt, t_end)
+            r = npoly.roots_mp(mpmath.mpc(x, mpmath.exp(tn)))
+            d = sorted((abs(ri - g), i) for i, ri in enumerate(r))
+            if len(d) == 1 or d[0][0] <= 0.25 * d[1][0]:
+                g = r[d[0][1]]
+                t = tn
+                dt = max(dt * 1.5, mpmath.mpf(-2))
+            else:
+                dt /= 2
+                if abs(dt) < 1e-12:
+                    break
+        return self._track_mp_predicted(x, h_from, g_from, h_end)
+
+    def _track_mp_predicted(self, x, h_from, g_from, h_end):
+        """:meth:`track_mp` with the step control of :meth:`NumericPolynomial.track`:
+        predictors linear in z (G′ = −∂_zP/∂_GP), linear in ln h for ih·G, and next to a pole p linear in z for
         (z − p)·G; a step is accepted when the root nearest a predictor is unambiguous (a
         quarter of the distance to the next), its corrector is small against the predicted
         move, and no two predictors disagree.  Nearest-root continuity from the previous value
@@ -778,8 +806,9 @@ class BranchData:
                 ra = npoly.roots_mp(xa)
                 ga = mpmath.re(self.select_mp(ra, a, None))
                 ga = mpmath.re(npoly.newton_mp(mpmath.mpc(ga), xa))
-                _, pg, pz = npoly.partials(np.array([complex(ga)]), np.array([complex(xa)]))
-                gp = -pz[0] / pg[0] if pg[0] != 0 else 0
+                with np.errstate(over="ignore", invalid="ignore"):  # huge x: not finite, below
+                    _, pg, pz = npoly.partials(np.array([complex(ga)]), np.array([complex(xa)]))
+                    gp = -pz[0] / pg[0] if pg[0] != 0 else 0
                 if not (np.isfinite(gp) and gp.real < 0):  # G′ < 0 off the support
                     break
                 pred = ga + mpmath.mpf(gp.real) * 2 * d
