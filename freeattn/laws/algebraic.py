@@ -1017,9 +1017,10 @@ class AlgebraicLaw(Law):
         """The branch on a log-spaced grid of δ = x − e from the outer end of the edge zone
         (|δ| = _EDGE_ZONE·(b − a)) toward the end e (|δ| = 1e-10·(|e| + b − a)): tracked down
         from far above the axis at the outer point, then continued inward point by point
-        by the nearest root of P(·, e + δ) (unambiguous: at most a quarter of the distance to
-        the next root).  Returns (ln|δ| ascending, branch values, distance to the nearest
-        other root) or None where the continuation is ambiguous; cached on the edge."""
+        (:meth:`_axis_steps`: a predictor, unambiguous roots, sub-steps where needed).  Returns
+        (ln|δ| ascending, branch values, distance to the nearest other root), truncated before
+        the first point the continuation cannot resolve or that lies on the axis, or None
+        where fewer than two points remain; cached on the edge."""
         if "path" in edge:
             return edge["path"]
         a, b = t["a"], t["b"]
@@ -1110,8 +1111,8 @@ class AlgebraicLaw(Law):
     def _inner_path(self, t, side, sh):
         """The branch on a log-spaced grid of δ toward an end shared with the next support
         interval, from the table's first node (|δ| ≈ 4e-5·(b − a)) down to 1e-40·(b − a):
-        nearest-root steps of the re-expanded P (unambiguous: at most a quarter of the
-        distance to the next root), truncated at the first ambiguous step (roots that meet
+        steps of the re-expanded P (:meth:`_axis_steps`: a predictor, unambiguous roots,
+        sub-steps where needed), truncated at the first unresolved step (roots that meet
         at the end, a cusp, are not separated by doubles below some |δ|).  Returns
         (ln|δ| ascending, branch values, distance to the nearest other root) or None;
         cached on the table."""
@@ -1177,8 +1178,26 @@ class AlgebraicLaw(Law):
         gs = np.empty(n, complex)
         gs[0] = g0
         poles = np.asarray(getattr(sh, "pole_hint", ()), dtype=float) - e
+        # fast pass: nearest roots to the previous values, then every step checked against
+        # the predictors at once (vectorised); the step-by-step route starts at the first
+        # step that fails
+        k0 = n
+        for k in range(1, n):
+            dist = np.abs(r[k] - gs[k - 1])
+            dist = np.where(np.isfinite(dist), dist, np.inf)
+            o = np.argsort(dist)
+            if not (len(o) == 1 or dist[o[0]] <= 0.25 * dist[o[1]]):
+                k0 = k
+                break
+            gs[k] = r[k, o[0]]
+        if k0 > 1:
+            bad = np.flatnonzero(~cls._axis_check(sh, d[:k0], gs[:k0], r[:k0], poles))
+            if bad.size:
+                k0 = int(bad[0]) + 1
+        if k0 == n:
+            return n, gs
         with np.errstate(all="ignore"):
-            for k in range(1, n):
+            for k in range(k0, n):
                 g = cls._axis_step(sh, d[k - 1], gs[k - 1], d[k], r[k], poles)
                 m = 2
                 while g is None and m <= cls._AXIS_MAX_SUBSTEPS:
@@ -1195,6 +1214,33 @@ class AlgebraicLaw(Law):
                     return k, gs[:k]
                 gs[k] = g
         return n, gs
+
+    @staticmethod
+    def _axis_check(sh, d, gs, r, poles):
+        """Whether each step gs[k − 1] → gs[k] of a walk along δ = ``d`` (``r`` the roots there)
+        is the one :meth:`_axis_step` takes (vectorised over the steps)."""
+        with np.errstate(all="ignore"):
+            dc, dn, g = d[:-1], d[1:], gs[:-1]
+            dg = sh.derivative(g, dc)
+            preds = [(g + dg * (dn - dc), np.ones(len(g), bool))]
+            if len(poles):
+                p = poles[np.argmin(np.abs(dc[:, None] - poles[None, :]), axis=1)]
+                near = (np.abs(dn - dc) <= 8 * np.abs(dc - p)) & (dn != p)
+                preds.append((((dc - p) * g + (g + (dc - p) * dg) * (dn - dc)) / (dn - p), near))
+            rows = np.arange(len(g))
+            agree = np.ones(len(g), bool)
+            some = np.zeros(len(g), bool)
+            for pred, use in preds:
+                dist = np.abs(r[1:] - pred[:, None])
+                dist = np.where(np.isfinite(dist), dist, np.inf)
+                o = np.argsort(dist, axis=1)
+                d1 = dist[rows, o[:, 0]]
+                d2 = dist[rows, o[:, 1]] if r.shape[1] > 1 else np.full(len(g), np.inf)
+                ok = (use & np.isfinite(pred) & np.isfinite(d1) & (d1 <= 0.25 * d2)
+                      & (d1 <= 0.25 * np.abs(pred - g) + 1e-12 * np.abs(g)))
+                agree &= ~ok | (r[1:][rows, o[:, 0]] == gs[1:])
+                some |= ok
+        return some & agree
 
     @staticmethod
     def _axis_step(sh, dc, g, dn, rn, poles):
