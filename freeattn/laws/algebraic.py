@@ -19,8 +19,8 @@ from ..algebraic.polynomial import (affine_polynomial, discriminant_structure_se
                                     substitute_polynomial)
 from ..algebraic.roots import polyroots
 from ..algebraic.series import series_moments_numeric
-from ._theta import (adaptive_panels, cumulative_in_panels, graded_panels, panel_integrals,
-                     theta_of_x as _theta_of_x, x_of_theta as _x_of_theta)
+from ._theta import (adaptive_panels, cumulative_in_panels, gauss_legendre, graded_panels,
+                     panel_integrals, theta_of_x as _theta_of_x, x_of_theta as _x_of_theta)
 from .base import Law
 
 __all__ = ["AlgebraicLaw", "AtomAtZero"]
@@ -60,6 +60,12 @@ _MASS_GRADE_LEVELS = 4
 _MASS_PANELS = graded_panels(_MASS_UNIFORM_PANELS, _MASS_GRADE_LEVELS, _GRADE_RATIO)
 _MASS_PANEL_ATOL = 1e-14
 _MASS_PANEL_RTOL = 1e-12
+#: θ = θ₁·s^m on a θ-panel [0, θ₁] touching an end at a pole of P's leading coefficient (a hard
+#: edge, or an atom with the support next to it): there ρ ~ δ^{-α} with α = p/q < 1 and the
+#: θ-integrand ~ θ^{1−2α}·h(θ^{2/q}), singular at θ = 0 for α > 1/2 (three MP(1) factors:
+#: α = 3/4); in s it is analytic for every q dividing 2m (m = 6: q = 1, 2, 3, 4, 6, 12) and
+#: bounded for every α < 1.  Square-root edges keep m = 1 (their θ-integrand is analytic).
+_END_POWER = 6
 
 
 
@@ -874,7 +880,40 @@ class AlgebraicLaw(Law):
             m = side & (np.abs(delta) <= _EDGE_ZONE * (b - a))
             if np.any(m):
                 g[m] = self._edge_local(edge, delta[m], g[m])
+        # a hard edge at 0 where two sheets share the leading power law (a multiple root of a
+        # Newton-polygon segment polynomial of P at z = 0: the tied K=V law at h = 1, G ~
+        # C₀z^{-3/4} ± C₁z^{-1/2}) differ there only by a relative ~z^{1/4}, below the
+        # accuracy of the table's power-law guess, which took the other sheet for x < 1.2e-8
+        # (1.07e-4 of mass too much): there the branch is the nested Puiseux solution at 0
+        # (:meth:`_cauchy_tiny`, matched to the branch far from 0, as G off the axis)
+        for end, side, m in zip("ab", (left, ~left), self._end_powers(t)):
+            if (m > 1 and t[end + "_mp"] == 0 and not t["pole_" + end] and np.any(side)
+                    and self._zero_sheets_merge):
+                zq = np.where(side, delta, 1.0) + 0j
+                tiny = side & self._tiny_mask(zq, side)
+                if np.any(tiny):
+                    g[tiny] = self._cauchy_tiny(zq[tiny])
         return g
+
+    @cached_property
+    def _zero_sheets_merge(self):
+        """Whether a segment polynomial of the Newton polygon of P(G, z) at z = 0 has a
+        multiple nonzero root (sheets of G with the same leading term C·z^a at 0)."""
+        c = self._num.coefficients_mp()
+        terms = {(k, sp.Integer(j)): v for k, row in enumerate(c) for j, v in enumerate(row)
+                 if v != 0}
+        for _, _, seg in self._newton_polygon(terms):
+            k0 = min(seg)
+            coef = np.array([complex(seg.get(k, 0)) for k in range(max(seg), k0 - 1, -1)])
+            if coef.size <= 2:
+                continue
+            r = np.roots(coef)
+            scale = np.max(np.abs(r))
+            d = np.abs(r[:, None] - r[None, :])
+            np.fill_diagonal(d, np.inf)
+            if np.min(d) <= 1e-6 * scale:
+                return True
+        return False
 
     @staticmethod
     def _table_extrapolation(t, th, guess):
@@ -1444,9 +1483,47 @@ class AlgebraicLaw(Law):
         return [(t["a"], t["b"], t["panels"], lambda th, t=t: self._theta_integrand(t, th))
                 for t in self._cdf_tables]
 
+    def _end_powers(self, t):
+        """(m_a, m_b): the power of the change of variables θ = θ₁·s^m used on θ-panels that
+        touch the end a (θ = 0) or b (θ = π) of table ``t`` (``_END_POWER`` at an end at a pole,
+        where the density may diverge like δ^{-α}, 1/2 < α < 1; 1 at a square-root edge)."""
+        if "end_powers" not in t:
+            poles = set(self._branch(None).poles)
+            t["end_powers"] = tuple(_END_POWER if t[e + "_mp"] in poles else 1 for e in "ab")
+        return t["end_powers"]
+
     def _gl(self, t, lo, hi):
-        """∫_lo^hi of the θ-integrand, vectorised over arrays lo, hi."""
-        return panel_integrals(lambda th: self._theta_integrand(t, th), lo, hi, _GL_NODES)
+        """∫_lo^hi of the θ-integrand by 12-point Gauss–Legendre, vectorised over arrays lo, hi.
+
+        A panel [0, h] (or [h, π]) at an end with :meth:`_end_powers` m > 1 is integrated in s
+        with θ = h·s^m (θ = π − (π − h)·s^m): ∫ f(θ)dθ = ∫_0^1 f(θ(s)) m·h·s^{m−1} ds, whose
+        integrand is bounded and smooth where f ~ θ^{1−2α} diverges (ρ ~ δ^{-α}, α < 1); a
+        panel touching both ends is split at π/2."""
+        lo, hi = np.broadcast_arrays(np.asarray(lo, float), np.asarray(hi, float))
+        ma, mb = self._end_powers(t)
+        both = (lo == 0.0) & (hi == math.pi)
+        if np.any(both):
+            out = np.empty(lo.shape)
+            half = np.full(np.count_nonzero(both), 0.5 * math.pi)
+            out[both] = self._gl(t, lo[both], half) + self._gl(t, half, hi[both])
+            if np.any(~both):
+                out[~both] = self._gl(t, lo[~both], hi[~both])
+            return out
+        at_a = (lo == 0.0) & (ma > 1)
+        at_b = (hi == math.pi) & (mb > 1)
+        if not (np.any(at_a) or np.any(at_b)):
+            return panel_integrals(lambda th: self._theta_integrand(t, th), lo, hi, _GL_NODES)
+        x, w = gauss_legendre(_GL_NODES)
+        s = 0.5 * (x + 1.0)
+        width = (hi - lo)[:, None]
+        th = 0.5 * (hi + lo)[:, None] + 0.5 * width * x
+        wt = 0.5 * width * w
+        for m, sel, sign, start in ((ma, at_a, 1.0, lo), (mb, at_b, -1.0, hi)):
+            if np.any(sel):
+                th[sel] = start[sel][:, None] + sign * width[sel] * s**m
+                wt[sel] = width[sel] * (0.5 * m) * w * s ** (m - 1)
+        vals = self._theta_integrand(t, th.reshape(-1)).reshape(th.shape)
+        return np.sum(vals * wt, axis=1)
 
     def _adaptive_panels(self, t):
         """θ-panels refined until 12-point Gauss–Legendre agrees with its two halves to
@@ -1454,10 +1531,23 @@ class AlgebraicLaw(Law):
         get resolved).  Bounded: at most ``_MAX_PANELS`` panels and ``_MAX_LEVELS`` halvings,
         so every law builds its table in bounded time (lawcore's shared
         :func:`freeattn.laws._theta.adaptive_panels`)."""
-        return adaptive_panels(lambda th: self._theta_integrand(t, th), _PANELS, nodes=_GL_NODES,
-                               atol=_PANEL_TOL, rtol=4e-16, max_levels=_MAX_LEVELS,
-                               frozen=lambda lo, hi: hi - lo <= 1e-15 * math.pi,
-                               max_panels=_MAX_PANELS)
+        ma, mb = self._end_powers(t)
+
+        def frozen(lo, hi):
+            # the end panels at a pole end (graded to ~1e-16 already) are not split further:
+            # their masses are replaced below by the rule in s (:meth:`_gl`), which is exact
+            # there where plain Gauss–Legendre in θ never converges (ρ ~ δ^{-α}, α > 1/2)
+            return ((hi - lo <= 1e-15 * math.pi) | ((lo == 0.0) & (ma > 1))
+                    | ((hi == math.pi) & (mb > 1)))
+
+        edges, mass = adaptive_panels(lambda th: self._theta_integrand(t, th), _PANELS,
+                                      nodes=_GL_NODES, atol=_PANEL_TOL, rtol=4e-16,
+                                      max_levels=_MAX_LEVELS, frozen=frozen,
+                                      max_panels=_MAX_PANELS)
+        for k, m in ((0, ma), (len(mass) - 1, mb)):
+            if m > 1:
+                mass[k] = self._gl(t, edges[k:k + 1], edges[k + 1:k + 2])[0]
+        return edges, mass
 
     def _cdf_float(self, x):
         out = np.zeros(x.shape)
@@ -1469,8 +1559,19 @@ class AlgebraicLaw(Law):
             m = (x > a) & (x < b)
             if np.any(m):
                 th = _theta_of_x(a, b, x[m])
-                out[m] += cumulative_in_panels(lambda u, t=t: self._theta_integrand(t, u),
-                                               t["panels"], t["cum"], th, _GL_NODES)
+                part = cumulative_in_panels(lambda u, t=t: self._theta_integrand(t, u),
+                                            t["panels"], t["cum"], th, _GL_NODES)
+                # inside an end panel at a pole end: the rule in s of :meth:`_gl` from / to
+                # the end (plain Gauss–Legendre in θ there misses ~δ^{1−α} of the mass)
+                ma, mb = self._end_powers(t)
+                first = th < t["panels"][1]
+                if ma > 1 and np.any(first):
+                    part[first] = self._gl(t, np.zeros(np.count_nonzero(first)), th[first])
+                last = (th >= t["panels"][-2]) & (th > 0)
+                if mb > 1 and np.any(last):
+                    part[last] = t["cum"][-1] - self._gl(
+                        t, th[last], np.full(np.count_nonzero(last), math.pi))
+                out[m] += part
         out[x == np.inf] = 1.0
         return np.clip(out, 0.0, 1.0)
 
@@ -2221,8 +2322,37 @@ class AlgebraicLaw(Law):
             mid = (lo + hi) / 2
             return piece(lo, mid, depth + 1) + piece(mid, hi, depth + 1)
 
+        ma, mb = self._end_powers(t)
+
+        def end_piece(lo, hi, m, at_lo):
+            # a piece touching an end at a pole: θ = lo + (hi − lo)s^m (or hi − (hi − lo)s^m),
+            # as in the float rule (:meth:`_gl`), so that ρ ~ δ^{-α} (α > 1/2) is smooth in s
+            w = hi - lo
+
+            def fs(s):
+                th = lo + w * s**m if at_lo else hi - w * s**m
+                return f(th) * m * w * s ** (m - 1)
+
+            def sp_(u, v, depth):
+                val, err = mpmath.quad(fs, [u, v], method="gauss-legendre", error=True,
+                                       maxdegree=4)
+                if err <= tol or depth >= _MP_QUAD_DEPTH:
+                    return val
+                c = (u + v) / 2
+                return sp_(u, c, depth + 1) + sp_(c, v, depth + 1)
+
+            return sp_(mpmath.mpf(0), mpmath.mpf(1), 0)
+
         grid = [th_lo] + [mpmath.mpf(v) for v in _COARSE if th_lo < v < th_hi] + [th_hi]
-        return mpmath.fsum(piece(lo, hi, 0) for lo, hi in zip(grid[:-1], grid[1:]))
+        parts = []
+        for lo, hi in zip(grid[:-1], grid[1:]):
+            if lo == 0 and ma > 1:
+                parts.append(end_piece(lo, hi, ma, True))
+            elif hi == mpmath.pi and mb > 1:
+                parts.append(end_piece(lo, hi, mb, False))
+            else:
+                parts.append(piece(lo, hi, 0))
+        return mpmath.fsum(parts)
 
     def _interval_mass_mp(self, info, dps):
         """Mass of one support interval at ``dps`` digits: 1 − atoms for a law with one
