@@ -66,6 +66,8 @@ _MASS_PANEL_RTOL = 1e-12
 #: α = 3/4); in s it is analytic for every q dividing 2m (m = 6: q = 1, 2, 3, 4, 6, 12) and
 #: bounded for every α < 1.  Square-root edges keep m = 1 (their θ-integrand is analytic).
 _END_POWER = 6
+#: θ-width of the end zone at a hard end integrated in s (:meth:`AlgebraicLaw._end_zone`)
+_END_ZONE = 1e-3
 
 
 
@@ -886,9 +888,17 @@ class AlgebraicLaw(Law):
         # accuracy of the table's power-law guess, which took the other sheet for x < 1.2e-8
         # (1.07e-4 of mass too much): there the branch is the nested Puiseux solution at 0
         # (:meth:`_cauchy_tiny`, matched to the branch far from 0, as G off the axis)
-        for end, side, m in zip("ab", (left, ~left), self._end_powers(t)):
-            if (m > 1 and t[end + "_mp"] == 0 and not t["pole_" + end] and np.any(side)
-                    and self._zero_sheets_merge):
+        # The same route where float64 P(G, x) is out of range (|G|^deg ≳ 1e250: MP(1)^⊠8,
+        # ρ ~ x^{-8/9}, gave ρ = 0 below x ~ 1e-40, and 4e-5 of the mass went missing).
+        deg = sha.cf.shape[0] - 1
+        with np.errstate(all="ignore"):
+            risky = ~np.isfinite(g) | (g.imag >= 0) | (deg * np.log10(np.abs(g)) > 250)
+        for end, side in (("a", left), ("b", ~left)):
+            if (t[end + "_mp"] == 0 and not t["pole_" + end] and np.any(side)
+                    and t[end + "_mp"] in self._branch(None).poles
+                    and (np.any(risky & side) or self._zero_sheets_merge)):
+                if not self._zero_sheets_merge:
+                    side = side & risky
                 zq = np.where(side, delta, 1.0) + 0j
                 tiny = side & self._tiny_mask(zq, side)
                 if np.any(tiny):
@@ -1485,12 +1495,56 @@ class AlgebraicLaw(Law):
 
     def _end_powers(self, t):
         """(m_a, m_b): the power of the change of variables θ = θ₁·s^m used on θ-panels that
-        touch the end a (θ = 0) or b (θ = π) of table ``t`` (``_END_POWER`` at an end at a pole,
-        where the density may diverge like δ^{-α}, 1/2 < α < 1; 1 at a square-root edge)."""
+        touch the end a (θ = 0) or b (θ = π) of table ``t``.
+
+        1 at a square-root edge and wherever G stays bounded.  At a hard edge (a pole of P's
+        leading coefficient, G ~ δ^{-α}, ρ ~ δ^{-α}) with α = p/q: the θ-integrand is
+        θ^{1−2α}·h(θ^{2/q}) (δ ∝ θ²), analytic in s for m = q (q odd) or q/2 (q even), so m = 1
+        at the MP-like α = 1/2, 2 at α = 3/4, 3 at α = 2/3.  α is the exponent of a segment of
+        the Newton polygon of P at z = 0 (exact) when the end is 0, the measured slope of
+        log|G| between δ = 1e-10 and 1e-20 of the scale (rounded to p/q, q ≤ 12) elsewhere;
+        ``_END_POWER`` when neither is conclusive and at an end carrying an atom."""
         if "end_powers" not in t:
-            poles = set(self._branch(None).poles)
-            t["end_powers"] = tuple(_END_POWER if t[e + "_mp"] in poles else 1 for e in "ab")
+            t["end_powers"] = tuple(self._end_power(t, e) for e in "ab")
         return t["end_powers"]
+
+    def _end_power(self, t, end):
+        from fractions import Fraction
+        e = t[end + "_mp"]
+        if e not in set(self._branch(None).poles):
+            return 1
+        if t["pole_" + end]:
+            return _END_POWER
+        width = t["b"] - t["a"]
+        d = np.array([1e-10, 1e-20]) * (1.0 + abs(float(e)))
+        th = 2 * np.arcsin(np.sqrt(np.minimum(d / width, 1.0)))
+        if end == "b":
+            th = math.pi - th
+        with np.errstate(all="ignore"):
+            g = np.abs(self._branch_in_table(t, _x_of_theta(t["a"], t["b"], th), th))
+            est = math.log(g[1] / g[0]) / math.log(d[0] / d[1])
+        if not math.isfinite(est):
+            return _END_POWER
+        if est < 0.05:  # bounded: the θ-integrand is as smooth as at an interior point
+            return 1
+        alpha = None
+        if e == 0:
+            with workdps(FLOAT_REFERENCE_DPS):
+                c = self._num.coefficients_mp()
+                terms = {(k, sp.Integer(j)): v for k, row in enumerate(c)
+                         for j, v in enumerate(row) if v != 0}
+                cands = [-a for a, _, _ in self._newton_polygon(terms) if a < 0]
+            if cands:
+                best = min(cands, key=lambda v: abs(float(v) - est))
+                if abs(float(best) - est) <= 0.05:
+                    alpha = Fraction(int(best.p), int(best.q))
+        if alpha is None:
+            f = Fraction(est).limit_denominator(12)
+            if abs(float(f) - est) > 0.01 or not 0 < f < 1:
+                return _END_POWER
+            alpha = f
+        q = alpha.denominator
+        return q if q % 2 else q // 2
 
     def _gl(self, t, lo, hi):
         """∫_lo^hi of the θ-integrand by 12-point Gauss–Legendre, vectorised over arrays lo, hi.
@@ -1532,21 +1586,55 @@ class AlgebraicLaw(Law):
         so every law builds its table in bounded time (lawcore's shared
         :func:`freeattn.laws._theta.adaptive_panels`)."""
         ma, mb = self._end_powers(t)
-
-        def frozen(lo, hi):
-            # the end panels at a pole end (graded to ~1e-16 already) are not split further:
-            # their masses are replaced below by the rule in s (:meth:`_gl`), which is exact
-            # there where plain Gauss–Legendre in θ never converges (ρ ~ δ^{-α}, α > 1/2)
-            return ((hi - lo <= 1e-15 * math.pi) | ((lo == 0.0) & (ma > 1))
-                    | ((hi == math.pi) & (mb > 1)))
-
-        edges, mass = adaptive_panels(lambda th: self._theta_integrand(t, th), _PANELS,
+        # next to a hard end with ρ ~ δ^{-α} plain Gauss–Legendre in θ never converges (the
+        # θ-integrand ~ θ^{1−2α}); there the end zone [0, _END_ZONE] (or [π − _END_ZONE, π])
+        # is integrated by :meth:`_end_zone` in s and the rest adaptively from ``_PANELS``
+        lo_th = _END_ZONE if ma > 1 else 0.0
+        hi_th = math.pi - _END_ZONE if mb > 1 else math.pi
+        start = _PANELS[(_PANELS > lo_th) & (_PANELS < hi_th)]
+        start = np.concatenate([[lo_th], start, [hi_th]])
+        edges, mass = adaptive_panels(lambda th: self._theta_integrand(t, th), start,
                                       nodes=_GL_NODES, atol=_PANEL_TOL, rtol=4e-16,
-                                      max_levels=_MAX_LEVELS, frozen=frozen,
+                                      max_levels=_MAX_LEVELS,
+                                      frozen=lambda lo, hi: hi - lo <= 1e-15 * math.pi,
                                       max_panels=_MAX_PANELS)
-        for k, m in ((0, ma), (len(mass) - 1, mb)):
-            if m > 1:
-                mass[k] = self._gl(t, edges[k:k + 1], edges[k + 1:k + 2])[0]
+        if ma > 1:
+            e0, m0 = self._end_zone(t, "a")
+            edges, mass = np.concatenate([e0, edges[1:]]), np.concatenate([m0, mass])
+        if mb > 1:
+            e1, m1 = self._end_zone(t, "b")
+            edges, mass = np.concatenate([edges[:-1], e1]), np.concatenate([mass, m1])
+        return edges, mass
+
+    def _end_zone(self, t, end):
+        """θ-panels and masses of the zone [0, _END_ZONE] (end "a") or [π − _END_ZONE, π]
+        (end "b") at a hard end: the panel touching the end by the rule in s of :meth:`_gl`,
+        halved (the outer half kept, by plain Gauss–Legendre: the singularity lies one panel
+        width away) until the rule agrees with the sum over its halves to 1e-16 absolute or
+        4 ulp relative, at most ``_MAX_LEVELS`` times."""
+        w = _END_ZONE
+        outer_edges, outer_mass = [], []
+        for level in range(_MAX_LEVELS):
+            if end == "a":
+                lo, hi = np.array([0.0, 0.0, 0.5 * w]), np.array([w, 0.5 * w, w])
+            else:
+                lo = np.array([math.pi - w, math.pi - 0.5 * w, math.pi - w])
+                hi = np.array([math.pi, math.pi, math.pi - 0.5 * w])
+            whole, inner, outer = self._gl(t, lo, hi)
+            done = (abs(whole - (inner + outer)) <= max(_PANEL_TOL, 4e-16 * abs(whole))
+                    or level == _MAX_LEVELS - 1)
+            outer_edges.append(0.5 * w)
+            outer_mass.append(outer)
+            if done:
+                break
+            w *= 0.5
+        if end == "a":  # panels from θ = 0 outward: the innermost first
+            edges = np.array([0.0] + outer_edges[::-1] + [_END_ZONE])
+            mass = np.array([inner] + outer_mass[::-1])
+        else:
+            edges = np.array([math.pi - _END_ZONE] + [math.pi - v for v in outer_edges]
+                             + [math.pi])
+            mass = np.array(outer_mass + [inner])
         return edges, mass
 
     def _cdf_float(self, x):
