@@ -122,6 +122,13 @@ def test_fuss_catalan_three_x_to_minus_three_quarters():
     assert 1.0 - law.cdf(9.48) == pytest.approx(_pdf_mass(law, 9.48, b, 1), abs=1e-14)
     fc = [math.comb(4 * k, k) / (3 * k + 1) for k in (1, 2, 3)]
     assert [law.moment(k, method="quad") for k in (1, 2, 3)] == pytest.approx(fc, rel=1e-12)
+    # expect's θ-quadrature at the hard end (was 1 − 1.2e-9 for the mass), also shifted
+    assert law.expect(np.ones_like) == pytest.approx(1.0, abs=1e-14)
+    shifted = law.affine(5.0, 1.0)
+    assert shifted.expect(np.ones_like) == pytest.approx(1.0, abs=1e-14)
+    assert shifted.moment(1, method="quad") == pytest.approx(5.0 + fc[0], rel=1e-14)
+    assert shifted.moment(2, method="quad") == pytest.approx(25.0 + 10 * fc[0] + fc[1],
+                                                             rel=1e-14)
 
 
 @pytest.mark.parametrize("s", [6, 8])
