@@ -2418,8 +2418,26 @@ class AlgebraicLaw(Law):
         t = self._table_of(info)
         a, b = t["a_mp"], t["b_mp"]
 
+        powers = self._end_powers(t)
+
         def f(th):
             xx = a + (b - a) * mpmath.sin(th / 2) ** 2
+            # next to a hard end e ≠ 0, x = e ± δ at the working precision keeps only
+            # ~dps − log10(|e|/δ) digits of δ (and rounds onto e below 10^-dps·|e|, where the
+            # end zone in s puts nodes): there P is solved at x formed with that many extra
+            # digits, from the float64 value (whose δ is exact from θ)
+            left = th <= mpmath.pi / 2
+            e = a if left else b
+            dd = (b - a) * (mpmath.sin(th / 2) ** 2 if left else mpmath.cos(th / 2) ** 2)
+            if dd <= 0:
+                return mpmath.mpf(0)
+            if powers[0 if left else 1] > 1 and e != 0 and abs(e) > dd * 10 ** (dps // 3):
+                guard = int(mpmath.log10(abs(e) / dd)) + 10
+                g0 = complex(self._branch_in_table(t, np.array([float(xx)]),
+                                                   np.array([float(th)]))[0])
+                with mpmath.workdps(mpmath.mp.dps + guard):
+                    g = self._num.newton_mp(mpmath.mpc(g0), e + dd if left else e - dd)
+                return max(-mpmath.im(g), 0) / mpmath.pi * (b - a) / 2 * mpmath.sin(th)
             if xx <= a or xx >= b:
                 return mpmath.mpf(0)
             g = self._support_branch_mp(xx, info, dps)

@@ -107,6 +107,14 @@ def test_fuss_catalan_two_x_to_minus_two_thirds():
         assert float(law.cdf(xv, dps=30)) == pytest.approx(ref, abs=1e-14)
     fc = [math.comb(3 * k, k) / (2 * k + 1) for k in (1, 2, 3)]
     assert [law.moment(k, method="quad") for k in (1, 2, 3)] == pytest.approx(fc, rel=1e-12)
+    # the hard end shifted to 5: the 30-digit route forms x = 5 + δ with extra digits (it
+    # gave 0.6858236211 at x = 6, and 0.685815883 before the end zone in s)
+    shifted = law.affine(5.0, 1.0)
+    for xv in (1e-3, 1.0):
+        ref = integrate.quad(lambda u: _fuss_catalan_2(u ** 3) * 3 * u ** 2, 0.0,
+                             xv ** (1 / 3), epsabs=1e-15, epsrel=1e-13, limit=200)[0]
+        assert shifted.cdf(5.0 + xv) == pytest.approx(ref, abs=1e-14)
+        assert float(shifted.cdf(5.0 + xv, dps=30)) == pytest.approx(ref, abs=1e-14)
 
 
 def test_fuss_catalan_three_x_to_minus_three_quarters():
