@@ -19,8 +19,8 @@ from ..algebraic.polynomial import (affine_polynomial, discriminant_structure_se
                                     substitute_polynomial)
 from ..algebraic.roots import polyroots
 from ..algebraic.series import series_moments_numeric
-from ._theta import (adaptive_panels, cumulative_in_panels, graded_panels, panel_integrals,
-                     theta_of_x as _theta_of_x, x_of_theta as _x_of_theta)
+from ._theta import (adaptive_panels, cumulative_in_panels, gauss_legendre, graded_panels,
+                     panel_integrals, theta_of_x as _theta_of_x, x_of_theta as _x_of_theta)
 from .base import Law
 
 __all__ = ["AlgebraicLaw", "AtomAtZero"]
@@ -60,6 +60,14 @@ _MASS_GRADE_LEVELS = 4
 _MASS_PANELS = graded_panels(_MASS_UNIFORM_PANELS, _MASS_GRADE_LEVELS, _GRADE_RATIO)
 _MASS_PANEL_ATOL = 1e-14
 _MASS_PANEL_RTOL = 1e-12
+#: θ = θ₁·s^m on a θ-panel [0, θ₁] touching an end at a pole of P's leading coefficient (a hard
+#: edge, or an atom with the support next to it): there ρ ~ δ^{-α} with α = p/q < 1 and the
+#: θ-integrand ~ θ^{1−2α}·h(θ^{2/q}), singular at θ = 0 for α > 1/2 (three MP(1) factors:
+#: α = 3/4); in s it is analytic for every q dividing 2m (m = 6: q = 1, 2, 3, 4, 6, 12) and
+#: bounded for every α < 1.  Square-root edges keep m = 1 (their θ-integrand is analytic).
+_END_POWER = 6
+#: θ-width of the end zone at a hard end integrated in s (:meth:`AlgebraicLaw._end_zone`)
+_END_ZONE = 1e-3
 
 
 
@@ -882,7 +890,48 @@ class AlgebraicLaw(Law):
             m = side & (np.abs(delta) <= _EDGE_ZONE * (b - a))
             if np.any(m):
                 g[m] = self._edge_local(edge, delta[m], g[m])
+        # a hard edge at 0 where two sheets share the leading power law (a multiple root of a
+        # Newton-polygon segment polynomial of P at z = 0: the tied K=V law at h = 1, G ~
+        # C₀z^{-3/4} ± C₁z^{-1/2}) differ there only by a relative ~z^{1/4}, below the
+        # accuracy of the table's power-law guess, which took the other sheet for x < 1.2e-8
+        # (1.07e-4 of mass too much): there the branch is the nested Puiseux solution at 0
+        # (:meth:`_cauchy_tiny`, matched to the branch far from 0, as G off the axis)
+        # The same route where float64 P(G, x) is out of range (|G|^deg ≳ 1e250: MP(1)^⊠8,
+        # ρ ~ x^{-8/9}, gave ρ = 0 below x ~ 1e-40, and 4e-5 of the mass went missing).
+        deg = sha.cf.shape[0] - 1
+        with np.errstate(all="ignore"):
+            risky = ~np.isfinite(g) | (g.imag >= 0) | (deg * np.log10(np.abs(g)) > 250)
+        for end, side in (("a", left), ("b", ~left)):
+            if (t[end + "_mp"] == 0 and not t["pole_" + end] and np.any(side)
+                    and t[end + "_mp"] in self._branch(None).poles
+                    and (np.any(risky & side) or self._zero_sheets_merge)):
+                if not self._zero_sheets_merge:
+                    side = side & risky
+                zq = np.where(side, delta, 1.0) + 0j
+                tiny = side & self._tiny_mask(zq, side)
+                if np.any(tiny):
+                    g[tiny] = self._cauchy_tiny(zq[tiny])
         return g
+
+    @cached_property
+    def _zero_sheets_merge(self):
+        """Whether a segment polynomial of the Newton polygon of P(G, z) at z = 0 has a
+        multiple nonzero root (sheets of G with the same leading term C·z^a at 0)."""
+        c = self._num.coefficients_mp()
+        terms = {(k, sp.Integer(j)): v for k, row in enumerate(c) for j, v in enumerate(row)
+                 if v != 0}
+        for _, _, seg in self._newton_polygon(terms):
+            k0 = min(seg)
+            coef = np.array([complex(seg.get(k, 0)) for k in range(max(seg), k0 - 1, -1)])
+            if coef.size <= 2:
+                continue
+            r = np.roots(coef)
+            scale = np.max(np.abs(r))
+            d = np.abs(r[:, None] - r[None, :])
+            np.fill_diagonal(d, np.inf)
+            if np.min(d) <= 1e-6 * scale:
+                return True
+        return False
 
     @staticmethod
     def _table_extrapolation(t, th, guess):
@@ -1453,9 +1502,118 @@ class AlgebraicLaw(Law):
         return [(t["a"], t["b"], t["panels"], lambda th, t=t: self._theta_integrand(t, th))
                 for t in self._cdf_tables]
 
-    def _gl(self, t, lo, hi):
-        """∫_lo^hi of the θ-integrand, vectorised over arrays lo, hi."""
-        return panel_integrals(lambda th: self._theta_integrand(t, th), lo, hi, _GL_NODES)
+    def _end_powers(self, t):
+        """(m_a, m_b): the power of the change of variables θ = θ₁·s^m used on θ-panels that
+        touch the end a (θ = 0) or b (θ = π) of table ``t``.
+
+        1 at a square-root edge and wherever G stays bounded.  At a hard edge (a pole of P's
+        leading coefficient, G ~ δ^{-α}, ρ ~ δ^{-α}) with α = p/q: the θ-integrand is
+        θ^{1−2α}·h(θ^{2/q}) (δ ∝ θ²), analytic in s for m = q (q odd) or q/2 (q even), so m = 1
+        at the MP-like α = 1/2, 2 at α = 3/4, 3 at α = 2/3.  α is the exponent of a segment of
+        the Newton polygon of P at z = 0 (exact) when the end is 0, the measured slope of
+        log|G| between δ = 1e-10 and 1e-20 of the scale (rounded to p/q, q ≤ 12) elsewhere;
+        ``_END_POWER`` when neither is conclusive and at an end carrying an atom."""
+        if "end_powers" not in t:
+            t["end_powers"] = tuple(self._end_power(t, e) for e in "ab")
+        return t["end_powers"]
+
+    def _end_power(self, t, end):
+        from fractions import Fraction
+        e = t[end + "_mp"]
+        if e not in set(self._branch(None).poles):
+            return 1
+        if t["pole_" + end]:
+            return _END_POWER
+        width = t["b"] - t["a"]
+        d = np.array([1e-10, 1e-20]) * (1.0 + abs(float(e)))
+        th = 2 * np.arcsin(np.sqrt(np.minimum(d / width, 1.0)))
+        if end == "b":
+            th = math.pi - th
+        with np.errstate(all="ignore"):
+            g = np.abs(self._branch_in_table(t, _x_of_theta(t["a"], t["b"], th), th))
+            est = math.log(g[1] / g[0]) / math.log(d[0] / d[1])
+        if not math.isfinite(est):
+            return _END_POWER
+        if est < 0.05:  # bounded: the θ-integrand is as smooth as at an interior point
+            return 1
+        alpha = None
+        if e == 0:
+            with workdps(FLOAT_REFERENCE_DPS):
+                c = self._num.coefficients_mp()
+                terms = {(k, sp.Integer(j)): v for k, row in enumerate(c)
+                         for j, v in enumerate(row) if v != 0}
+                cands = [-a for a, _, _ in self._newton_polygon(terms) if a < 0]
+            if cands:
+                best = min(cands, key=lambda v: abs(float(v) - est))
+                if abs(float(best) - est) <= 0.05:
+                    alpha = Fraction(int(best.p), int(best.q))
+        if alpha is None:
+            f = Fraction(est).limit_denominator(12)
+            if abs(float(f) - est) > 0.01 or not 0 < f < 1:
+                return _END_POWER
+            alpha = f
+        q = alpha.denominator
+        return q if q % 2 else q // 2
+
+    def _quad_theta(self, a, b, panels, density, func=None):
+        """∫ func(x) ρ(x) dx over a support interval (:meth:`expect`): lawcore's adaptive
+        θ-quadrature on the cdf table's panels, except in the end zones at a hard end
+        (:meth:`_end_powers` m > 1), which take the rule in s of :meth:`_end_zone` (plain
+        Gauss–Legendre in θ there left 1.2e-9 of MP(1)^⊠3's mass out)."""
+        t = next((t for t in self._cdf_tables if t["a"] == a and t["b"] == b), None)
+        if t is None or self._end_powers(t) == (1, 1):
+            return super()._quad_theta(a, b, panels, density, func)
+        ma, mb = self._end_powers(t)
+        panels = np.asarray(panels, dtype=float)
+        lo = _END_ZONE if ma > 1 else 0.0
+        hi = math.pi - _END_ZONE if mb > 1 else math.pi
+        inner = panels[(panels >= lo) & (panels <= hi)]
+        inner = np.unique(np.concatenate([[lo], inner, [hi]]))
+        weight = None if func is None else (
+            lambda th: np.asarray(func(_x_of_theta(a, b, th)), dtype=float))
+        parts = [super()._quad_theta(a, b, inner, density, func)]
+        for end, m in (("a", ma), ("b", mb)):
+            if m > 1:
+                parts.append(math.fsum(self._end_zone(t, end, weight)[1]))
+        return math.fsum(parts)
+
+    def _gl(self, t, lo, hi, weight=None):
+        """∫_lo^hi of the θ-integrand by 12-point Gauss–Legendre, vectorised over arrays lo, hi.
+
+        A panel [0, h] (or [h, π]) at an end with :meth:`_end_powers` m > 1 is integrated in s
+        with θ = h·s^m (θ = π − (π − h)·s^m): ∫ f(θ)dθ = ∫_0^1 f(θ(s)) m·h·s^{m−1} ds, whose
+        integrand is bounded and smooth where f ~ θ^{1−2α} diverges (ρ ~ δ^{-α}, α < 1); a
+        panel touching both ends is split at π/2."""
+        lo, hi = np.broadcast_arrays(np.asarray(lo, float), np.asarray(hi, float))
+        ma, mb = self._end_powers(t)
+        both = (lo == 0.0) & (hi == math.pi)
+        if np.any(both):
+            out = np.empty(lo.shape)
+            half = np.full(np.count_nonzero(both), 0.5 * math.pi)
+            out[both] = (self._gl(t, lo[both], half, weight)
+                         + self._gl(t, half, hi[both], weight))
+            if np.any(~both):
+                out[~both] = self._gl(t, lo[~both], hi[~both], weight)
+            return out
+        at_a = (lo == 0.0) & (ma > 1)
+        at_b = (hi == math.pi) & (mb > 1)
+        if weight is None:
+            f = lambda th: self._theta_integrand(t, th)  # noqa: E731
+        else:  # ∫ weight(θ)·ρ(x(θ))x′(θ) dθ (expect)
+            f = lambda th: weight(th) * self._theta_integrand(t, th)  # noqa: E731
+        if not (np.any(at_a) or np.any(at_b)):
+            return panel_integrals(f, lo, hi, _GL_NODES)
+        x, w = gauss_legendre(_GL_NODES)
+        s = 0.5 * (x + 1.0)
+        width = (hi - lo)[:, None]
+        th = 0.5 * (hi + lo)[:, None] + 0.5 * width * x
+        wt = 0.5 * width * w
+        for m, sel, sign, start in ((ma, at_a, 1.0, lo), (mb, at_b, -1.0, hi)):
+            if np.any(sel):
+                th[sel] = start[sel][:, None] + sign * width[sel] * s**m
+                wt[sel] = width[sel] * (0.5 * m) * w * s ** (m - 1)
+        vals = f(th.reshape(-1)).reshape(th.shape)
+        return np.sum(vals * wt, axis=1)
 
     def _adaptive_panels(self, t):
         """θ-panels refined until 12-point Gauss–Legendre agrees with its two halves to
@@ -1463,10 +1621,57 @@ class AlgebraicLaw(Law):
         get resolved).  Bounded: at most ``_MAX_PANELS`` panels and ``_MAX_LEVELS`` halvings,
         so every law builds its table in bounded time (lawcore's shared
         :func:`freeattn.laws._theta.adaptive_panels`)."""
-        return adaptive_panels(lambda th: self._theta_integrand(t, th), _PANELS, nodes=_GL_NODES,
-                               atol=_PANEL_TOL, rtol=4e-16, max_levels=_MAX_LEVELS,
-                               frozen=lambda lo, hi: hi - lo <= 1e-15 * math.pi,
-                               max_panels=_MAX_PANELS)
+        ma, mb = self._end_powers(t)
+        # next to a hard end with ρ ~ δ^{-α} plain Gauss–Legendre in θ never converges (the
+        # θ-integrand ~ θ^{1−2α}); there the end zone [0, _END_ZONE] (or [π − _END_ZONE, π])
+        # is integrated by :meth:`_end_zone` in s and the rest adaptively from ``_PANELS``
+        lo_th = _END_ZONE if ma > 1 else 0.0
+        hi_th = math.pi - _END_ZONE if mb > 1 else math.pi
+        start = _PANELS[(_PANELS > lo_th) & (_PANELS < hi_th)]
+        start = np.concatenate([[lo_th], start, [hi_th]])
+        edges, mass = adaptive_panels(lambda th: self._theta_integrand(t, th), start,
+                                      nodes=_GL_NODES, atol=_PANEL_TOL, rtol=4e-16,
+                                      max_levels=_MAX_LEVELS,
+                                      frozen=lambda lo, hi: hi - lo <= 1e-15 * math.pi,
+                                      max_panels=_MAX_PANELS)
+        if ma > 1:
+            e0, m0 = self._end_zone(t, "a")
+            edges, mass = np.concatenate([e0, edges[1:]]), np.concatenate([m0, mass])
+        if mb > 1:
+            e1, m1 = self._end_zone(t, "b")
+            edges, mass = np.concatenate([edges[:-1], e1]), np.concatenate([mass, m1])
+        return edges, mass
+
+    def _end_zone(self, t, end, weight=None):
+        """θ-panels and masses of the zone [0, _END_ZONE] (end "a") or [π − _END_ZONE, π]
+        (end "b") at a hard end: the panel touching the end by the rule in s of :meth:`_gl`,
+        halved (the outer half kept, by plain Gauss–Legendre: the singularity lies one panel
+        width away) until the rule agrees with the sum over its halves to 1e-16 absolute or
+        4 ulp relative, at most ``_MAX_LEVELS`` times."""
+        w = _END_ZONE
+        outer_edges, outer_mass = [], []
+        for level in range(_MAX_LEVELS):
+            if end == "a":
+                lo, hi = np.array([0.0, 0.0, 0.5 * w]), np.array([w, 0.5 * w, w])
+            else:
+                lo = np.array([math.pi - w, math.pi - 0.5 * w, math.pi - w])
+                hi = np.array([math.pi, math.pi, math.pi - 0.5 * w])
+            whole, inner, outer = self._gl(t, lo, hi, weight)
+            done = (abs(whole - (inner + outer)) <= max(_PANEL_TOL, 4e-16 * abs(whole))
+                    or level == _MAX_LEVELS - 1)
+            outer_edges.append(0.5 * w)
+            outer_mass.append(outer)
+            if done:
+                break
+            w *= 0.5
+        if end == "a":  # panels from θ = 0 outward: the innermost first
+            edges = np.array([0.0] + outer_edges[::-1] + [_END_ZONE])
+            mass = np.array([inner] + outer_mass[::-1])
+        else:
+            edges = np.array([math.pi - _END_ZONE] + [math.pi - v for v in outer_edges]
+                             + [math.pi])
+            mass = np.array(outer_mass + [inner])
+        return edges, mass
 
     def _cdf_float(self, x):
         self._check_mass()
@@ -1479,8 +1684,19 @@ class AlgebraicLaw(Law):
             m = (x > a) & (x < b)
             if np.any(m):
                 th = _theta_of_x(a, b, x[m])
-                out[m] += cumulative_in_panels(lambda u, t=t: self._theta_integrand(t, u),
-                                               t["panels"], t["cum"], th, _GL_NODES)
+                part = cumulative_in_panels(lambda u, t=t: self._theta_integrand(t, u),
+                                            t["panels"], t["cum"], th, _GL_NODES)
+                # inside an end panel at a pole end: the rule in s of :meth:`_gl` from / to
+                # the end (plain Gauss–Legendre in θ there misses ~δ^{1−α} of the mass)
+                ma, mb = self._end_powers(t)
+                first = th < t["panels"][1]
+                if ma > 1 and np.any(first):
+                    part[first] = self._gl(t, np.zeros(np.count_nonzero(first)), th[first])
+                last = (th >= t["panels"][-2]) & (th > 0)
+                if mb > 1 and np.any(last):
+                    part[last] = t["cum"][-1] - self._gl(
+                        t, th[last], np.full(np.count_nonzero(last), math.pi))
+                out[m] += part
         out[x == np.inf] = 1.0
         return np.clip(out, 0.0, 1.0)
 
@@ -2213,8 +2429,26 @@ class AlgebraicLaw(Law):
         t = self._table_of(info)
         a, b = t["a_mp"], t["b_mp"]
 
+        powers = self._end_powers(t)
+
         def f(th):
             xx = a + (b - a) * mpmath.sin(th / 2) ** 2
+            # next to a hard end e ≠ 0, x = e ± δ at the working precision keeps only
+            # ~dps − log10(|e|/δ) digits of δ (and rounds onto e below 10^-dps·|e|, where the
+            # end zone in s puts nodes): there P is solved at x formed with that many extra
+            # digits, from the float64 value (whose δ is exact from θ)
+            left = th <= mpmath.pi / 2
+            e = a if left else b
+            dd = (b - a) * (mpmath.sin(th / 2) ** 2 if left else mpmath.cos(th / 2) ** 2)
+            if dd <= 0:
+                return mpmath.mpf(0)
+            if powers[0 if left else 1] > 1 and e != 0 and abs(e) > dd * 10 ** (dps // 3):
+                guard = int(mpmath.log10(abs(e) / dd)) + 10
+                g0 = complex(self._branch_in_table(t, np.array([float(xx)]),
+                                                   np.array([float(th)]))[0])
+                with mpmath.workdps(mpmath.mp.dps + guard):
+                    g = self._num.newton_mp(mpmath.mpc(g0), e + dd if left else e - dd)
+                return max(-mpmath.im(g), 0) / mpmath.pi * (b - a) / 2 * mpmath.sin(th)
             if xx <= a or xx >= b:
                 return mpmath.mpf(0)
             g = self._support_branch_mp(xx, info, dps)
@@ -2232,8 +2466,37 @@ class AlgebraicLaw(Law):
             mid = (lo + hi) / 2
             return piece(lo, mid, depth + 1) + piece(mid, hi, depth + 1)
 
+        ma, mb = self._end_powers(t)
+
+        def end_piece(lo, hi, m, at_lo):
+            # a piece touching an end at a pole: θ = lo + (hi − lo)s^m (or hi − (hi − lo)s^m),
+            # as in the float rule (:meth:`_gl`), so that ρ ~ δ^{-α} (α > 1/2) is smooth in s
+            w = hi - lo
+
+            def fs(s):
+                th = lo + w * s**m if at_lo else hi - w * s**m
+                return f(th) * m * w * s ** (m - 1)
+
+            def sp_(u, v, depth):
+                val, err = mpmath.quad(fs, [u, v], method="gauss-legendre", error=True,
+                                       maxdegree=4)
+                if err <= tol or depth >= _MP_QUAD_DEPTH:
+                    return val
+                c = (u + v) / 2
+                return sp_(u, c, depth + 1) + sp_(c, v, depth + 1)
+
+            return sp_(mpmath.mpf(0), mpmath.mpf(1), 0)
+
         grid = [th_lo] + [mpmath.mpf(v) for v in _COARSE if th_lo < v < th_hi] + [th_hi]
-        return mpmath.fsum(piece(lo, hi, 0) for lo, hi in zip(grid[:-1], grid[1:]))
+        parts = []
+        for lo, hi in zip(grid[:-1], grid[1:]):
+            if lo == 0 and ma > 1:
+                parts.append(end_piece(lo, hi, ma, True))
+            elif hi == mpmath.pi and mb > 1:
+                parts.append(end_piece(lo, hi, mb, False))
+            else:
+                parts.append(piece(lo, hi, 0))
+        return mpmath.fsum(parts)
 
     def _interval_mass_mp(self, info, dps):
         """Mass of one support interval at ``dps`` digits: 1 − atoms for a law with one
