@@ -757,11 +757,13 @@ class AlgebraicLaw(Law):
             t[key] = (sh, corr)
         return t[key]
 
-    def _branch_in_table(self, t, x, th=None):
+    def _branch_in_table(self, t, x, th=None, delta=None):
         """Branch G(x + i0) for x strictly inside the support interval of table ``t``.
 
         ``th`` (optional): the θ of each point, from which the distance to the nearer end is
-        formed exactly (cdf quadrature); otherwise it is x − e corrected by the rounding of e."""
+        formed exactly (cdf quadrature); otherwise it is x − e corrected by the rounding of e.
+        ``delta`` (optional, with ``th``): that signed distance itself (next to the end b, where
+        θ = π − φ rounds to 4e-16 absolute, it comes from φ)."""
         a, b = t["a"], t["b"]
         exact_th = th is not None
         if th is None:
@@ -769,7 +771,9 @@ class AlgebraicLaw(Law):
         left = th <= 0.5 * math.pi
         sha, corr_a = self._shifted(t, "a")
         shb, corr_b = self._shifted(t, "b")
-        if exact_th:
+        if delta is not None:
+            left = delta > 0
+        elif exact_th:
             delta = np.where(left, (b - a) * np.sin(0.5 * th) ** 2, -(b - a) * np.cos(0.5 * th) ** 2)
         else:
             delta = np.where(left, (x - a) + corr_a, (x - b) + corr_b)
@@ -1485,6 +1489,41 @@ class AlgebraicLaw(Law):
         return not (np.all(np.isfinite(g)) and g[1] <= 3.0 * g[0])
 
     # cdf: Gauss–Legendre on θ-panels, x(θ) = a + (b − a)(1 − cos θ)/2
+    def _theta_integrand_b(self, t, phi):
+        """The θ-integrand at θ = π − φ with φ given exactly (nodes next to the end b: θ itself
+        rounds to 4e-16 absolute there, which moved 2.5e-8 of the mass at a hard right end
+        ρ ~ (b − x)^{-3/4} out of the cdf tables)."""
+        a, b = t["a"], t["b"]
+        inside = (phi > 0) & (phi < math.pi)
+        f = np.zeros(phi.shape)
+        if np.any(inside):
+            ph = phi[inside]
+            d = (b - a) * np.sin(0.5 * ph) ** 2
+            g = self._branch_in_table(t, b - d, math.pi - ph, delta=-d)
+            f[inside] = np.maximum(-g.imag / math.pi, 0.0) * (b - a) * 0.5 * np.sin(ph)
+        return f
+
+    def _gl_phi(self, t, plo, phi, weight=None):
+        """∫ of the θ-integrand over θ ∈ [π − phi, π − plo] in φ = π − θ (exact next to the end
+        b): the rule in s (φ = phi·s^m, m from :meth:`_end_powers`) where plo = 0, plain
+        12-point Gauss–Legendre in φ elsewhere; vectorised over arrays plo, phi."""
+        plo, phi = np.broadcast_arrays(np.asarray(plo, float), np.asarray(phi, float))
+        x, w = gauss_legendre(_GL_NODES)
+        s = 0.5 * (x + 1.0)
+        m = self._end_powers(t)[1]
+        width = (phi - plo)[:, None]
+        nodes = 0.5 * (phi + plo)[:, None] + 0.5 * width * x
+        wt = 0.5 * width * w
+        end = plo == 0.0
+        if np.any(end):
+            nodes[end] = width[end] * s**m
+            wt[end] = width[end] * (0.5 * m) * w * s ** (m - 1)
+        flat = nodes.reshape(-1)
+        vals = self._theta_integrand_b(t, flat)
+        if weight is not None:
+            vals = vals * weight(math.pi - flat)
+        return np.sum(vals.reshape(nodes.shape) * wt, axis=1)
+
     def _theta_integrand(self, t, th):
         a, b = t["a"], t["b"]
         x = _x_of_theta(a, b, th)
@@ -1612,7 +1651,15 @@ class AlgebraicLaw(Law):
             if np.any(sel):
                 th[sel] = start[sel][:, None] + sign * width[sel] * s**m
                 wt[sel] = width[sel] * (0.5 * m) * w * s ** (m - 1)
-        vals = f(th.reshape(-1)).reshape(th.shape)
+        vals = np.empty(th.shape)
+        if np.any(~at_b):
+            vals[~at_b] = f(th[~at_b].reshape(-1)).reshape(-1, _GL_NODES)
+        if np.any(at_b):  # φ = π − θ = width·s^m exactly
+            phi = (width[at_b] * s**mb).reshape(-1)
+            fb = self._theta_integrand_b(t, phi)
+            if weight is not None:
+                fb = fb * weight(math.pi - phi)
+            vals[at_b] = fb.reshape(-1, _GL_NODES)
         return np.sum(vals * wt, axis=1)
 
     def _adaptive_panels(self, t):
@@ -1651,12 +1698,11 @@ class AlgebraicLaw(Law):
         w = _END_ZONE
         outer_edges, outer_mass = [], []
         for level in range(_MAX_LEVELS):
+            lo, hi = np.array([0.0, 0.0, 0.5 * w]), np.array([w, 0.5 * w, w])
             if end == "a":
-                lo, hi = np.array([0.0, 0.0, 0.5 * w]), np.array([w, 0.5 * w, w])
-            else:
-                lo = np.array([math.pi - w, math.pi - 0.5 * w, math.pi - w])
-                hi = np.array([math.pi, math.pi, math.pi - 0.5 * w])
-            whole, inner, outer = self._gl(t, lo, hi, weight)
+                whole, inner, outer = self._gl(t, lo, hi, weight)
+            else:  # in φ = π − θ, exact next to b
+                whole, inner, outer = self._gl_phi(t, lo, hi, weight)
             done = (abs(whole - (inner + outer)) <= max(_PANEL_TOL, 4e-16 * abs(whole))
                     or level == _MAX_LEVELS - 1)
             outer_edges.append(0.5 * w)
@@ -1692,10 +1738,11 @@ class AlgebraicLaw(Law):
                 first = th < t["panels"][1]
                 if ma > 1 and np.any(first):
                     part[first] = self._gl(t, np.zeros(np.count_nonzero(first)), th[first])
-                last = (th >= t["panels"][-2]) & (th > 0)
+                last = th >= math.pi - _END_ZONE
                 if mb > 1 and np.any(last):
-                    part[last] = t["cum"][-1] - self._gl(
-                        t, th[last], np.full(np.count_nonzero(last), math.pi))
+                    # in the end zone at b: the mass beyond x, in φ = π − θ from b − x exactly
+                    phi = 2 * np.arcsin(np.sqrt((b - x[m][last]) / (b - a)))
+                    part[last] = t["cum"][-1] - self._gl_phi(t, np.zeros(phi.shape), phi)
                 out[m] += part
         out[x == np.inf] = 1.0
         return np.clip(out, 0.0, 1.0)
@@ -2431,7 +2478,22 @@ class AlgebraicLaw(Law):
 
         powers = self._end_powers(t)
 
-        def f(th):
+        def f(th, phi=None):
+            # phi: π − θ given exactly (end pieces at b, where θ rounds next to π)
+            if phi is not None:
+                dd = (b - a) * mpmath.sin(phi / 2) ** 2
+                if dd <= 0:
+                    return mpmath.mpf(0)
+                if powers[1] > 1 and b != 0 and abs(b) > dd * 10 ** (dps // 3):
+                    guard = int(mpmath.log10(abs(b) / dd)) + 10
+                    g0 = complex(self._branch_in_table(
+                        t, np.array([float(b - dd)]), np.array([float(th)]),
+                        delta=np.array([-float(dd)]))[0])
+                    with mpmath.workdps(mpmath.mp.dps + guard):
+                        g = self._num.newton_mp(mpmath.mpc(g0), b - dd)
+                else:
+                    g = self._support_branch_mp(b - dd, info, dps)
+                return max(-mpmath.im(g), 0) / mpmath.pi * (b - a) / 2 * mpmath.sin(phi)
             xx = a + (b - a) * mpmath.sin(th / 2) ** 2
             # next to a hard end e ≠ 0, x = e ± δ at the working precision keeps only
             # ~dps − log10(|e|/δ) digits of δ (and rounds onto e below 10^-dps·|e|, where the
@@ -2474,8 +2536,10 @@ class AlgebraicLaw(Law):
             w = hi - lo
 
             def fs(s):
-                th = lo + w * s**m if at_lo else hi - w * s**m
-                return f(th) * m * w * s ** (m - 1)
+                if at_lo:
+                    return f(lo + w * s**m) * m * w * s ** (m - 1)
+                phi = (mpmath.pi - hi) + w * s**m
+                return f(hi - w * s**m, phi) * m * w * s ** (m - 1)
 
             def sp_(u, v, depth):
                 val, err = mpmath.quad(fs, [u, v], method="gauss-legendre", error=True,

@@ -159,3 +159,25 @@ def test_fuss_catalan_alpha_near_one(s):
     assert float(law.cdf(1e-30, dps=30)) == pytest.approx(ref, rel=1e-9)
     fc = [math.comb((s + 1) * k, k) / (s * k + 1) for k in (1, 2, 3)]
     assert [law.moment(k, method="quad") for k in (1, 2, 3)] == pytest.approx(fc, rel=1e-11)
+
+
+def test_hard_end_on_the_right():
+    """The mirror image x → −x of the h = 1 law: ρ ~ (0 − x)^{-3/4} at the right end, where
+    θ = π − φ rounds to 4e-16 absolute; the end zone is taken in φ (the cdf tables held
+    1 − 2.5e-8 before; MP(1)^⊠8 mirrored refused itself with mass 0.99955)."""
+    law = mha_output_law(1.0, 1, 1.0, 1.0, 1.0)
+    mirror = law.affine(0.0, -1.0)
+    (a, b), = mirror.support()
+    assert b == 0.0
+    assert abs(mirror._cdf_tables[0]["cum"][-1] - 1.0) <= 1e-15
+    for xv in (1e-20, 1e-3, 1.0):
+        ref = 1.0 - law.cdf(xv)
+        assert mirror.cdf(-xv) == pytest.approx(ref, abs=1e-14)
+        assert float(mirror.cdf(-xv, dps=30)) == pytest.approx(ref, abs=1e-14)
+    assert mirror.expect(np.ones_like) == pytest.approx(1.0, abs=1e-15)
+    mp = MarchenkoPastur(1.0)
+    m8 = mp
+    for _ in range(7):
+        m8 = free_multiplicative_convolution(m8, mp)
+    (_, b8), = m8.affine(0.0, -1.0).support()
+    assert b8 == 0.0
