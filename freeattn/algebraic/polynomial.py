@@ -645,6 +645,17 @@ def _disc_key(P):
 
 
 
+def _flint_disc_key(P, who):
+    """:func:`_disc_key` of P for the FLINT routes, with their errors: ValueError naming
+    ``who`` when FLINT is off, or when P's coefficients are not rational."""
+    if not exact.flint_enabled():
+        raise ValueError(f"{who} needs python-flint (FREEATTN_FLINT is 0)")
+    try:
+        return _disc_key(P)
+    except exact.NotConvertible as exc:
+        raise ValueError(f"P must have rational coefficients: {exc}") from exc
+
+
 def discriminant_tables(P):
     """Factors (in z) of the discriminant of P in G and of its leading coefficient in G,
     as numerically evaluable coefficient tables in P's parameters.
@@ -684,12 +695,7 @@ def discriminant_tables(P):
     Costs (this machine): attention law ν_{∞,h} (4 parameters, 283-term discriminant factor)
     ~2 ms once; ν_{∞,h} ⊠ MP (5 parameters, 8119 terms) ~1 s once.
     """
-    if not exact.flint_enabled():
-        raise ValueError("discriminant_tables needs python-flint (FREEATTN_FLINT is 0)")
-    try:
-        key, back, q = _disc_key(P)
-    except exact.NotConvertible as exc:
-        raise ValueError(f"P must have rational coefficients: {exc}") from exc
+    key, back, q = _flint_disc_key(P, "discriminant_tables")
     fl = _flint_cached(key, lambda: _disc_p(q))
     tables = _flint_cached(("tables",) + key[1:],
                            lambda: tuple((exact.CoefficientTable(f), k) for f, k in fl))
@@ -754,12 +760,7 @@ def discriminant_near(P, values, prec):
 
     from .._context import to_mp
 
-    if not exact.flint_enabled():
-        raise ValueError("discriminant_near needs python-flint (FREEATTN_FLINT is 0)")
-    try:
-        key, back, q = _disc_key(P)
-    except exact.NotConvertible as exc:
-        raise ValueError(f"P must have rational coefficients: {exc}") from exc
+    key, back, q = _flint_disc_key(P, "discriminant_near")
     ctx = q.context()
     iz = ctx.variable_to_index("z")
     params = [n for n in ctx.names() if n not in ("G", "z")]
