@@ -682,7 +682,7 @@ class BranchData:
             # P_G and P_z at (g, zc)
             pg = pz = mpmath.mpc(0)
             for k in range(1, len(c)):
-                ck = dck = mpmath.mpc(0)
+                ck = mpmath.mpc(0)
                 for j in range(len(c[k]) - 1, -1, -1):
                     ck = ck * zc + c[k][j]
                 pg += k * ck * g ** (k - 1)

@@ -450,7 +450,7 @@ class AlgebraicLaw(Law):
         if exact is not None:
             match = [m for m in cands if abs(m - exact) <= merge * (1 + abs(m))]
             if match:
-                return exact if exact != 0 else mpmath.mpf(0)
+                return exact
             if decision is None:
                 raise ArithmeticError(
                     f"{self.name}: the exact atom at 0 ({float(exact)!r}, from the operation) is "
@@ -2089,8 +2089,7 @@ class AlgebraicLaw(Law):
             xs = [xq * zq ** (-float(a)) for zq, xq in zip(zs, xs)]
             levels.append((a, C))
             if mult == 1:
-                return {"levels": levels, "terms": terms,
-                        "radius": self._TINY_Z * self._branch(None)._scale()}
+                return {"levels": levels, "terms": terms}
             # shift Y = C + u
             shifted = {}
             for (k, e), v in terms.items():
@@ -2476,7 +2475,7 @@ class AlgebraicLaw(Law):
         t = self._table_of(info)
         a, b = t["a_mp"], t["b_mp"]
 
-        powers = self._end_powers(t)
+        ma, mb = self._end_powers(t)
 
         def f(th, phi=None):
             # phi: π − θ given exactly (end pieces at b, where θ rounds next to π)
@@ -2484,7 +2483,7 @@ class AlgebraicLaw(Law):
                 dd = (b - a) * mpmath.sin(phi / 2) ** 2
                 if dd <= 0:
                     return mpmath.mpf(0)
-                if powers[1] > 1 and b != 0 and abs(b) > dd * 10 ** (dps // 3):
+                if mb > 1 and b != 0 and abs(b) > dd * 10 ** (dps // 3):
                     guard = int(mpmath.log10(abs(b) / dd)) + 10
                     g0 = complex(self._branch_in_table(
                         t, np.array([float(b - dd)]), np.array([float(th)]),
@@ -2504,7 +2503,7 @@ class AlgebraicLaw(Law):
             dd = (b - a) * (mpmath.sin(th / 2) ** 2 if left else mpmath.cos(th / 2) ** 2)
             if dd <= 0:
                 return mpmath.mpf(0)
-            if powers[0 if left else 1] > 1 and e != 0 and abs(e) > dd * 10 ** (dps // 3):
+            if (ma if left else mb) > 1 and e != 0 and abs(e) > dd * 10 ** (dps // 3):
                 guard = int(mpmath.log10(abs(e) / dd)) + 10
                 g0 = complex(self._branch_in_table(t, np.array([float(xx)]),
                                                    np.array([float(th)]))[0])
@@ -2527,8 +2526,6 @@ class AlgebraicLaw(Law):
                 return v
             mid = (lo + hi) / 2
             return piece(lo, mid, depth + 1) + piece(mid, hi, depth + 1)
-
-        ma, mb = self._end_powers(t)
 
         def end_piece(lo, hi, m, at_lo):
             # a piece touching an end at a pole: θ = lo + (hi − lo)s^m (or hi − (hi − lo)s^m),
@@ -2702,8 +2699,8 @@ class AlgebraicLaw(Law):
         out._affine_source = (self, shift, scale)
         from ..convolution._dispatch import is_positive_by_construction, mark_positive
 
-        if is_positive_by_construction(self) and _nonnegative(shift) and _nonnegative(scale) \
-                and scale != 0:  # x ↦ a + b x, a ≥ 0, b > 0 keeps [0, ∞) and m₁ > 0
+        # x ↦ a + b x, a ≥ 0, b > 0 (b ≠ 0 was checked above) keeps [0, ∞) and m₁ > 0
+        if is_positive_by_construction(self) and _nonnegative(shift) and _nonnegative(scale):
             mark_positive(out, "x ↦ a + b x (a ≥ 0, b > 0) of a law on [0, ∞) with m₁ > 0")
         return out
 
