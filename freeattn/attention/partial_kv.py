@@ -280,9 +280,7 @@ def _jump_flint(ctx, kname, t, r):
     for (i, j), node in _jump_parsed().items():
         total += _evaluate(node, names) * gens["G"] ** i * gens["z"] ** j
     d = total.to_dict()
-    den = 1
-    for v in d.values():
-        den = den * int(v.q) // math.gcd(den, int(v.q))
+    den = math.lcm(*(int(v.q) for v in d.values()))
     return ctx.from_dict({m: int(v.p) * (den // int(v.q)) for m, v in d.items()})
 
 

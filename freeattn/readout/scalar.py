@@ -33,7 +33,7 @@ import numpy as np
 from scipy.optimize import brentq
 
 from .._context import workdps
-from .._validation import Param, ParameterError, positive, positive_integer
+from .._validation import Param, ParameterError, in_closed_interval, positive, positive_integer
 from ..attention.config import BETA_LAW_RANGE, BETA_MODEL_RANGE, GAMMA_RANGE, MAX_HEADS
 from ..attention.single_head import theta1, theta2
 from .._messages import shown
@@ -100,8 +100,6 @@ def readout_normalisation(beta, gamma_k, heads, gamma_o, tied=False, rho=None):
     ``derivations/partial_kv.py`` (beyond the paper).
     """
     # β of a finite model (also used for simulated features): θ₁ = e^{β²} − 1 stays finite
-    from .._validation import in_closed_interval
-
     beta = in_closed_interval("beta", beta, *BETA_MODEL_RANGE)
     th1, th2 = theta1(beta), theta2(beta)
     positive("gamma_k", gamma_k)
