@@ -12,6 +12,10 @@ from .convolution import (boxplus, boxtimes, compound_free_poisson, free_additiv
 from .laws import AlgebraicLaw, FreePoisson, Law, MarchenkoPastur, PointMass, Semicircle
 from .laws import CauchyLaw, Discrete, Empirical, Mixture, NumericalLaw, Transformed
 
+from . import display as _display
+
+_display.register_formatters()  # rich notebook display of laws, when an IPython shell runs
+
 __version__ = "0.1.0"
 
 __all__ = [

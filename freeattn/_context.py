@@ -21,6 +21,7 @@ written once here:
 from __future__ import annotations
 
 import decimal
+import inspect
 import fractions
 import functools
 import numbers
@@ -28,14 +29,22 @@ import numbers
 import mpmath
 import numpy as np
 
-__all__ = ["GUARD_DPS", "FLOAT_REFERENCE_DPS", "FLOAT_EPS", "workdps", "to_mp", "round_back",
-           "mp_route", "inner_dps", "tolerance"]
+__all__ = ["GUARD_DPS", "FLOAT_REFERENCE_DPS", "FLOAT_EPS", "TINY", "MASS_TOL", "workdps",
+           "to_mp", "round_back", "mp_route", "inner_dps", "tolerance"]
 
 GUARD_DPS = 10
 #: precision at which float64 results' reference data (edges, atoms, parameters) are computed
 FLOAT_REFERENCE_DPS = 30
 #: unit roundoff of float64
 FLOAT_EPS = float(np.finfo(float).eps)
+#: a positive floor far below any scale of interest (keeps a step, a width or a tolerance
+#: from being 0), well above the smallest normal float64
+TINY = 1e-300
+#: the total mass of a law's atoms and support intervals (float64 routes) must be 1 to this;
+#: the one mass tolerance of the engine (algebraic laws, subordination).  The generic scan of a
+#: law known by G alone, whose edges are known to one ulp only, states its own wider floor
+#: (:data:`freeattn.laws.generic.SCAN_MASS_TOL`)
+MASS_TOL = 1e-9
 
 
 def workdps(dps):
@@ -138,7 +147,7 @@ def mp_route(method):
     The global mpmath precision is never changed.  A route that calls another route inside its
     body passes :func:`inner_dps` (its own working precision) so that the callee's rounded
     result still carries the caller's guard digits."""
-    import inspect
+
 
     names = list(inspect.signature(method).parameters)
     if "dps" not in names:

@@ -5,11 +5,17 @@ error always names the parameter and the allowed range, and NaN never slips thro
 """
 from __future__ import annotations
 
+import abc
+import decimal
+import fractions
 import math
 import numbers
 
+import mpmath
 import numpy as np
+import sympy as sp
 
+from ._context import to_mp
 from ._messages import shown
 
 __all__ = [
@@ -31,6 +37,10 @@ __all__ = [
     "real_vector",
     "probability_vector",
     "law_instance",
+    "LawType",
+    "exact",
+    "check_points",
+    "check_probabilities",
 ]
 
 
@@ -279,7 +289,7 @@ class Param:
         """The exact (sympy) value of ``value``, checked against the domain.
 
         Exact input stays exact (int, Fraction, Decimal, sympy number, mpf at all of its
-        bits; a float is its binary value; see :func:`freeattn.laws._params.exact`), and the
+        bits; a float is its binary value; see :func:`exact`), and the
         domain is checked on the exact value (so ``Decimal("1e-400")`` is a valid positive
         number).  Strings are refused, as by every validator (:func:`refuse_text`).
 
@@ -291,8 +301,6 @@ class Param:
             For a value that is not a real number (a string, a bool, …); the message states
             the domain.
         """
-        from .laws._params import exact
-
         if value is None and self.optional:
             return None
         refuse_text(self.name, value, self._statement())
@@ -408,11 +416,147 @@ def probability_vector(name, weights, size, rtol=1e-9):
     return arr
 
 
+class LawType(abc.ABC):
+    """The type every law registers with (``LawType.register(Law)`` in
+    :mod:`freeattn.laws.base`), so that the argument filter can recognise a law without
+    importing the floor above it."""
+
+
 def law_instance(name, value):
     """Return ``value`` if it is a :class:`freeattn.laws.Law`, else raise
     :class:`ParameterTypeError` naming ``name``."""
-    from .laws.base import Law
-
-    if not isinstance(value, Law):
+    if not isinstance(value, LawType):
         raise ParameterTypeError(name, f"{name} must be a freeattn Law, got {type(value).__name__}")
     return value
+
+
+# ----------------------------------------------------------- exact parameter values
+def exact(value, name="value"):
+    """Exact sympy value of a user parameter.
+
+    Exact input stays exact: ``int`` (and numpy integers), ``fractions.Fraction``,
+    ``decimal.Decimal`` (``Decimal("0.1")`` = 1/10), sympy numbers and expressions, and
+    ``mpmath.mpf`` at its own precision (its binary value, all of its bits). A ``float`` (or
+    numpy float) means its binary value (0.1 → 3602879701896397/2**55).  Strings are refused
+    like everywhere else (numbers only, :func:`refuse_text`).
+
+    Raises
+    ------
+    ParameterError
+        For a non-finite value.
+    ParameterTypeError
+        For anything that is not a real number, strings and booleans included (also a
+        ``TypeError``).
+    """
+    if isinstance(value, sp.Basic):
+        return value
+    refuse_text(name, value)
+    if isinstance(value, numbers.Integral):
+        return sp.Integer(int(value))
+    if isinstance(value, fractions.Fraction):
+        return sp.Rational(value.numerator, value.denominator)
+    if isinstance(value, decimal.Decimal):
+        if not value.is_finite():
+            raise ParameterError(name, f"{name} must be finite, got {value!r}")
+        num, den = value.as_integer_ratio()
+        return sp.Rational(num, den)
+    if isinstance(value, mpmath.mpf):
+        if not mpmath.isfinite(value):
+            raise ParameterError(name, f"{name} must be finite, got {value!r}")
+        man, exp = value.man_exp  # all of its bits, whatever the current precision
+        return sp.Integer(man) * sp.Integer(2) ** exp
+    try:
+        f = float(value)
+    except (TypeError, ValueError):
+        raise ParameterTypeError(name, f"{name} must be a real number, got {value!r}") from None
+    if f != f or f in (float("inf"), float("-inf")):
+        raise ParameterError(name, f"{name} must be finite, got {value!r}")
+    return sp.Rational(f)
+
+
+# ----------------------------------------------------------- points and probabilities
+def check_points(x, name, real=True, method="this method", domain="the real axis"):
+    """The type filter of every pointwise method, before any conversion.
+
+    Accepts a number (int, float, numpy number, mpf/mpc, Fraction, Decimal, a sympy
+    number) or an array_like of them; refuses with :class:`ParameterTypeError` naming
+    ``name``: None, strings (numbers only, as for parameters), booleans, non-numeric
+    objects, ragged sequences, and — where ``real`` — complex values (``method`` is
+    defined on the real axis; complex z goes to ``cauchy_transform``)."""
+    word = "real" if real else "complex"
+
+    def refuse(detail):
+        raise ParameterTypeError(name, f"{name} must be a {word} number or an array_like "
+                                       f"of {word} numbers, {detail}")
+
+    def complex_refused(value):
+        hint = "; for complex z use law.cauchy_transform(z)" if name == "x" else ""
+        raise ParameterTypeError(
+            name, f"{name} must be real: {method} is defined on {domain}, got "
+                  f"{value!r}{hint}")
+
+    def scalar(v):
+        if v is None:
+            refuse("got None")
+        if isinstance(v, (str, bytes, np.str_, np.bytes_)):
+            refuse(f"not a string: got {v!r}")
+        if isinstance(v, (bool, np.bool_)):
+            refuse(f"got the boolean {v!r}")
+        if isinstance(v, (mpmath.mpc, complex, np.complexfloating)):
+            if real:
+                complex_refused(v)
+            return
+        if isinstance(v, (numbers.Number, mpmath.mpf)):
+            return
+        if hasattr(v, "is_number") and hasattr(v, "evalf"):  # a sympy expression
+            if not v.is_number:
+                refuse(f"got the symbolic expression {v!r}")
+            if real and v.is_real is False:
+                complex_refused(v)
+            return
+        refuse(f"got {type(v).__name__} {v!r}"[:200])
+
+    if x is None or isinstance(x, (numbers.Number, mpmath.mpf, mpmath.mpc, str, bytes,
+                                   np.generic)) or hasattr(x, "evalf"):
+        scalar(x)
+        return
+    # any array_like (ndarray, list, tuple, pandas Series, ...)
+    try:
+        arr = np.asarray(x)
+    except (TypeError, ValueError):
+        refuse("got a ragged or malformed sequence")
+    if arr.ndim == 0 and arr.dtype.kind == "O":
+        scalar(arr.item())
+        return
+    kind = arr.dtype.kind
+    if kind in "fiu":
+        return
+    if kind == "c":
+        if real:
+            complex_refused(x if arr.size <= 4 else f"an array of dtype {arr.dtype}")
+        return
+    if kind == "O":
+        for v in arr.reshape(-1):
+            scalar(v)
+        return
+    if kind in "US":
+        refuse(f"not strings: got an array of dtype {arr.dtype}")
+    refuse(f"got an array of dtype {arr.dtype}")
+
+
+def check_probabilities(q, name, method="ppf"):
+    """Probabilities: real numbers in [0, 1] (NaN refused), numeric arrays checked
+    vectorised; the types of :func:`check_points`."""
+    check_points(q, name, method=method, domain="probabilities in [0, 1]")
+    arr = np.asarray(q)
+    if arr.dtype.kind in "fiu":
+        flat = arr.reshape(-1)
+        bad = ~((flat >= 0) & (flat <= 1))  # NaN fails both comparisons
+        if bad.any():
+            raise ParameterError(name, f"{name} must lie in the closed interval [0, 1], "
+                                       f"got {flat[bad][0]!r}")
+        return
+    for v in np.asarray(q, dtype=object).reshape(-1):
+        m = to_mp(v)
+        if not isinstance(m, mpmath.mpf) or mpmath.isnan(m) or not (0 <= m <= 1):
+            raise ParameterError(name, f"{name} must lie in the closed interval [0, 1], got {v!r}")

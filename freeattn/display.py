@@ -1,6 +1,8 @@
 """Notebook display of laws and symbolic results (HTML table with an inline density plot;
-LaTeX).  Imported only when something is displayed; ``Law._repr_html_`` / ``_repr_latex_``
-delegate here.
+LaTeX).  The rich formatters are registered with IPython's display formatter by this module
+itself (:func:`register_formatters`, run by ``import freeattn`` when an IPython shell is
+running, or ``%load_ext freeattn.display``): the law classes do not import it, and their own
+``_repr_html_`` / ``_repr_latex_`` are the plain fallbacks.
 
 * :func:`law_html` — name, parameters, support, atoms, first moments and the density as a
   small inline SVG (one panel per support interval, see :func:`freeattn._plotting.density_figure`);
@@ -13,8 +15,12 @@ from __future__ import annotations
 
 import html
 import io
+import sys
 
-__all__ = ["law_html", "law_latex", "latex_view", "LatexView", "law_view", "LawView"]
+from .laws.base import Law
+
+__all__ = ["law_html", "law_latex", "latex_view", "LatexView", "law_view", "LawView",
+           "FORMATTERS", "register_formatters", "load_ipython_extension"]
 
 
 def _num(v, digits=6):
@@ -175,3 +181,38 @@ class LawView:
 def law_view(law, **html_options):
     """Wrap a law for rich notebook display (HTML table + density plot; LaTeX equation)."""
     return LawView(law, **html_options)
+
+
+#: MIME type -> formatter of a :class:`~freeattn.laws.Law`, as registered with IPython
+FORMATTERS = {"text/html": law_html, "text/latex": law_latex}
+
+
+def register_formatters(display_formatter=None):
+    """Register :data:`FORMATTERS` for every :class:`~freeattn.laws.Law` with an IPython
+    ``DisplayFormatter`` (``for_type``), so that a law shows as a table with its density plot.
+
+    Parameters
+    ----------
+    display_formatter : IPython.core.formatters.DisplayFormatter, optional
+        Default: the running shell's (``get_ipython().display_formatter``), when IPython is
+        already imported and a shell runs; IPython itself is never imported here.
+
+    Returns
+    -------
+    bool
+        Whether the formatters were registered.
+    """
+    if display_formatter is None:
+        ipython = sys.modules.get("IPython")
+        shell = ipython.get_ipython() if ipython is not None else None
+        if shell is None:
+            return False
+        display_formatter = shell.display_formatter
+    for mime, function in FORMATTERS.items():
+        display_formatter.formatters[mime].for_type(Law, function)
+    return True
+
+
+def load_ipython_extension(ipython):
+    """``%load_ext freeattn.display``: register the law formatters with this shell."""
+    register_formatters(ipython.display_formatter)

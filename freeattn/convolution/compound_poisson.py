@@ -4,9 +4,11 @@ from __future__ import annotations
 from ..algebraic.polynomial import compound_free_poisson_polynomial
 from ..laws._params import fresh
 from ..laws.algebraic import AlgebraicLaw, AtomAtZero
+from ._algebraic import compound_free_poisson_r_polynomial
 from ._dispatch import (choose_method, fmt, hull, is_positive_by_construction, mark_positive,
                         mean_of)
 from .multiplicative import _fresh_copy
+from .subordination import CompoundFreePoisson
 
 __all__ = ["compound_free_poisson"]
 
@@ -52,8 +54,6 @@ def compound_free_poisson(mu, rate, method=None):
     >>> round(law.atoms()[0][1], 12)
     0.5
     """
-    from .subordination import CompoundFreePoisson
-
     mu_p, rate_p = CompoundFreePoisson.parameters
     mu_p.validate(mu)
     rate_exact = rate_p.exact(rate)
@@ -66,8 +66,6 @@ def compound_free_poisson(mu, rate, method=None):
         if positive_law:
             P = compound_free_poisson_polynomial(P1, t)
         else:
-            from ._algebraic import compound_free_poisson_r_polynomial
-
             P = compound_free_poisson_r_polynomial(P1, t)
         law = AlgebraicLaw(P, {**v1, t: rate_exact}, name=name)
         if positive_law:  # jumps on [0, ∞): π(μ, t) is on [0, ∞) with m₁ = t m₁(μ) > 0,

@@ -8,7 +8,9 @@ from ..algebraic.polynomial import boxtimes_polynomial, rename_symbols
 from ..laws._params import fresh
 from ..laws.algebraic import AlgebraicLaw, AtomAtZero
 from .._validation import declare
+from ._algebraic import boxtimes_power_polynomial
 from ._dispatch import check_positive_law, choose_method, fmt, mark_positive
+from .subordination import MultiplicativeConvolution, MultiplicativePower
 
 __all__ = ["free_multiplicative_convolution", "boxtimes", "free_multiplicative_power"]
 
@@ -54,8 +56,6 @@ def free_multiplicative_convolution(mu, nu, method=None):
     S-transform convention: ψ(z) = Σ_{q≥1} m_q z^q, χ = ψ^{-1}, S(w) = (1 + w)/w · χ(w),
     S(0) = 1/m₁ (Hayase & Karakida 2026, eqs. (C.1)–(C.3)).
     """
-    from .subordination import MultiplicativeConvolution
-
     declare(MultiplicativeConvolution.parameters, mu=mu, nu=nu)
     method = choose_method(method, (mu, nu))
     for name, law in (("mu", mu), ("nu", nu)):
@@ -103,8 +103,6 @@ def free_multiplicative_power(mu, t, method=None):
         If ``t`` is not a finite number ≥ 1, ``mu`` is not a positive law, or for a bad
         ``method`` (also "algebraic" with a non-integer t).
     """
-    from .subordination import MultiplicativePower
-
     mu_p, t_p = MultiplicativePower.parameters
     mu_p.validate(mu)
     t = t_p.validate(t)
@@ -114,8 +112,6 @@ def free_multiplicative_power(mu, t, method=None):
     check_positive_law("mu", mu)
     name = f"({mu.name})^⊠{fmt(t)}"
     if method == "algebraic":
-        from ._algebraic import boxtimes_power_polynomial
-
         P, v = _fresh_copy(mu)
         law = AlgebraicLaw(boxtimes_power_polynomial(P, int(t)), v, name=name)
         law.atom_at_zero = AtomAtZero("max", (mu,))  # μ^{⊠t}({0}) = μ({0})

@@ -29,6 +29,8 @@ import math
 
 import mpmath
 import numpy as np
+import sympy as sp
+from scipy.optimize.elementwise import find_root
 
 from .._context import inner_dps, mp_route, to_mp, tolerance
 from .._validation import Param, declare
@@ -36,6 +38,10 @@ from ..laws._theta import (adaptive_panels, cumulative_in_panels, graded_panels,
                            panel_integrals, theta_of_x, x_of_theta)
 from ..laws.algebraic import AlgebraicLaw
 from ..laws.base import Law
+from ..transforms.cumulants import (boxplus_free_cumulants, boxtimes_free_cumulants,
+                                    compound_free_poisson_cumulants, free_cumulants_from_moments,
+                                    moments_from_free_cumulants, moments_from_s_transform_series,
+                                    s_transform_series)
 from ._dispatch import hull, mean_of
 
 __all__ = ["SubordinationLaw", "AdditiveConvolution", "MultiplicativeConvolution",
@@ -794,7 +800,6 @@ class SubordinationLaw(Law):
         the cumulative mass reaches q, then the θ-panel where the interval's table does, then
         θ in that panel by ``scipy.optimize.elementwise.find_root`` (Chandrupatla's bracketing
         method) on the panel's Gauss–Legendre cdf; x = x(θ)."""
-        from scipy.optimize.elementwise import find_root
 
         tables, _ = self._cdf_table
         pieces = sorted([(loc, loc, mass, None) for loc, mass in self._atom_list]
@@ -903,8 +908,6 @@ class AdditiveConvolution(SubordinationLaw):
         return [(b + c, mb + mc - 1) for b, mb in self.mu.atoms(dps) for c, mc in self.nu.atoms(dps)]
 
     def exact_moments(self, order):
-        from ..transforms.cumulants import (boxplus_free_cumulants, free_cumulants_from_moments,
-                                            moments_from_free_cumulants)
 
         k1 = free_cumulants_from_moments(_moments_of(self.mu, order))
         k2 = free_cumulants_from_moments(_moments_of(self.nu, order))
@@ -978,8 +981,6 @@ class MultiplicativeConvolution(_MultiplicativeSubordination):
                 if a != 0 and b != 0]
 
     def exact_moments(self, order):
-        from ..transforms.cumulants import (boxtimes_free_cumulants, free_cumulants_from_moments,
-                                            moments_from_free_cumulants)
 
         k1 = free_cumulants_from_moments(_moments_of(self.mu, order))
         k2 = free_cumulants_from_moments(_moments_of(self.nu, order))
@@ -1049,8 +1050,6 @@ class CompoundFreePoisson(SubordinationLaw):
         return [(0 * mass, mass)]
 
     def exact_moments(self, order):
-        from ..transforms.cumulants import (compound_free_poisson_cumulants,
-                                            moments_from_free_cumulants)
 
         kappa = compound_free_poisson_cumulants(_moments_of(self.mu, order), self._rate_exact)
         return moments_from_free_cumulants(kappa)
@@ -1099,7 +1098,6 @@ class AdditivePower(SubordinationLaw):
         return [(t * a, t * m - (t - 1)) for a, m in self.mu.atoms(dps)]
 
     def exact_moments(self, order):
-        from ..transforms.cumulants import free_cumulants_from_moments, moments_from_free_cumulants
 
         t = self._t_exact
         return moments_from_free_cumulants(
@@ -1151,7 +1149,6 @@ class MultiplicativePower(_MultiplicativeSubordination):
         return [(a**t, t * m - (t - 1)) for a, m in self.mu.atoms(dps) if a != 0]
 
     def exact_moments(self, order):
-        from ..transforms.cumulants import moments_from_s_transform_series, s_transform_series
         import sympy as sp
 
         s = s_transform_series(_moments_of(self.mu, order), order)

@@ -108,6 +108,8 @@ class MarchenkoPastur(AlgebraicLaw):
     """
 
     parameters = (Param("ratio", "positive", "y", "rows/columns"),)
+    #: on [0, ∞) with a positive mean for every parameter (see laws.base.mark_positive)
+    _positive_class = True
 
     def __init__(self, ratio):
         y_exact = self.parameters[0].exact(ratio)

@@ -8,7 +8,7 @@ import numpy as np
 
 from .._context import FLOAT_REFERENCE_DPS, mp_route, to_mp, workdps
 from ..algebraic.polynomial import G, z
-from .._validation import Param
+from .._validation import Param, integer_at_least
 from ._params import fresh
 from ._closed import cauchy_mp_upper, complex_array as _complex
 from .algebraic import AlgebraicLaw
@@ -133,7 +133,6 @@ class Semicircle(AlgebraicLaw):
     def moment(self, k, dps=None, method=None):
         """k-th moment: σ^k Catalan(k/2) for even k, exactly 0 for odd k (``method`` as in
         :meth:`AlgebraicLaw.moment`)."""
-        from .._validation import integer_at_least
 
         k = integer_at_least("k", k, 0)
         if k % 2 and method is None:

@@ -18,7 +18,7 @@ from functools import lru_cache
 
 import sympy as sp
 
-from .._validation import ParameterTypeError
+from .._validation import ParameterTypeError, exact
 from ..algebraic.polynomial import G, affine_polynomial, boxtimes_polynomial, z
 from . import symbols as S
 
@@ -114,7 +114,6 @@ def family(law):
 
 
 def _exact(v):
-    from ..laws._params import exact
 
     return exact(v)
 

@@ -14,10 +14,16 @@ Sources: Hayase & Karakida 2026 (arXiv 2610.10033), (C.8)–(C.12).
 """
 from __future__ import annotations
 
+import mpmath
 import sympy as sp
+from sympy.polys.domains import QQ
+from sympy.polys.fields import field
 
 from .._messages import shown
-from .._validation import ParameterError, ParameterTypeError, dps_or_none, integer_at_least
+from .._validation import (ParameterError, ParameterTypeError, dps_or_none, exact,
+                           integer_at_least)
+from ..convolution import free_multiplicative_convolution
+from ..laws import MarchenkoPastur
 from . import symbols as S
 from .cumulants import moments as _moments
 from .equations import algebraic_law, family
@@ -43,7 +49,6 @@ def _values(law, symbolic, keep):
     if symbolic:
         return {}
     p = law.params
-    from ..laws._params import exact
 
     vals = {S.gamma_K: exact(p["gamma_k"]), S.h: sp.Integer(int(p["heads"])), S.beta: exact(p["beta"])}
     vals.pop(keep, None)
@@ -103,7 +108,6 @@ class _MPField:
     """mpmath numbers with the interface of a sympy field used below (numeric coefficients)."""
 
     def __init__(self):
-        import mpmath
 
         self.zero, self.one = mpmath.mpf(0), mpmath.mpf(1)
         self._mp = mpmath
@@ -122,8 +126,6 @@ def _critical_value_series(num, den, zeta, zeta0, order, gens=None, numeric=Fals
     if numeric:
         K = _MPField()
     else:
-        from sympy.polys.domains import QQ
-        from sympy.polys.fields import field
 
         K = field(list(gens), QQ)[0]
     n = order + 1
@@ -224,7 +226,6 @@ def edge_series(law, variable="gamma_k", order=2, symbolic=False, dps=30):
         coeffs = _critical_value_series(num, den, zeta, z0, order, (th1, th2, s))
         sub = {s: sp.sqrt(S.h)} if symbolic else {s: sp.sqrt(heads)}
         if not symbolic:
-            from ..laws._params import exact
 
             b = exact(law.params["beta"])
             sub.update({th1: sp.exp(b**2) - 1, th2: b**2})
@@ -237,11 +238,7 @@ def edge_series(law, variable="gamma_k", order=2, symbolic=False, dps=30):
 def _edge_series_beta(law, order, dps):
     """Soft edges e(β) = θ₁(β) F(δ(β)), δ = 1 − c_β, F the critical value of the mean-one
     z̃(ξ; δ) = (1 + ξR̃)(1 + ξR̃/h)/ξ, R̃ = δ + (1 − δ)/(1 − (1 − δ)ξ/γ_K) (ρ_{β,t} of §C.6.1)."""
-    import mpmath
 
-    from ..convolution import free_multiplicative_convolution
-    from ..laws import MarchenkoPastur
-    from ..laws._params import exact
 
     gam = exact(law.params["gamma_k"])
     heads = int(law.params["heads"])

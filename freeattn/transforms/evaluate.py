@@ -24,13 +24,13 @@ from functools import lru_cache
 import mpmath
 import numpy as np
 import sympy as sp
+from scipy.optimize import brentq
 
 from .._messages import shown
 from .._context import GUARD_DPS, inner_dps, mp_route, to_mp, tolerance
 from ..algebraic.roots import polyroots
-from .._validation import ParameterError, check_method, dps_or_none, law_instance
+from .._validation import ParameterError, check_method, check_points, dps_or_none, law_instance
 from ..algebraic.polynomial import S, r_relation, s_relation, w
-from ..laws.base import Law
 
 __all__ = ["cauchy_transform", "r_transform", "s_transform", "psi_transform", "chi_transform",
            "free_cumulants"]
@@ -40,13 +40,13 @@ _STEPS = 200
 
 def _points(arg, name):
     """The arguments of a transform: (float64/complex128 approximations, the exact originals,
-    shape), after the one argument filter of the Law methods (:meth:`Law._check_points`:
+    shape), after the one argument filter of the Law methods (:func:`freeattn._validation.check_points`:
     None, strings, booleans, non-numbers raise :class:`ParameterTypeError` naming ``name``).
 
     The approximations start the float64 routes; the originals (ints, Fractions, Decimals,
     sympy numbers, mpf/mpc) are what an mpmath route converts, exactly, at its own precision.
     NaN or ±∞ raise :class:`ParameterError` naming ``name``."""
-    Law._check_points(arg, name, real=False)
+    check_points(arg, name, real=False)
     exact = np.asarray(arg, dtype=object)
     shape = exact.shape
     exact = list(exact.reshape(-1))
@@ -321,7 +321,6 @@ def _G_real(law, z):
 def _real_root(f, lo, hi, grow):
     """brentq on a monotone f with f(lo) and f(hi) of opposite signs, ``hi`` grown by ``grow``
     until they are (raises if never)."""
-    from scipy.optimize import brentq
 
     flo = f(lo)
     for _ in range(200):

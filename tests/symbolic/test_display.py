@@ -58,3 +58,29 @@ def test_many_atoms_share_one_panel():
     law = Discrete(np.arange(40.0), None)
     fig = density_figure(law, points=20)
     assert len(fig.get_axes()) == 1 and "40 atoms" in fig.get_axes()[0].get_title()
+
+
+def test_display_registers_its_formatters_with_ipython():
+    """The law classes never import freeattn.display; display registers law_html/law_latex
+    for every Law with IPython's DisplayFormatter itself (issue 16)."""
+    import pytest
+
+    formatters = pytest.importorskip("IPython.core.formatters")
+    fmt = formatters.DisplayFormatter()
+    law = MarchenkoPastur(0.5)
+    before, _ = fmt.format(law)
+    assert "<svg" not in before.get("text/html", "")  # the plain fallback table
+    assert display.register_formatters(fmt) is True
+    data, _ = fmt.format(law)
+    assert "<svg" in data["text/html"] and data["text/html"] == display.law_html(law)
+    assert data["text/latex"] == display.law_latex(law)
+
+
+def test_import_freeattn_without_a_shell_registers_nothing():
+    import subprocess
+    import sys
+
+    code = ("import sys, freeattn; from freeattn import display; "
+            "print(display.register_formatters(), 'IPython' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "False"]

@@ -3,7 +3,9 @@
 nbclient needs a Jupyter kernel (ipykernel, pyzmq, …); to keep the test dependencies to
 pytest and hypothesis, this file carries a small runner: the code cells are executed in order
 in one namespace, stdout is captured, and the value of a trailing expression is rendered
-through its ``_repr_html_`` / ``_repr_latex_`` / ``repr`` like a notebook would.
+through the formatters ``freeattn.display`` registers with IPython for a law
+(``display.FORMATTERS``), else its ``_repr_html_`` / ``_repr_latex_``, and ``repr``, like a
+notebook would.
 
 Regenerate the stored outputs after editing the notebook:
     PYTHONPATH=. python tests/symbolic/test_notebook.py --write
@@ -32,9 +34,13 @@ def _outputs(source, ns, count):
         outs.append({"output_type": "stream", "name": "stdout",
                      "text": buf.getvalue().splitlines(keepends=True)})
     if value is not None:
+        from freeattn import Law, display
+
         data = {"text/plain": repr(value).splitlines(keepends=True)}
         for attr, mime in (("_repr_html_", "text/html"), ("_repr_latex_", "text/latex")):
-            if hasattr(value, attr):
+            if isinstance(value, Law):
+                data[mime] = display.FORMATTERS[mime](value).splitlines(keepends=True)
+            elif hasattr(value, attr):
                 data[mime] = getattr(value, attr)().splitlines(keepends=True)
         outs.append({"output_type": "execute_result", "execution_count": count, "data": data,
                      "metadata": {}})
