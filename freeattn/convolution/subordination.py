@@ -32,7 +32,7 @@ import numpy as np
 import sympy as sp
 from scipy.optimize.elementwise import find_root
 
-from .._context import inner_dps, mp_route, to_mp, tolerance
+from .._context import MASS_TOL, inner_dps, mp_route, to_mp, tolerance
 from .._validation import Param, declare
 from ..laws._theta import (adaptive_panels, cumulative_in_panels, graded_panels,
                            panel_integrals, theta_of_x, x_of_theta)
@@ -55,8 +55,14 @@ _TABLE_NODES = 257
 _LADDER_RATIO = 0.25
 #: Gauss–Legendre nodes per θ-panel for the cdf
 _GL_NODES = 16
-#: tolerance on the total mass (atoms + density) below which the cdf table is accepted
-_MASS_TOL = 1e-10
+#: trapezoidal nodes of the mean-value circle of G at a singular gap point (error 2^-n)
+_GAP_NODES = 64
+#: trapezoidal nodes of the contour mass around a scanned interval inside a gap
+_GAP_CONTOUR_NODES = 256
+#: a scanned interval whose contour mass is below this is a zero of G in a gap, not support
+_SPURIOUS_MASS = 1e-12
+#: on a gap, G is real: an on-axis solution with |Im G| above this × |G| is on a wrong sheet
+_GAP_IMAG_RTOL = 1e-8
 
 
 #: the convolution engine's parameters, declared once: the classes below list them in
@@ -424,13 +430,61 @@ class SubordinationLaw(Law):
         lower = zz.imag < 0
         zq = np.where(lower, zz.conj(), zz)
         if np.any(fin):
-            _, G, ok = self._solve_float(zq[fin])
+            zf = zq[fin]
+            _, G, ok = self._solve_float(zf)
+            real = zf.imag == 0
+            if np.any(real):  # G is real on a gap: a non-real value is a wrong sheet there
+                gap = np.zeros(zf.shape, bool)
+                gap[real] = self._spectrum_distance(zf.real[real]) > 0
+                ok &= ~(gap & (np.abs(G.imag) > _GAP_IMAG_RTOL * np.abs(G)))
+                G = np.where(gap, G.real + 0j, G)  # rounding-level Im G of a real solution
+            if not np.all(ok):
+                G[~ok], ok[~ok] = self._gap_mean(zf[~ok])
             if not np.all(ok):
                 raise ArithmeticError(
-                    f"{self.name}: subordination did not converge at z = {zq[fin][~ok][:3]}")
+                    f"{self.name}: subordination did not converge at z = {zf[~ok][:3]}")
             out[fin] = G
         out[lower] = out[lower].conj()
         return out
+
+    def _spectrum_distance(self, x):
+        """Distance from real points x to the support and the atoms (float64)."""
+        d = np.full(x.shape, np.inf)
+        for a, b in self._support_float:
+            d = np.minimum(d, np.maximum(np.maximum(a - x, x - b), 0.0))
+        for loc, _ in self._atom_list:
+            d = np.minimum(d, np.abs(x - loc))
+        return d
+
+    def _gap_mean(self, z):
+        """G at real points of a gap (outside the support and the atoms) where the system
+        itself is singular — G(x) = 0, so F = 1/G and the subordination functions are infinite
+        there, e.g. between two components of equal pull — by the mean value property: G is
+        analytic on the disc of radius d (the distance to the spectrum) around x, so
+        G(x) = (1/n) Σ_k G(x + r e^{iφ_k}), r = d/2, φ_k = 2π(k + ½)/n, exact up to (r/d)^n.
+        Returns (G, ok); points off the axis or inside the spectrum stay not ok."""
+        G = np.full(z.shape, np.nan + 0j)
+        ok = np.zeros(z.shape, bool)
+        real = z.imag == 0
+        if not np.any(real):
+            return G, ok
+        x = z.real[real]
+        d = self._spectrum_distance(x)
+        gap = np.isfinite(d) & (d > 0)
+        if not np.any(gap):
+            return G, ok
+        phi = 2 * math.pi * (np.arange(_GAP_NODES) + 0.5) / _GAP_NODES
+        nodes = x[gap][:, None] + 0.5 * d[gap][:, None] * np.exp(1j * phi)[None, :]
+        upper = nodes.imag > 0
+        flat = np.where(upper, nodes, nodes.conj()).reshape(-1)
+        _, g, conv = self._solve_float(flat)
+        g = np.where(upper, g.reshape(nodes.shape), g.reshape(nodes.shape).conj())
+        good = conv.reshape(nodes.shape).all(axis=1) & np.isfinite(g).all(axis=1)
+        val = g.mean(axis=1).real + 0j  # G is real on a gap
+        idx = np.flatnonzero(real)[gap]
+        G[idx] = val
+        ok[idx] = good
+        return G, ok
 
     # ------------------------------------------------------------- density
     @property
@@ -583,7 +637,38 @@ class SubordinationLaw(Law):
             b = self._refine_edge(x[j + 1], x[j], [ui[j + 1] for ui in u])
             intervals.append((float(a), float(b)))
             i = j + 1
-        return intervals
+        return self._drop_spurious(intervals, atoms)
+
+    def _drop_spurious(self, intervals, atoms):
+        """Drop a scanned "interval" that carries no mass: at a real zero of G inside a gap
+        (F = 1/G = ∞, the subordination functions infinite) the system has nearby non-real
+        solutions that look like the inside of the support.  Such a zero lies strictly between
+        two pieces of the spectrum, so only interior candidates are tested, by the contour mass
+        (1/2πi)∮G of a circle around the candidate that stays half-way inside the gaps on
+        either side (trapezoidal rule, ``_GAP_CONTOUR_NODES`` nodes)."""
+        if len(intervals) + len(atoms) < 3:
+            return intervals
+        kept = []
+        for k, (a, b) in enumerate(intervals):
+            left = [e for i, (_, e) in enumerate(intervals) if i != k and e < a]
+            left += [p for p in atoms if p < a]
+            right = [s_ for i, (s_, _) in enumerate(intervals) if i != k and s_ > b]
+            right += [p for p in atoms if p > b]
+            if not left or not right:
+                kept.append((a, b))
+                continue
+            gap = min(a - max(left), min(right) - b)
+            c, r = 0.5 * (a + b), 0.5 * (b - a) + 0.5 * gap
+            phi = 2 * math.pi * (np.arange(_GAP_CONTOUR_NODES) + 0.5) / _GAP_CONTOUR_NODES
+            zeta = c + r * np.exp(1j * phi)
+            upper = zeta.imag > 0
+            _, g, ok = self._solve_float(np.where(upper, zeta, zeta.conj()))
+            g = np.where(upper, g, g.conj())
+            mass = float(np.mean(g * (zeta - c)).real)
+            if ok.all() and abs(mass) <= _SPURIOUS_MASS:
+                continue
+            kept.append((a, b))
+        return kept
 
     def _crit(self, v, st):
         """Real critical system F(v) = (Re f(u, x), det ∂_u f(u, x)) for v = (u, x)."""
@@ -694,7 +779,12 @@ class SubordinationLaw(Law):
         zv = mpmath.mpc(zv)
         conj = mpmath.im(zv) < 0
         zq = mpmath.conj(zv) if conj else zv
-        u, _, ok = self._solve_float(np.array([complex(zq)]))
+        u, G0, ok = self._solve_float(np.array([complex(zq)]))
+        wrong = not ok[0] or abs(G0[0].imag) > _GAP_IMAG_RTOL * abs(G0[0])
+        if wrong and mpmath.im(zq) == 0:
+            d = float(self._spectrum_distance(np.array([float(mpmath.re(zq))]))[0])
+            if math.isfinite(d) and d > 0:  # a singular gap point: see _gap_mean
+                return self._gap_mean_mp(mpmath.re(zq), mpmath.mpf(d) / 2, dps)
         uu = [mpmath.mpc(complex(ui[0])) for ui in u]
         tol = tolerance(dps, 1e-3)  # Newton: quadratic, the last step is far below this
         for _ in range(80):
@@ -705,6 +795,16 @@ class SubordinationLaw(Law):
                 break
         val = self._G_mp(uu, zq, inner_dps(dps))
         return mpmath.conj(val) if conj else val
+
+    def _gap_mean_mp(self, x, r, dps):
+        """:meth:`_gap_mean` at ``dps`` digits: n ≈ 3.3 × working digits nodes, so that
+        2^-n is below the working precision."""
+        n = int(3.33 * inner_dps(dps)) + 16
+        total = mpmath.mpc(0)
+        for k in range(n):
+            total += self._cauchy_mp(x + r * mpmath.expjpi(2 * (k + mpmath.mpf(1) / 2) / n),
+                                     inner_dps(dps))
+        return mpmath.mpc(mpmath.re(total / n), 0)
 
     # ------------------------------------------------------------- cdf / ppf
     @property
@@ -725,7 +825,7 @@ class SubordinationLaw(Law):
             tables.append({"a": a, "b": b, "edges": edges,
                            "cum": np.concatenate([[0.0], np.cumsum(mass)])})
             total += mass.sum()
-        if abs(total - 1) > _MASS_TOL:
+        if abs(total - 1) > MASS_TOL:
             raise ArithmeticError(f"{self.name}: total mass {total!r} ≠ 1 (atoms "
                                   f"{atoms_mass!r}); the support scan missed a component")
         self._cdf_v = (tables, total)
