@@ -14,6 +14,7 @@ from .._context import FLOAT_EPS, FLOAT_REFERENCE_DPS, to_mp, tolerance, workdps
 from .._validation import ParameterError, dps_or_none, finite_real, integer_at_least, positive
 from ..algebraic.exact import free_symbols as _free_symbols, is_expanded as _known_expanded
 from ..algebraic.numeric import _TABLE_NODES, BranchData, NumericPolynomial
+from ..algebraic.parse import as_polynomial
 from ..algebraic.polynomial import G, z
 from ..algebraic.polynomial import (affine_polynomial, discriminant_structure_seen,
                                     r_relation, s_relation, series_moments, stieltjes_factor,
@@ -189,15 +190,24 @@ class AlgebraicLaw(Law):
 
     Parameters
     ----------
-    polynomial : sympy expression
+    polynomial : sympy expression, or str
         P(G, z) in the symbols ``freeattn.algebraic.polynomial.G`` and ``z``; parameter
         symbols allowed if ``values`` gives them.  The irreducible factor carrying the branch
-        G ~ 1/z at infinity is selected automatically.
+        G ~ 1/z at infinity is selected automatically.  Text (e.g. ``"z*G**2 - z*G + 1"``)
+        is parsed by a restricted grammar (:func:`freeattn.algebraic.parse.parse_polynomial`:
+        numbers, G, z, the parameters' names, + − * / **), never evaluated as Python.
     values : dict, optional
         Parameter symbol → exact value (sympy number or expression such as ``exp(1) - 1``).
         Kept exact so that every method can evaluate at any precision.
     name : str, optional
         Display name.
+
+    Raises
+    ------
+    ParameterError
+        (``.param == "polynomial"``) for text outside that grammar; a
+        :class:`ParameterTypeError` for an object that is neither an expression, a number nor
+        text.
 
     Notes
     -----
@@ -208,7 +218,9 @@ class AlgebraicLaw(Law):
 
     def __init__(self, polynomial, values=None, name="algebraic law"):
         self.values = dict(values or {})
-        polynomial = sp.sympify(polynomial)
+        # text goes through a restricted grammar, never sympify (which evaluates strings with
+        # eval): polynomials in G, z and the named parameters only
+        polynomial = as_polynomial(polynomial, self.values, "polynomial")
         # the exact eliminations return expanded polynomials already (FLINT's terms): sympy's
         # expand would only re-walk them (~1 s for the tied K=V layer's dilation)
         expanded = _known_expanded(polynomial) or _is_expanded(polynomial)
