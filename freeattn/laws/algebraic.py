@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import copy
+import functools
 import math
 from functools import cached_property
 
@@ -9,18 +10,23 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from .._context import FLOAT_REFERENCE_DPS, to_mp, workdps
-from .._validation import ParameterError, finite_real, integer_at_least, positive
+from .._context import FLOAT_EPS, FLOAT_REFERENCE_DPS, to_mp, tolerance, workdps
+from .._validation import ParameterError, dps_or_none, finite_real, integer_at_least, positive
 from ..algebraic.exact import free_symbols as _free_symbols, is_expanded as _known_expanded
 from ..algebraic.numeric import _TABLE_NODES, BranchData, NumericPolynomial
+from ..algebraic.parse import as_polynomial
 from ..algebraic.polynomial import G, z
 from ..algebraic.polynomial import (affine_polynomial, discriminant_structure_seen,
                                     r_relation, s_relation, series_moments, stieltjes_factor,
                                     substitute_polynomial)
 from ..algebraic.roots import polyroots
 from ..algebraic.series import series_moments_numeric
-from ._theta import (adaptive_panels, cumulative_in_panels, gauss_legendre, graded_panels,
-                     panel_integrals, theta_of_x as _theta_of_x, x_of_theta as _x_of_theta)
+from ..quadrature.ends import end_rule, end_zone, theta_integral_mp
+from ..quadrature.tables import (Interval, MpInterval, Side, atom_quantile_mp, cdf_sf,
+                                 compensated_cumsum, newton_mp, quantile)
+from ..quadrature.theta import (adaptive_panels, gauss_legendre, graded_half_panels,
+                                graded_panels, theta_of_x as _theta_of_x,
+                                x_of_theta as _x_of_theta)
 from .base import Law
 
 __all__ = ["AlgebraicLaw", "AtomAtZero"]
@@ -31,7 +37,11 @@ _GL_NODES = 12
 _GRADE_LEVELS = 24
 _GRADE_RATIO = 0.25
 _UNIFORM_PANELS = 48
+#: the cdf panels' acceptance: |I − (I_left + I_right)| ≤ max(_PANEL_TOL, _PANEL_RTOL·|I|)
 _PANEL_TOL = 1e-16
+_PANEL_RTOL = 4 * FLOAT_EPS
+#: panels narrower than this (in θ or φ) are accepted as they are (θ's own rounding)
+_FROZEN_WIDTH = 1e-15 * math.pi
 #: relative width of the zone next to a square-root edge solved by the local expansion
 _EDGE_ZONE = 1e-3
 #: bounds on the cdf panel refinement (every law builds its table in bounded time)
@@ -43,16 +53,23 @@ _MAX_LEVELS = 48
 _REAL_ROOT_IM = 1e-13
 #: largest accepted defect of the total mass (atoms + support intervals) in float64
 _MASS_TOL = 1e-9
-#: break points of the mpmath θ-quadrature (smooth pieces in θ)
-_COARSE = [math.pi * k / 8 for k in range(1, 8)]
 #: most parameter symbols for which the discriminant is taken with parameters symbolic
 #: (FLINT: ~1 s once for 5 parameters; the full-layer law's 8 take minutes)
 _SYMBOLIC_DISC_MAX_PARAMS = 5
-#: bisection depth of the mpmath θ-quadrature pieces
-_MP_QUAD_DEPTH = 12
+#: digits beyond ``dps`` to which the mpmath θ-quadrature pieces and the quantile Newton
+#: iteration are converged
+_MP_QUAD_EXTRA_DPS = 3
+_NEWTON_EXTRA_DPS = 2
+#: relative distance within which the float64 quantile is taken to sit at an atom (mpmath
+#: quantiles then check the atom's jump)
+_ATOM_MATCH = 1e-12
+#: guard digits on top of log10(|e|/δ) where P is solved at e ± δ next to a hard end e ≠ 0
+_END_GUARD_DPS = 10
 
 
 _PANELS = graded_panels(_UNIFORM_PANELS, _GRADE_LEVELS, _GRADE_RATIO)
+#: the starting panels of each side of a cdf table (u ∈ [0, π/2] from its end)
+_HALF_PANELS = graded_half_panels(_UNIFORM_PANELS // 2, _GRADE_LEVELS, _GRADE_RATIO)
 #: starting θ-panels and per-panel tolerances of the mass self-check's quadrature
 #: (:attr:`AlgebraicLaw._quick_interval_masses`; the cdf tables keep ``_PANELS`` and 1e-16)
 _MASS_UNIFORM_PANELS = 4
@@ -100,6 +117,11 @@ def _nonnegative(v):
     with mpmath.workdps(30):
         x = to_mp(v)
         return bool(x >= mpmath.mpf(10) ** -25 * max(abs(x), 1))
+
+
+def _digits_between(e, d):
+    """Digits lost in forming e ± d at the working precision (|e| ≫ d), plus guard digits."""
+    return int(mpmath.log10(abs(e) / d)) + _END_GUARD_DPS
 
 
 def _mpc(v):
@@ -168,15 +190,24 @@ class AlgebraicLaw(Law):
 
     Parameters
     ----------
-    polynomial : sympy expression
+    polynomial : sympy expression, or str
         P(G, z) in the symbols ``freeattn.algebraic.polynomial.G`` and ``z``; parameter
         symbols allowed if ``values`` gives them.  The irreducible factor carrying the branch
-        G ~ 1/z at infinity is selected automatically.
+        G ~ 1/z at infinity is selected automatically.  Text (e.g. ``"z*G**2 - z*G + 1"``)
+        is parsed by a restricted grammar (:func:`freeattn.algebraic.parse.parse_polynomial`:
+        numbers, G, z, the parameters' names, + − * / **), never evaluated as Python.
     values : dict, optional
         Parameter symbol → exact value (sympy number or expression such as ``exp(1) - 1``).
         Kept exact so that every method can evaluate at any precision.
     name : str, optional
         Display name.
+
+    Raises
+    ------
+    ParameterError
+        (``.param == "polynomial"``) for text outside that grammar; a
+        :class:`ParameterTypeError` for an object that is neither an expression, a number nor
+        text.
 
     Notes
     -----
@@ -187,7 +218,9 @@ class AlgebraicLaw(Law):
 
     def __init__(self, polynomial, values=None, name="algebraic law"):
         self.values = dict(values or {})
-        polynomial = sp.sympify(polynomial)
+        # text goes through a restricted grammar, never sympify (which evaluates strings with
+        # eval): polynomials in G, z and the named parameters only
+        polynomial = as_polynomial(polynomial, self.values, "polynomial")
         # the exact eliminations return expanded polynomials already (FLINT's terms): sympy's
         # expand would only re-walk them (~1 s for the tied K=V layer's dilation)
         expanded = _known_expanded(polynomial) or _is_expanded(polynomial)
@@ -654,11 +687,18 @@ class AlgebraicLaw(Law):
 
     @cached_property
     def _cdf_tables(self):
-        """The tables of :attr:`_tables` with cdf panels (θ-panels and their masses)."""
+        """The tables of :attr:`_tables` with their cdf sides (``"interval"``: a
+        :class:`~freeattn.quadrature.tables.Interval` of two sides, θ-panels from a and
+        φ-panels from b) and, for :meth:`expect` and the mass check, the θ-panels over [0, π]
+        (``"panels"``), their masses and cumulative masses (``"cum"``)."""
         for t in self._tables:
-            if "cum" not in t:
-                t["panels"], t["panel_mass"] = self._adaptive_panels(t)
-                t["cum"] = np.concatenate([[0.0], np.cumsum(t["panel_mass"])])
+            if "interval" not in t:
+                left, right = self._side(t, "a"), self._side(t, "b")
+                corr = (self._shifted(t, "a")[1], self._shifted(t, "b")[1])
+                t["interval"] = Interval(t["a"], t["b"], left, right, corr=corr)
+                t["panels"] = np.concatenate([left.edges, math.pi - right.edges[::-1][1:]])
+                t["panel_mass"] = np.concatenate([left.masses, right.masses[::-1]])
+                t["cum"] = compensated_cumsum(t["panel_mass"])
         return self._tables
 
     @cached_property
@@ -1503,27 +1543,6 @@ class AlgebraicLaw(Law):
             f[inside] = np.maximum(-g.imag / math.pi, 0.0) * (b - a) * 0.5 * np.sin(ph)
         return f
 
-    def _gl_phi(self, t, plo, phi, weight=None):
-        """∫ of the θ-integrand over θ ∈ [π − phi, π − plo] in φ = π − θ (exact next to the end
-        b): the rule in s (φ = phi·s^m, m from :meth:`_end_powers`) where plo = 0, plain
-        12-point Gauss–Legendre in φ elsewhere; vectorised over arrays plo, phi."""
-        plo, phi = np.broadcast_arrays(np.asarray(plo, float), np.asarray(phi, float))
-        x, w = gauss_legendre(_GL_NODES)
-        s = 0.5 * (x + 1.0)
-        m = self._end_powers(t)[1]
-        width = (phi - plo)[:, None]
-        nodes = 0.5 * (phi + plo)[:, None] + 0.5 * width * x
-        wt = 0.5 * width * w
-        end = plo == 0.0
-        if np.any(end):
-            nodes[end] = width[end] * s**m
-            wt[end] = width[end] * (0.5 * m) * w * s ** (m - 1)
-        flat = nodes.reshape(-1)
-        vals = self._theta_integrand_b(t, flat)
-        if weight is not None:
-            vals = vals * weight(math.pi - flat)
-        return np.sum(vals.reshape(nodes.shape) * wt, axis=1)
-
     def _theta_integrand(self, t, th):
         a, b = t["a"], t["b"]
         x = _x_of_theta(a, b, th)
@@ -1616,222 +1635,132 @@ class AlgebraicLaw(Law):
                 parts.append(math.fsum(self._end_zone(t, end, weight)[1]))
         return math.fsum(parts)
 
-    def _gl(self, t, lo, hi, weight=None):
-        """∫_lo^hi of the θ-integrand by 12-point Gauss–Legendre, vectorised over arrays lo, hi.
-
-        A panel [0, h] (or [h, π]) at an end with :meth:`_end_powers` m > 1 is integrated in s
-        with θ = h·s^m (θ = π − (π − h)·s^m): ∫ f(θ)dθ = ∫_0^1 f(θ(s)) m·h·s^{m−1} ds, whose
-        integrand is bounded and smooth where f ~ θ^{1−2α} diverges (ρ ~ δ^{-α}, α < 1); a
-        panel touching both ends is split at π/2."""
-        lo, hi = np.broadcast_arrays(np.asarray(lo, float), np.asarray(hi, float))
-        ma, mb = self._end_powers(t)
-        both = (lo == 0.0) & (hi == math.pi)
-        if np.any(both):
-            out = np.empty(lo.shape)
-            half = np.full(np.count_nonzero(both), 0.5 * math.pi)
-            out[both] = (self._gl(t, lo[both], half, weight)
-                         + self._gl(t, half, hi[both], weight))
-            if np.any(~both):
-                out[~both] = self._gl(t, lo[~both], hi[~both], weight)
-            return out
-        at_a = (lo == 0.0) & (ma > 1)
-        at_b = (hi == math.pi) & (mb > 1)
+    def _side_integrand(self, t, end, weight=None):
+        """The θ-integrand of table ``t`` in the distance coordinate u from the end ``end``
+        (u = θ at a, u = φ = π − θ at b, both exact), times ``weight(θ)`` if given."""
+        if end == "a":
+            f = lambda u: self._theta_integrand(t, u)  # noqa: E731
+        else:
+            f = lambda u: self._theta_integrand_b(t, u)  # noqa: E731
         if weight is None:
-            f = lambda th: self._theta_integrand(t, th)  # noqa: E731
-        else:  # ∫ weight(θ)·ρ(x(θ))x′(θ) dθ (expect)
-            f = lambda th: weight(th) * self._theta_integrand(t, th)  # noqa: E731
-        if not (np.any(at_a) or np.any(at_b)):
-            return panel_integrals(f, lo, hi, _GL_NODES)
-        x, w = gauss_legendre(_GL_NODES)
-        s = 0.5 * (x + 1.0)
-        width = (hi - lo)[:, None]
-        th = 0.5 * (hi + lo)[:, None] + 0.5 * width * x
-        wt = 0.5 * width * w
-        for m, sel, sign, start in ((ma, at_a, 1.0, lo), (mb, at_b, -1.0, hi)):
-            if np.any(sel):
-                th[sel] = start[sel][:, None] + sign * width[sel] * s**m
-                wt[sel] = width[sel] * (0.5 * m) * w * s ** (m - 1)
-        vals = np.empty(th.shape)
-        if np.any(~at_b):
-            vals[~at_b] = f(th[~at_b].reshape(-1)).reshape(-1, _GL_NODES)
-        if np.any(at_b):  # φ = π − θ = width·s^m exactly
-            phi = (width[at_b] * s**mb).reshape(-1)
-            fb = self._theta_integrand_b(t, phi)
-            if weight is not None:
-                fb = fb * weight(math.pi - phi)
-            vals[at_b] = fb.reshape(-1, _GL_NODES)
-        return np.sum(vals * wt, axis=1)
+            return f
+        if end == "a":
+            return lambda u: weight(u) * f(u)
+        return lambda u: weight(math.pi - u) * f(u)
 
-    def _adaptive_panels(self, t):
-        """θ-panels refined until 12-point Gauss–Legendre agrees with its two halves to
-        1e-16 absolute or 4 ulp relative (sharp features, e.g. a shifted hard edge at small β,
-        get resolved).  Bounded: at most ``_MAX_PANELS`` panels and ``_MAX_LEVELS`` halvings,
-        so every law builds its table in bounded time (lawcore's shared
-        :func:`freeattn.laws._theta.adaptive_panels`)."""
-        ma, mb = self._end_powers(t)
-        # next to a hard end with ρ ~ δ^{-α} plain Gauss–Legendre in θ never converges (the
-        # θ-integrand ~ θ^{1−2α}); there the end zone [0, _END_ZONE] (or [π − _END_ZONE, π])
-        # is integrated by :meth:`_end_zone` in s and the rest adaptively from ``_PANELS``
-        lo_th = _END_ZONE if ma > 1 else 0.0
-        hi_th = math.pi - _END_ZONE if mb > 1 else math.pi
-        start = _PANELS[(_PANELS > lo_th) & (_PANELS < hi_th)]
-        start = np.concatenate([[lo_th], start, [hi_th]])
-        edges, mass = adaptive_panels(lambda th: self._theta_integrand(t, th), start,
-                                      nodes=_GL_NODES, atol=_PANEL_TOL, rtol=4e-16,
-                                      max_levels=_MAX_LEVELS,
-                                      frozen=lambda lo, hi: hi - lo <= 1e-15 * math.pi,
-                                      max_panels=_MAX_PANELS)
-        if ma > 1:
-            e0, m0 = self._end_zone(t, "a")
+    def _side_rule(self, t, end, lo, hi, weight=None):
+        """∫ over u ∈ [lo, hi] from the end ``end`` (vectorised): :func:`end_rule` with the
+        end's power (:meth:`_end_powers`), i.e. in s at a hard end on panels touching it."""
+        m = self._end_powers(t)[0 if end == "a" else 1]
+        return end_rule(self._side_integrand(t, end, weight), lo, hi, m, _GL_NODES)
+
+    def _gl(self, t, lo, hi, weight=None):
+        """∫_lo^hi of the θ-integrand (θ-panels, vectorised over arrays lo, hi): the part in
+        [0, π/2] in θ from a, the part in [π/2, π] in φ = π − θ from b (exact there), each by
+        :meth:`_side_rule`."""
+        lo, hi = np.broadcast_arrays(np.asarray(lo, float), np.asarray(hi, float))
+        lo, hi = lo.reshape(-1), hi.reshape(-1)
+        half = 0.5 * math.pi
+        out = np.zeros(lo.shape)
+        ml = lo < half
+        if np.any(ml):
+            out[ml] += self._side_rule(t, "a", lo[ml], np.minimum(hi[ml], half), weight)
+        mr = hi > half
+        if np.any(mr):
+            out[mr] += self._side_rule(t, "b", math.pi - hi[mr],
+                                       math.pi - np.maximum(lo[mr], half), weight)
+        return out
+
+    def _side(self, t, end):
+        """The :class:`~freeattn.quadrature.tables.Side` of table ``t`` at ``end``: θ-panels
+        (φ-panels at b) from the graded half grid refined until 12-point Gauss–Legendre
+        agrees with its two halves to ``_PANEL_TOL`` absolute or ``_PANEL_RTOL`` relative
+        (bounded: ``_MAX_LEVELS`` halvings, ``_MAX_PANELS`` panels), the zone
+        [0, ``_END_ZONE``] at a hard end (m > 1) by :func:`end_zone` in s."""
+        m = self._end_powers(t)[0 if end == "a" else 1]
+        f = self._side_integrand(t, end)
+        lo_u = _END_ZONE if m > 1 else 0.0
+        start = _HALF_PANELS[(_HALF_PANELS > lo_u) & (_HALF_PANELS < 0.5 * math.pi)]
+        start = np.concatenate([[lo_u], start, [0.5 * math.pi]])
+        edges, mass = adaptive_panels(f, start, nodes=_GL_NODES, atol=_PANEL_TOL,
+                                      rtol=_PANEL_RTOL, max_levels=_MAX_LEVELS,
+                                      frozen=lambda lo, hi: hi - lo <= _FROZEN_WIDTH,
+                                      max_panels=_MAX_PANELS // 2)
+        if m > 1:
+            e0, m0 = end_zone(f, m, _END_ZONE, _GL_NODES, _PANEL_TOL, _PANEL_RTOL, _MAX_LEVELS)
             edges, mass = np.concatenate([e0, edges[1:]]), np.concatenate([m0, mass])
-        if mb > 1:
-            e1, m1 = self._end_zone(t, "b")
-            edges, mass = np.concatenate([edges[:-1], e1]), np.concatenate([mass, m1])
-        return edges, mass
+        # bound methods in partials, not closures: a law still pickles after evaluation
+        return Side(edges, mass, functools.partial(self._side_rule, t, end),
+                    functools.partial(self._side_density, t, end))
+
+    def _side_density(self, t, end, u):
+        return self._side_integrand(t, end)(u)
 
     def _end_zone(self, t, end, weight=None):
         """θ-panels and masses of the zone [0, _END_ZONE] (end "a") or [π − _END_ZONE, π]
-        (end "b") at a hard end: the panel touching the end by the rule in s of :meth:`_gl`,
-        halved (the outer half kept, by plain Gauss–Legendre: the singularity lies one panel
-        width away) until the rule agrees with the sum over its halves to 1e-16 absolute or
-        4 ulp relative, at most ``_MAX_LEVELS`` times."""
-        w = _END_ZONE
-        outer_edges, outer_mass = [], []
-        for level in range(_MAX_LEVELS):
-            lo, hi = np.array([0.0, 0.0, 0.5 * w]), np.array([w, 0.5 * w, w])
-            if end == "a":
-                whole, inner, outer = self._gl(t, lo, hi, weight)
-            else:  # in φ = π − θ, exact next to b
-                whole, inner, outer = self._gl_phi(t, lo, hi, weight)
-            done = (abs(whole - (inner + outer)) <= max(_PANEL_TOL, 4e-16 * abs(whole))
-                    or level == _MAX_LEVELS - 1)
-            outer_edges.append(0.5 * w)
-            outer_mass.append(outer)
-            if done:
-                break
-            w *= 0.5
-        if end == "a":  # panels from θ = 0 outward: the innermost first
-            edges = np.array([0.0] + outer_edges[::-1] + [_END_ZONE])
-            mass = np.array([inner] + outer_mass[::-1])
-        else:
-            edges = np.array([math.pi - _END_ZONE] + [math.pi - v for v in outer_edges]
-                             + [math.pi])
-            mass = np.array(outer_mass + [inner])
-        return edges, mass
+        (end "b") at a hard end, by :func:`end_zone` (expect: with ``weight``)."""
+        m = self._end_powers(t)[0 if end == "a" else 1]
+        edges, mass = end_zone(self._side_integrand(t, end, weight), m, _END_ZONE, _GL_NODES,
+                               _PANEL_TOL, _PANEL_RTOL, _MAX_LEVELS)
+        if end == "a":
+            return edges, mass
+        return math.pi - edges[::-1], mass[::-1]
+
+    # ------------------------------------------------ cdf, sf, ppf, isf (quadrature/tables)
+    def _float_pieces(self):
+        """(atoms, intervals, ends) of the float64 tables for
+        :mod:`freeattn.quadrature.tables`; ``ends``: the support's ends as :meth:`support`
+        reports them (a closed form's), atoms included."""
+        self._check_mass()
+        atoms = [(float(a), float(m)) for a, m in self._atoms_raw(None)]
+        pts = [e for ab in self._support(None) for e in ab] + [a for a, _ in atoms]
+        return atoms, [t["interval"] for t in self._cdf_tables], (min(pts), max(pts))
 
     def _cdf_float(self, x):
-        self._check_mass()
-        out = np.zeros(x.shape)
-        for loc, mass in self._atoms_raw(None):
-            out += np.where(x >= float(loc), float(mass), 0.0)
-        for t in self._cdf_tables:
-            a, b = t["a"], t["b"]
-            out += np.where(x >= b, t["cum"][-1], 0.0)
-            m = (x > a) & (x < b)
-            if np.any(m):
-                th = _theta_of_x(a, b, x[m])
-                part = cumulative_in_panels(lambda u, t=t: self._theta_integrand(t, u),
-                                            t["panels"], t["cum"], th, _GL_NODES)
-                # inside an end panel at a pole end: the rule in s of :meth:`_gl` from / to
-                # the end (plain Gauss–Legendre in θ there misses ~δ^{1−α} of the mass)
-                ma, mb = self._end_powers(t)
-                first = th < t["panels"][1]
-                if ma > 1 and np.any(first):
-                    part[first] = self._gl(t, np.zeros(np.count_nonzero(first)), th[first])
-                last = th >= math.pi - _END_ZONE
-                if mb > 1 and np.any(last):
-                    # in the end zone at b: the mass beyond x, in φ = π − θ from b − x exactly
-                    phi = 2 * np.arcsin(np.sqrt((b - x[m][last]) / (b - a)))
-                    part[last] = t["cum"][-1] - self._gl_phi(t, np.zeros(phi.shape), phi)
-                out[m] += part
-        out[x == np.inf] = 1.0
-        return np.clip(out, 0.0, 1.0)
+        atoms, intervals, ends = self._float_pieces()
+        return cdf_sf(np.asarray(x, dtype=float), atoms, intervals, ends=ends)
+
+    def _sf_float(self, x):
+        atoms, intervals, ends = self._float_pieces()
+        return cdf_sf(np.asarray(x, dtype=float), atoms, intervals, upper=True, ends=ends)
 
     def _ppf_float(self, q):
-        """Quantiles: locate the θ-panel from the cumulative table, then Newton in θ (in
-        log θ from the edge for the first panel, where F ~ θ^p spans hundreds of decades)."""
-        self._check_mass()
-        out = np.empty(q.shape)
-        pieces = []  # (start, kind, payload) in increasing x
-        for loc, mass in self._atoms_raw(None):
-            pieces.append((float(loc), "atom", float(mass)))
-        for t in self._cdf_tables:
-            pieces.append((t["a"], "ac", t))
-        pieces.sort(key=lambda p: p[0])
-        cum = 0.0
-        done = np.zeros(q.shape, bool)
-        for loc, kind, payload in pieces:
-            mass = payload if kind == "atom" else payload["cum"][-1]
-            m = (~done) & (q <= cum + mass)
-            if kind == "atom":
-                out[m] = loc
-            elif np.any(m):
-                out[m] = self._ppf_interval(payload, np.maximum(q[m] - cum, 0.0))
-            done |= m
-            cum += mass
-        if np.any(~done):  # rounding: q = 1 beyond the accumulated mass
-            out[~done] = max(p[0] if p[1] == "atom" else p[2]["b"] for p in pieces)
-        ends = [b for _, b in self._support(None)] + [loc for loc, _ in self._atoms(None)]
-        out[q == 1.0] = max(ends)  # the right end of the support exactly
-        return out
+        """Quantiles from the tables (:func:`~freeattn.quadrature.tables.quantile`): the tail
+        beyond 1/2 inverted from the right end through 1 − q."""
+        atoms, intervals, ends = self._float_pieces()
+        return quantile(np.asarray(q, dtype=float), atoms, intervals, ends=ends)
 
-    def _ppf_interval(self, t, r):
-        a, b = t["a"], t["b"]
-        cumt = t["cum"]
-        panels = t["panels"]
-        k = np.clip(np.searchsorted(cumt, r, side="left") - 1, 0, len(panels) - 2)
-        lo, hi = panels[k].copy(), panels[k + 1].copy()
-        target = r - cumt[k]
-        pm = t["panel_mass"][k]
-        frac = np.where(pm > 0, target / np.where(pm > 0, pm, 1), 0.5)
-        th = lo + np.clip(frac, 0, 1) * (hi - lo)
-        # the first panel: F(θ) ~ C θ^p, p from the panel's two halves; start from the
-        # power law and iterate in log θ (targets down to the smallest double)
-        first = (k == 0) & (target > 0) & (target < 0.5 * pm)
-        if np.any(first):
-            th1 = panels[1]
-            Fh = self._gl(t, np.zeros(1), np.array([0.5 * th1]))[0]
-            F1 = t["panel_mass"][0]
-            pw = min(max(math.log2(F1 / Fh), 0.25), 8.0) if Fh > 0 and F1 > 0 else 3.0
-            tf = target[first]
-            with np.errstate(divide="ignore"):
-                lt = math.log(th1) + (np.log(tf) - math.log(F1)) / pw
-            llo = np.full(lt.shape, -745.0)
-            lhi = np.full(lt.shape, math.log(th1))
-            for _ in range(60):
-                tt = np.exp(lt)
-                F = self._gl(t, np.zeros(tt.shape), tt)
-                f = self._theta_integrand(t, tt)
-                with np.errstate(divide="ignore", invalid="ignore"):
-                    res = np.log(F) - np.log(tf)
-                    llo = np.where(res < 0, lt, llo)
-                    lhi = np.where(res >= 0, lt, lhi)
-                    nl = lt - res / (tt * f / F)
-                bad = ~np.isfinite(nl) | (nl < llo) | (nl > lhi)
-                nl = np.where(bad, 0.5 * (llo + lhi), nl)
-                conv = np.abs(nl - lt) <= 1e-15
-                lt = nl
-                if np.all(conv):
-                    break
-            th[first] = np.exp(lt)
-        rest = ~first
-        if np.any(rest):
-            kk, lo_, hi_, tg, tr = k[rest], lo[rest], hi[rest], target[rest], th[rest]
-            for _ in range(60):
-                F = self._gl(t, panels[kk], tr) - tg
-                lo_ = np.where(F < 0, tr, lo_)
-                hi_ = np.where(F >= 0, tr, hi_)
-                f = self._theta_integrand(t, tr)
-                with np.errstate(divide="ignore", invalid="ignore"):
-                    nt = tr - F / f
-                bad = ~np.isfinite(nt) | (nt < lo_) | (nt > hi_)
-                nt = np.where(bad, 0.5 * (lo_ + hi_), nt)
-                conv = np.abs(nt - tr) <= 1e-15 * np.maximum(tr, 1e-300)
-                tr = nt
-                if np.all(conv):
-                    break
-            th[rest] = tr
-        return _x_of_theta(a, b, th)
+    def _isf_float(self, q):
+        atoms, intervals, ends = self._float_pieces()
+        return quantile(np.asarray(q, dtype=float), atoms, intervals, upper=True, ends=ends)
+
+    def isf(self, q, dps=None):
+        """Inverse survival function: the smallest x with sf(x) ≤ q (= ppf(1 − q)), inverted
+        from the right end of the support, so that small q keep their relative accuracy
+        (isf(1e-20) is not ppf(1.0)).
+
+        Parameters
+        ----------
+        q : float or array_like of float in [0, 1]
+        dps : int, optional
+            As in :meth:`pdf`.
+
+        Returns
+        -------
+        float or ndarray, shape of ``q``
+
+        Raises
+        ------
+        ParameterError
+            If some q lies outside [0, 1] or is NaN (ParameterTypeError for a non-number).
+        """
+        self._check_probabilities(q, "q", "isf")
+        dps = dps_or_none(dps)
+        if dps is None:
+            arr = np.asarray(q, dtype=float)
+            out = np.asarray(self._isf_float(arr.reshape(-1))).reshape(arr.shape)
+            return out[()] if out.ndim == 0 else out
+        return self._apply(q, dps, None, self._isf_mp, name="q")
 
     # ------------------------------------------------------------ Cauchy
     def _far_field(self, zz):
@@ -2470,12 +2399,13 @@ class AlgebraicLaw(Law):
             return +val
 
     def _theta_integral_mp(self, info, th_lo, th_hi, dps):
-        """∫ ρ(x(θ)) x′(θ) dθ over [th_lo, th_hi] at the working precision (Gauss–Legendre
-        via mpmath.quad, θ-parametrisation in which square-root edges are analytic)."""
+        """∫ ρ(x(θ)) x′(θ) dθ over [th_lo, th_hi] at the working precision
+        (:func:`~freeattn.quadrature.ends.theta_integral_mp`: Gauss–Legendre via mpmath.quad
+        in θ, in which square-root edges are analytic, and in s at a hard end)."""
         t = self._table_of(info)
         a, b = t["a_mp"], t["b_mp"]
-
         ma, mb = self._end_powers(t)
+        far = mpmath.mpf(10) ** (dps // 3)
 
         def f(th, phi=None):
             # phi: π − θ given exactly (end pieces at b, where θ rounds next to π)
@@ -2483,12 +2413,11 @@ class AlgebraicLaw(Law):
                 dd = (b - a) * mpmath.sin(phi / 2) ** 2
                 if dd <= 0:
                     return mpmath.mpf(0)
-                if mb > 1 and b != 0 and abs(b) > dd * 10 ** (dps // 3):
-                    guard = int(mpmath.log10(abs(b) / dd)) + 10
+                if mb > 1 and b != 0 and abs(b) > dd * far:
                     g0 = complex(self._branch_in_table(
                         t, np.array([float(b - dd)]), np.array([float(th)]),
                         delta=np.array([-float(dd)]))[0])
-                    with mpmath.workdps(mpmath.mp.dps + guard):
+                    with mpmath.workdps(mpmath.mp.dps + _digits_between(b, dd)):
                         g = self._num.newton_mp(mpmath.mpc(g0), b - dd)
                 else:
                     g = self._support_branch_mp(b - dd, info, dps)
@@ -2503,11 +2432,10 @@ class AlgebraicLaw(Law):
             dd = (b - a) * (mpmath.sin(th / 2) ** 2 if left else mpmath.cos(th / 2) ** 2)
             if dd <= 0:
                 return mpmath.mpf(0)
-            if (ma if left else mb) > 1 and e != 0 and abs(e) > dd * 10 ** (dps // 3):
-                guard = int(mpmath.log10(abs(e) / dd)) + 10
+            if (ma if left else mb) > 1 and e != 0 and abs(e) > dd * far:
                 g0 = complex(self._branch_in_table(t, np.array([float(xx)]),
                                                    np.array([float(th)]))[0])
-                with mpmath.workdps(mpmath.mp.dps + guard):
+                with mpmath.workdps(mpmath.mp.dps + _digits_between(e, dd)):
                     g = self._num.newton_mp(mpmath.mpc(g0), e + dd if left else e - dd)
                 return max(-mpmath.im(g), 0) / mpmath.pi * (b - a) / 2 * mpmath.sin(th)
             if xx <= a or xx >= b:
@@ -2515,49 +2443,11 @@ class AlgebraicLaw(Law):
             g = self._support_branch_mp(xx, info, dps)
             return max(-mpmath.im(g), 0) / mpmath.pi * (b - a) / 2 * mpmath.sin(th)
 
-        # adaptive Gauss–Legendre: pieces of a coarse grid, bisected (bounded depth) until
-        # mpmath's error estimate meets the precision (singularities of G near the support,
-        # e.g. the pole of 1/x next to MP's left edge, slow the convergence of a long piece)
-        tol = mpmath.mpf(10) ** (-(dps + 3))
-
-        def piece(lo, hi, depth):
-            v, err = mpmath.quad(f, [lo, hi], method="gauss-legendre", error=True, maxdegree=4)
-            if err <= tol or depth >= _MP_QUAD_DEPTH:
-                return v
-            mid = (lo + hi) / 2
-            return piece(lo, mid, depth + 1) + piece(mid, hi, depth + 1)
-
-        def end_piece(lo, hi, m, at_lo):
-            # a piece touching an end at a pole: θ = lo + (hi − lo)s^m (or hi − (hi − lo)s^m),
-            # as in the float rule (:meth:`_gl`), so that ρ ~ δ^{-α} (α > 1/2) is smooth in s
-            w = hi - lo
-
-            def fs(s):
-                if at_lo:
-                    return f(lo + w * s**m) * m * w * s ** (m - 1)
-                phi = (mpmath.pi - hi) + w * s**m
-                return f(hi - w * s**m, phi) * m * w * s ** (m - 1)
-
-            def sp_(u, v, depth):
-                val, err = mpmath.quad(fs, [u, v], method="gauss-legendre", error=True,
-                                       maxdegree=4)
-                if err <= tol or depth >= _MP_QUAD_DEPTH:
-                    return val
-                c = (u + v) / 2
-                return sp_(u, c, depth + 1) + sp_(c, v, depth + 1)
-
-            return sp_(mpmath.mpf(0), mpmath.mpf(1), 0)
-
-        grid = [th_lo] + [mpmath.mpf(v) for v in _COARSE if th_lo < v < th_hi] + [th_hi]
-        parts = []
-        for lo, hi in zip(grid[:-1], grid[1:]):
-            if lo == 0 and ma > 1:
-                parts.append(end_piece(lo, hi, ma, True))
-            elif hi == mpmath.pi and mb > 1:
-                parts.append(end_piece(lo, hi, mb, False))
-            else:
-                parts.append(piece(lo, hi, 0))
-        return mpmath.fsum(parts)
+        # the pieces' error estimate meets the precision with QUAD_EXTRA_DIGITS to spare
+        # (singularities of G near the support, e.g. the pole of 1/x next to MP's left edge,
+        # slow the convergence of a long piece)
+        return theta_integral_mp(f, th_lo, th_hi, tolerance(dps + _MP_QUAD_EXTRA_DPS),
+                                 m_lo=ma, m_hi=mb)
 
     def _interval_mass_mp(self, info, dps):
         """Mass of one support interval at ``dps`` digits: 1 − atoms for a law with one
@@ -2571,79 +2461,78 @@ class AlgebraicLaw(Law):
                 cache[key] = self._theta_integral_mp(info, mpmath.mpf(0), mpmath.pi, dps)
         return cache[key]
 
+    def _mp_intervals(self, dps):
+        """The support intervals at the working precision as
+        :class:`~freeattn.quadrature.tables.MpInterval` s (θ-integrals from either end)."""
+        out = []
+        for info in self._branch(dps).intervals:
+            if not info["support"]:
+                continue
+            t = self._table_of(info)
+            out.append(MpInterval(
+                t["a_mp"], t["b_mp"], self._interval_mass_mp(info, dps),
+                lambda th, info=info: self._theta_integral_mp(info, mpmath.mpf(0), th, dps),
+                lambda th, info=info: self._theta_integral_mp(info, th, mpmath.pi, dps)))
+        return out
+
+    def _partial_mp(self, x, dps, upper):
+        """cdf (sf with ``upper``) at the working precision, not rounded back."""
+        if mpmath.isnan(x):
+            return mpmath.nan
+        return cdf_sf(np.array([x], dtype=object), self._atoms_raw(dps),
+                      self._mp_intervals(dps), upper=upper)[0]
+
     def _cdf_mp(self, x, dps):
         with workdps(dps):
-            x = to_mp(x)
-            if mpmath.isnan(x):
-                return mpmath.nan
-            total = mpmath.mpf(0)
-            for loc, mass in self._atoms_raw(dps):
-                if x >= loc:
-                    total += mass
-            bd = self._branch(dps)
-            sup = [info for info in bd.intervals if info["support"]]
-            for info in sup:
-                t = self._table_of(info)
-                a, b = t["a_mp"], t["b_mp"]
-                if x <= a:
-                    continue
-                if x >= b:
-                    total += self._interval_mass_mp(info, dps)
-                    continue
-                th = 2 * mpmath.asin(mpmath.sqrt((x - a) / (b - a)))
-                if th <= mpmath.pi / 2:
-                    total += self._theta_integral_mp(info, mpmath.mpf(0), th, dps)
-                else:
-                    total += (self._interval_mass_mp(info, dps)
-                              - self._theta_integral_mp(info, th, mpmath.pi, dps))
-            if x == mpmath.inf:
-                total = mpmath.mpf(1)
-            total = min(max(total, mpmath.mpf(0)), mpmath.mpf(1))
+            val = self._partial_mp(to_mp(x), dps, False)
         with mpmath.workdps(dps):
-            return +total
+            return +val
+
+    def _sf_mp(self, x, dps):
+        with workdps(dps):
+            val = self._partial_mp(to_mp(x), dps, True)
+        with mpmath.workdps(dps):
+            return +val
 
     def _ppf_mp(self, q, dps):
         """Quantile at ``dps`` digits: the float64 quantile refined by Newton on the mpmath
         cdf, each step adding only the θ-integral between the previous and the new point."""
+        return self._quantile_mp(q, dps, upper=False)
+
+    def _isf_mp(self, q, dps):
+        """Inverse survival function at ``dps`` digits: the float64 isf refined by Newton on
+        the mpmath sf (summed from the right end)."""
+        return self._quantile_mp(q, dps, upper=True)
+
+    def _quantile_mp(self, q, dps, upper):
         with workdps(dps):
             q = to_mp(q)
-            x = mpmath.mpf(float(self._ppf_float(np.array([float(q)]))[0]))
-            for loc, mass in self._atoms_raw(dps):
-                if abs(x - loc) <= 1e-12 * (1 + abs(loc)):
-                    cdf_below = self._cdf_mp(loc, dps) - mass
-                    if cdf_below < q <= cdf_below + mass + mpmath.mpf(10) ** (-dps):
-                        x = +loc
-                        break
+            ends = ([e for ab in self._support(dps) for e in ab]
+                    + [loc for loc, _ in self._atoms_raw(dps)])
+            if q <= 0 or q >= 1:
+                x = min(ends) if (q <= 0) != upper else max(ends)
             else:
-                x = self._ppf_newton_mp(q, x, dps)
+                fl = self._isf_float if upper else self._ppf_float
+                x0 = mpmath.mpf(float(fl(np.array([float(q)]))[0]))
+                x = atom_quantile_mp(q, x0, self._atoms_raw(dps),
+                                     lambda v: self._partial_mp(v, dps, upper),
+                                     _ATOM_MATCH, tolerance(dps), upper=upper)
+                if x is None:
+                    x = self._quantile_newton_mp(q, x0, dps, upper)
         with mpmath.workdps(dps):
             return +x
 
-    def _ppf_newton_mp(self, q, x, dps):
-        bd = self._branch(dps)
+    def _quantile_newton_mp(self, q, x, dps, upper):
         _, info = self._locate_mp(x, dps)
         if info is None or not info["support"]:
             return x
         t = self._table_of(info)
         a, b = t["a_mp"], t["b_mp"]
         theta = lambda v: 2 * mpmath.asin(mpmath.sqrt((v - a) / (b - a)))  # noqa: E731
-        F = self._cdf_mp(x, dps)
-        tol = mpmath.mpf(10) ** (-(dps + 2))
-        for _ in range(30):
-            if abs(F - q) <= tol * abs(q):  # F is the cdf at the current x, exactly updated
-                break
-            f = self._pdf_mp(x, dps)
-            if f == 0 or not mpmath.isfinite(f):
-                break
-            xn = min(max(x - (F - q) / f, a), b)
-            if xn == x:
-                break
-            th0, th1 = theta(x), theta(xn)
-            piece = self._theta_integral_mp(info, min(th0, th1), max(th0, th1), dps)
-            F = F + piece if xn > x else F - piece
-            x = xn
-        del bd
-        return x
+        return newton_mp(q, x, lambda v: self._partial_mp(v, dps, upper),
+                         lambda v: self._pdf_mp(v, dps),
+                         lambda u, v: self._theta_integral_mp(info, theta(u), theta(v), dps),
+                         a, b, tolerance(dps + _NEWTON_EXTRA_DPS), upper=upper)
 
     def _cauchy_mp(self, zv, dps):
         with workdps(dps):

@@ -1,0 +1,438 @@
+"""θ-tables + atoms → cdf, sf, ppf, isf: the one implementation, float64 and mpmath.
+
+A law with atoms (location, mass) and a density on disjoint support intervals [a, b] is
+described here by
+
+- :class:`Side`: one half of an interval, in the distance coordinate u ∈ [0, π/2] from its own
+  end (u = θ at a, u = φ = π − θ at b; x = a + (b − a) sin²(u/2) or x = b − (b − a) sin²(u/2)),
+  with its adaptive panels, their masses and the rule that integrates the density in u;
+- :class:`Interval` (float64 tables: two sides) or :class:`MpInterval` (mpmath: the law's
+  θ-integral at the working precision);
+- the atoms.
+
+From these, for x (float64 array, or an object array of mpf at the working precision):
+
+    L(x) = μ((−∞, x]) and R(x) = μ((x, ∞)),  each summed from its own end of the support,
+
+and cdf = L/(L + R), sf = R/(L + R).  Hence by construction
+
+- cdf(x) + sf(x) = 1 to rounding, in every support component (one code path for both);
+- cdf is exactly 0 left of the support and exactly 1 right of it (R = 0 there: L/L), sf
+  symmetrically, in float64 and at any precision;
+- sf keeps full relative accuracy in the upper tail (R is summed from the right end in
+  φ, never formed as 1 − cdf), as cdf does in the lower tail;
+- the float64 cdf is monotone over every call's points (:func:`monotone`: the rounding noise of
+  the quadrature, below the tolerance, never lets a value decrease between neighbours).
+
+Quantiles invert L (ppf, q ≤ 1/2) or R (isf, and ppf for q > 1/2 through 1 − q, exact in
+float64) side by side: Newton in u with a bracket, in log u on the panel touching the end,
+where F ~ u^p spans hundreds of decades.
+
+The law supplies the densities, the panels and the rules (e.g. :mod:`freeattn.quadrature.ends`
+at a hard end); nothing here depends on how the density is computed.
+"""
+from __future__ import annotations
+
+import math
+
+import mpmath
+import numpy as np
+
+from .._context import FLOAT_EPS
+
+__all__ = ["Side", "Interval", "MpInterval", "partial_masses", "cdf_sf", "monotone",
+           "quantile", "newton_mp", "atom_quantile_mp", "compensated_cumsum", "PPF_MAX_ITER"]
+
+#: most iterations of the float64 quantile iteration (Newton with bisection fallback: each
+#: step at least halves the bracket, so 60 reach any target in double precision)
+PPF_MAX_ITER = 60
+#: relative step (in u) at which the float64 quantile iteration stops
+PPF_RTOL = 4 * FLOAT_EPS
+#: step in log u at which the iteration on the panel touching the end stops
+PPF_LOG_TOL = 4 * FLOAT_EPS
+#: bounds of the power p in F ~ C·u^p fitted on the panel touching an end (start of the
+#: iteration in log u); PPF_DEFAULT_POWER when the panel's halves give no estimate
+PPF_POWER_BOUNDS = (0.25, 8.0)
+PPF_DEFAULT_POWER = 3.0
+#: log of the smallest positive double (lower bracket of the iteration in log u)
+LOG_TINY = math.log(5e-324)
+
+
+def compensated_cumsum(values):
+    """[0, v₀, v₀ + v₁, …] with Neumaier's compensated summation (each entry correctly
+    rounded up to a few ulps however many panels a table has)."""
+    out = np.empty(len(values) + 1)
+    out[0] = 0.0
+    s = c = 0.0
+    for i, v in enumerate(np.asarray(values, dtype=float).tolist()):
+        t = s + v
+        c += (s - t) + v if abs(s) >= abs(v) else (v - t) + s
+        s = t
+        out[i + 1] = s + c
+    return out
+
+
+def _u_of(t):
+    """u = 2 arcsin √t for t = distance/width ∈ [0, 1/2] (clipped)."""
+    return 2.0 * np.arcsin(np.sqrt(np.clip(t, 0.0, 1.0)))
+
+
+class Side:
+    """One half of a support interval in the distance coordinate u ∈ [0, π/2] from its end.
+
+    Parameters
+    ----------
+    edges : ndarray (n + 1,), increasing from 0.0 to π/2
+        Panel boundaries in u.
+    masses : ndarray (n,)
+        ∫ of the density over each panel (≥ 0).
+    rule : callable (lo, hi) → ndarray
+        ∫_lo^hi of the density in u, vectorised over arrays lo, hi (lo = 0: the panel at the
+        end, e.g. :func:`freeattn.quadrature.ends.end_rule`).
+    density : callable u → ndarray
+        The integrand in u (ρ(x(u))·|x′(u)|), vectorised; used by the quantile iteration.
+
+    A law that must pickle after evaluation passes picklable callables (a
+    ``functools.partial`` of a bound method, not a closure)."""
+
+    def __init__(self, edges, masses, rule, density):
+        self.edges = np.asarray(edges, dtype=float)
+        self.masses = np.maximum(np.asarray(masses, dtype=float), 0.0)
+        self.rule, self.density = rule, density
+        self.cum = compensated_cumsum(self.masses)
+        self.mass = float(self.cum[-1])
+
+    def integral(self, u):
+        """∫_0^u of the density, vectorised over u ∈ [0, π/2]; monotone across panels (the
+        part inside a panel is clipped to [0, that panel's mass])."""
+        u = np.asarray(u, dtype=float)
+        n = len(self.masses)
+        k = np.clip(np.searchsorted(self.edges, u, side="right") - 1, 0, n - 1)
+        part = self.rule(self.edges[k], np.minimum(u, self.edges[-1]))
+        return self.cum[k] + np.clip(part, 0.0, self.masses[k])
+
+    def inverse(self, r):
+        """u with :meth:`integral` (u) = r, vectorised over r ∈ [0, mass]."""
+        r = np.clip(np.asarray(r, dtype=float), 0.0, self.mass)
+        n = len(self.masses)
+        e, cum, pm = self.edges, self.cum, self.masses
+        k = np.clip(np.searchsorted(cum, r, side="left") - 1, 0, n - 1)
+        target = r - cum[k]
+        lo, hi = e[k].copy(), e[k + 1].copy()
+        frac = np.where(pm[k] > 0, target / np.where(pm[k] > 0, pm[k], 1.0), 0.5)
+        u = lo + np.clip(frac, 0.0, 1.0) * (hi - lo)
+        # the panel at the end: F(u) ~ C u^p, p from the panel's two halves; start from the
+        # power law and iterate in log u (targets down to the smallest double)
+        first = (k == 0) & (target > 0) & (target < 0.5 * pm[0])
+        if np.any(first):
+            u[first] = self._inverse_first(target[first])
+        rest = ~first & (target > 0)
+        if np.any(rest):
+            kk, lo_, hi_, tg, ur = k[rest], lo[rest], hi[rest], target[rest], u[rest]
+            for _ in range(PPF_MAX_ITER):
+                F = self.rule(e[kk], ur) - tg
+                lo_ = np.where(F < 0, ur, lo_)
+                hi_ = np.where(F >= 0, ur, hi_)
+                f = self.density(ur)
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    nu = ur - F / f
+                bad = ~np.isfinite(nu) | (nu < lo_) | (nu > hi_)
+                nu = np.where(bad, 0.5 * (lo_ + hi_), nu)
+                conv = np.abs(nu - ur) <= PPF_RTOL * np.maximum(ur, 5e-324)
+                ur = nu
+                if np.all(conv):
+                    break
+            u[rest] = ur
+        u[target <= 0] = lo[target <= 0]
+        return u
+
+    def _inverse_first(self, tf):
+        u1 = self.edges[1]
+        Fh = float(self.rule(np.zeros(1), np.array([0.5 * u1]))[0])
+        F1 = self.masses[0]
+        pw = (min(max(math.log2(F1 / Fh), PPF_POWER_BOUNDS[0]), PPF_POWER_BOUNDS[1])
+              if Fh > 0 and F1 > 0 else PPF_DEFAULT_POWER)
+        with np.errstate(divide="ignore"):
+            lt = math.log(u1) + (np.log(tf) - math.log(F1)) / pw
+        llo = np.full(lt.shape, LOG_TINY)
+        lhi = np.full(lt.shape, math.log(u1))
+        lt = np.clip(lt, llo, lhi)
+        for _ in range(PPF_MAX_ITER):
+            uu = np.exp(lt)
+            F = self.rule(np.zeros(uu.shape), uu)
+            f = self.density(uu)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                res = np.log(F) - np.log(tf)
+                llo = np.where(res < 0, lt, llo)
+                lhi = np.where(res >= 0, lt, lhi)
+                nl = lt - res / (uu * f / F)
+            bad = ~np.isfinite(nl) | (nl < llo) | (nl > lhi)
+            nl = np.where(bad, 0.5 * (llo + lhi), nl)
+            conv = np.abs(nl - lt) <= PPF_LOG_TOL
+            lt = nl
+            if np.all(conv):
+                break
+        return np.exp(lt)
+
+
+class Interval:
+    """A support interval [a, b] of float64 tables: two :class:`Side` s, from a and from b.
+
+    ``corr`` = (a − a_exact, b − b_exact): the rounding of the ends as doubles, so that the
+    distances x − a_exact = (x − a) + corr[0] and b_exact − x = (b − x) − corr[1] keep their
+    relative accuracy next to an end at a ≠ 0 (the sides' densities measure u from the exact
+    ends)."""
+
+    def __init__(self, a, b, left, right, corr=(0.0, 0.0)):
+        self.a, self.b = float(a), float(b)
+        self.width = self.b - self.a
+        self.ca, self.cb = float(corr[0]), float(corr[1])
+        self.left, self.right = left, right
+        self.mass = self.left.mass + self.right.mass
+
+    def split(self, x):
+        """(∫_a^x ρ, ∫_x^b ρ) for x inside (a, b) (ndarray), each summed from its own end."""
+        x = np.asarray(x, dtype=float)
+        dl = (x - self.a) + self.ca
+        dr = (self.b - x) - self.cb
+        on_left = dl <= dr
+        lower, upper = np.empty(x.shape), np.empty(x.shape)
+        if np.any(on_left):
+            lo = self.left.integral(_u_of(dl[on_left] / self.width))
+            lower[on_left] = lo
+            upper[on_left] = self.right.mass + np.maximum(self.left.mass - lo, 0.0)
+        on_right = ~on_left
+        if np.any(on_right):
+            up = self.right.integral(_u_of(dr[on_right] / self.width))
+            upper[on_right] = up
+            lower[on_right] = self.left.mass + np.maximum(self.right.mass - up, 0.0)
+        return lower, upper
+
+    def x_from_left(self, u):
+        return self.a + (self.width * np.sin(0.5 * u) ** 2 - self.ca)
+
+    def x_from_right(self, u):
+        return self.b - (self.width * np.sin(0.5 * u) ** 2 + self.cb)
+
+    def quantile(self, s, upper):
+        """x inside [a, b] with ∫_a^x ρ = s (``upper``: ∫_x^b ρ = s), vectorised."""
+        s = np.clip(np.asarray(s, dtype=float), 0.0, self.mass)
+        first, second = (self.right, self.left) if upper else (self.left, self.right)
+        near = s <= first.mass
+        out = np.empty(s.shape)
+        to_first = self.x_from_right if upper else self.x_from_left
+        to_second = self.x_from_left if upper else self.x_from_right
+        if np.any(near):
+            out[near] = to_first(first.inverse(s[near]))
+        if np.any(~near):
+            out[~near] = to_second(second.inverse(np.maximum(self.mass - s[~near], 0.0)))
+        return np.clip(out, self.a, self.b)
+
+
+class MpInterval:
+    """A support interval at the working mpmath precision.
+
+    Parameters
+    ----------
+    a, b : mpf
+    mass : mpf
+    lower : callable θ → ∫_0^θ of the θ-integrand (mpf)
+    upper : callable θ → ∫_θ^π (mpf; θ next to π taken as π − φ with φ from b − x)
+    """
+
+    def __init__(self, a, b, mass, lower, upper):
+        self.a, self.b, self.mass = a, b, mass
+        self.lower_integral, self.upper_integral = lower, upper
+
+    def theta(self, x):
+        return 2 * mpmath.asin(mpmath.sqrt((x - self.a) / (self.b - self.a)))
+
+    def split(self, x):
+        lower, upper = [], []
+        for v in x:
+            th = self.theta(v)
+            if th <= mpmath.pi / 2:
+                lo = self.lower_integral(th)
+                lower.append(lo)
+                upper.append(max(self.mass - lo, mpmath.mpf(0)))
+            else:
+                up = self.upper_integral(th)
+                upper.append(up)
+                lower.append(max(self.mass - up, mpmath.mpf(0)))
+        return np.array(lower, dtype=object), np.array(upper, dtype=object)
+
+
+def partial_masses(x, atoms, intervals):
+    """(L, R) = (μ((−∞, x]), μ((x, ∞))) at points x, each summed from its own end.
+
+    Parameters
+    ----------
+    x : ndarray of float (float64 tables) or of mpf (dtype object, :class:`MpInterval` s)
+    atoms : sequence of (location, mass)
+    intervals : sequence of :class:`Interval` or :class:`MpInterval`
+    """
+    zero = mpmath.mpf(0) if x.dtype == object else 0.0
+    L = np.full(x.shape, zero, dtype=x.dtype)
+    R = np.full(x.shape, zero, dtype=x.dtype)
+    for loc, w in atoms:
+        at_or_left = x >= loc
+        L = L + np.where(at_or_left, w, zero)
+        R = R + np.where(at_or_left, zero, w)
+    for iv in intervals:
+        L = L + np.where(x >= iv.b, iv.mass, zero)
+        R = R + np.where(x <= iv.a, iv.mass, zero)
+        inner = (x > iv.a) & (x < iv.b)
+        if np.any(inner):
+            lo, up = iv.split(x[inner])
+            L[inner] = L[inner] + lo
+            R[inner] = R[inner] + up
+    return L, R
+
+
+def monotone(x, values, increasing=True):
+    """``values`` made monotone in ``x`` over the call's points (running max, or min, in the
+    order of x): the quadrature's rounding noise (a few ulps) never lets a cdf decrease (or an
+    sf increase) between neighbouring points.  NaN points are left alone."""
+    x = np.asarray(x)
+    values = np.asarray(values, dtype=float)
+    ok = ~np.isnan(x)
+    if np.count_nonzero(ok) < 2:
+        return values
+    idx = np.flatnonzero(ok)
+    order = idx[np.argsort(x[idx], kind="stable")]
+    acc = np.maximum.accumulate if increasing else np.minimum.accumulate
+    out = values.copy()
+    out[order] = acc(values[order])
+    return out
+
+
+def cdf_sf(x, atoms, intervals, upper=False, ends=None):
+    """cdf (or sf with ``upper``) at points x: L/(L + R) (R/(L + R)), see the module notes.
+
+    ``x``: 1-D ndarray of float (returns float, monotone over the points) or of mpf
+    (dtype object; returns an object array at the working precision).  ``ends``: the
+    support's (left, right) end as the law reports them (a closed form may round them
+    differently from the tables): the cdf is 0 left of the left end and 1 from the right end
+    on exactly (sf 1 and 0)."""
+    L, R = partial_masses(x, atoms, intervals)
+    out = (R if upper else L) / (L + R)
+    if ends is not None:
+        one = mpmath.mpf(1) if x.dtype == object else 1.0
+        out = np.where(x < ends[0], one if upper else 0 * one, out)
+        out = np.where(x >= ends[1], 0 * one if upper else one, out)
+    if x.dtype == object:
+        return out
+    out = np.clip(out, 0.0, 1.0)
+    out[np.isnan(x)] = np.nan
+    return monotone(x, out, increasing=not upper)
+
+
+def _pieces(atoms, intervals):
+    pieces = [(float(loc), float(loc), 0, float(w), None) for loc, w in atoms]
+    pieces += [(iv.a, iv.b, 1, iv.mass, iv) for iv in intervals]
+    return pieces
+
+
+def quantile(q, atoms, intervals, upper=False, ends=None):
+    """ppf (smallest x with cdf(x) ≥ q) or, with ``upper``, isf (smallest x with sf(x) ≤ q),
+    float64, vectorised over q ∈ [0, 1].
+
+    Targets beyond 1/2 are taken from the other end through 1 − q (exact in float64 for
+    q ≥ 1/2), so each tail is inverted from its own end of the support: ppf(q) and isf(1 − q)
+    are the same computation.  q = 0 and q = 1 give the ends of the support exactly
+    (``ends``, as in :func:`cdf_sf`, or those of the pieces)."""
+    q = np.asarray(q, dtype=float)
+    pieces = _pieces(atoms, intervals)
+    if not pieces:
+        raise ArithmeticError("a law with neither atoms nor a support interval")
+    total = math.fsum(p[3] for p in pieces)
+    left_end, right_end = ends if ends is not None else (min(p[0] for p in pieces),
+                                                          max(p[1] for p in pieces))
+    out = np.empty(q.shape)
+    from_right = (q > 0.5) if not upper else (q <= 0.5)
+    p_right = np.where(from_right, q if upper else 1.0 - q, 0.0)
+    p_left = np.where(from_right, 0.0, 1.0 - q if upper else q)
+    m = ~from_right
+    if np.any(m):
+        out[m] = _walk_left(p_left[m] * total, pieces, left_end, right_end)
+    if np.any(from_right):
+        out[from_right] = _walk_right(p_right[from_right] * total, pieces, left_end, right_end)
+    lo_q, hi_q = (q >= 1.0, q <= 0.0) if upper else (q <= 0.0, q >= 1.0)
+    out[lo_q] = left_end
+    out[hi_q] = right_end
+    return out
+
+
+def _walk_left(r, pieces, left_end, right_end):
+    """Smallest x with L(x) ≥ r."""
+    out = np.full(r.shape, right_end)
+    done = np.zeros(r.shape, bool)
+    c = 0.0
+    for start, _, kind, mass, iv in sorted(pieces, key=lambda p: (p[0], p[2])):
+        m = ~done & (r <= c + mass)
+        if np.any(m):
+            out[m] = start if kind == 0 else iv.quantile(r[m] - c, upper=False)
+        done |= m
+        c += mass
+    out[r <= 0] = left_end
+    return out
+
+
+def _walk_right(r, pieces, left_end, right_end):
+    """Smallest x with R(x) ≤ r."""
+    out = np.full(r.shape, left_end)
+    done = np.zeros(r.shape, bool)
+    c = 0.0
+    for _, end, kind, mass, iv in sorted(pieces, key=lambda p: (p[1], -p[2]), reverse=True):
+        m = ~done & (r < c + mass)
+        if np.any(m):
+            out[m] = end if kind == 0 else iv.quantile(r[m] - c, upper=True)
+        done |= m
+        c += mass
+    out[r <= 0] = right_end
+    return out
+
+
+# ----------------------------------------------------------------------------- mpmath
+def atom_quantile_mp(q, x0, atoms, value, loc_tol, q_tol, upper=False):
+    """The atom whose jump holds q (ppf: cdf(loc) − mass < q ≤ cdf(loc); isf: sf(loc) ≤ q <
+    sf(loc) + mass, each with slack ``q_tol``), for an atom within ``loc_tol``·(1 + |loc|) of
+    the float64 quantile x0; else None.  ``value``: the cdf (sf with ``upper``) at the
+    working precision."""
+    for loc, w in atoms:
+        if abs(x0 - loc) <= loc_tol * (1 + abs(loc)):
+            v = value(loc)
+            if upper and v - q_tol <= q < v + w:
+                return +loc
+            if not upper and v - w < q <= v + q_tol:
+                return +loc
+    return None
+
+
+def newton_mp(target, x, value, density, between, lo, hi, tol, upper=False, max_iter=30):
+    """Solve cdf(x) = target (sf with ``upper``) at the working precision by Newton's method
+    from x, the cdf evaluated once and then updated by the mass ``between(x₀, x₁)`` of each
+    step (an integral over [x₀, x₁] only); steps clipped to [lo, hi].
+
+    Parameters
+    ----------
+    value : callable x → cdf (or sf) at x
+    density : callable x → ρ(x)
+    between : callable (x₀, x₁) → ∫_{x₀}^{x₁} ρ, x₀ < x₁
+    tol : mpf, relative tolerance on the target
+    """
+    F = value(x)
+    sign = -1 if upper else 1
+    for _ in range(max_iter):
+        if abs(F - target) <= tol * abs(target):
+            break
+        f = density(x)
+        if f == 0 or not mpmath.isfinite(f):
+            break
+        xn = min(max(x - sign * (F - target) / f, lo), hi)
+        if xn == x:
+            break
+        piece = between(min(x, xn), max(x, xn))
+        F = F + sign * piece if xn > x else F - sign * piece
+        x = xn
+    return x
