@@ -34,8 +34,9 @@ from scipy.optimize.elementwise import find_root
 
 from .._context import MASS_TOL, inner_dps, mp_route, to_mp, tolerance
 from .._validation import Param, declare
-from ..laws._theta import (adaptive_panels, cumulative_in_panels, graded_panels,
-                           panel_integrals, theta_of_x, x_of_theta)
+from ..laws.generic import density_interval
+from ..quadrature.tables import cdf_sf, quantile
+from ..quadrature.theta import theta_of_x, x_of_theta
 from ..laws.algebraic import AlgebraicLaw
 from ..laws.base import Law
 from ..transforms.cumulants import (boxplus_free_cumulants, boxtimes_free_cumulants,
@@ -53,8 +54,21 @@ _SCAN_POINTS = 2001
 _TABLE_NODES = 257
 #: ratio between successive heights of the continuation ladder
 _LADDER_RATIO = 0.25
-#: Gauss–Legendre nodes per θ-panel for the cdf
+#: Gauss–Legendre nodes per u-panel of the cdf tables, and their refinement (_cdf_table)
 _GL_NODES = 16
+_HALF_PANELS = 16
+_PANEL_ATOL = 1e-14
+_PANEL_RTOL = 1e-11
+_PANEL_LEVELS = 20
+_PANEL_SPLIT = 4096
+#: a table panel touching a critical-point edge is not split below this width in u
+_EDGE_PANEL = 2e-3
+#: Gauss–Legendre nodes on that panel: the innermost node stays at 7 % of its width from the
+#: edge (16 nodes: 0.5 %), where the density is still well-conditioned; the integrand is
+#: smooth in u there, so 4 nodes integrate the panel to ~(width)^8
+_EDGE_NODES = 4
+#: reference distance (fraction of the local scale) of the end fit (_end_fit)
+_END_FIT_REF = 1e-12
 #: trapezoidal nodes of the mean-value circle of G at a singular gap point (error 2^-n)
 _GAP_NODES = 64
 #: trapezoidal nodes of the contour mass around a scanned interval inside a gap
@@ -266,6 +280,11 @@ def _solve2(J, f):
 
 def _det(J):
     return J[0][0] if len(J) == 1 else J[0][0] * J[1][1] - J[0][1] * J[1][0]
+
+
+def _frozen_at_edge(lo, hi):
+    """A u-panel touching its end (lo = 0) below ``_EDGE_PANEL``: accepted (see _cdf_table)."""
+    return (lo == 0.0) & (hi - lo <= _EDGE_PANEL)
 
 
 # --------------------------------------------------------------------------- base law
@@ -522,20 +541,69 @@ class SubordinationLaw(Law):
         ok = conv & near & np.isfinite(G) & self._inside(G, u)
         if not np.all(ok):
             _, G2, ok2 = self._solve_float(z[~ok])
-            if not np.all(ok2):
-                raise ArithmeticError(f"{self.name}: subordination did not converge at "
-                                      f"x = {x[~ok][~ok2][:3]}")
             G[~ok] = G2
-        return G
+            ok[~ok] = ok2
+        return G, ok
 
     def _pdf_float(self, x):
         out = np.zeros(x.shape)
         for t in self._axis_tables:
-            m = (x > t["a"]) & (x < t["b"])
-            if np.any(m):
-                G = self._on_axis(x[m], t)
-                out[m] = np.maximum(-G.imag / math.pi, 0.0)
+            a, b = t["a"], t["b"]
+            m = (x > a) & (x < b)
+            if not np.any(m):
+                continue
+            xm = x[m]
+            G, ok = self._on_axis(xm, t)
+            rho = np.maximum(-G.imag / math.pi, 0.0)
+            if not np.all(ok):  # next to an end: the end fit below its reference points
+                for end, dist in (("a", xm - a), ("b", b - xm)):
+                    deep = ~ok & (dist < _END_FIT_REF * self._end_scale(t, end) / 8)
+                    if np.any(deep):
+                        rho[deep] = self._end_fit(t, end)(dist[deep])
+                        ok |= deep
+            if not np.all(ok):
+                raise ArithmeticError(f"{self.name}: subordination did not converge at "
+                                      f"x = {xm[~ok][:3]}")
+            out[m] = rho
         return out
+
+    def _end_scale(self, t, end):
+        """The local scale ℓ at an end of a support interval: the distance from it to the
+        interval's other end, to the other intervals' ends and to the atoms (an atom at the end
+        itself aside)."""
+        e = t["a"] if end == "a" else t["b"]
+        others = [v for ab in self._support_float for v in ab] + [p for p, _ in self._atom_list]
+        dist = [abs(v - e) for v in others if v != e]
+        return min(dist + [t["b"] - t["a"]])
+
+    def _end_fit(self, t, end):
+        """The density within ``_END_FIT_REF`` of the width from an end of a support interval:
+        log ρ(δ) = log c − p log δ + c₁δ + c₂δ² (δ: the distance to the end) fitted at
+        δ = δ_r·(1/8, 1/4, 1/2, 1), δ_r = ``_END_FIT_REF`` × ℓ (ℓ: :meth:`_end_scale`, the
+        distance to the nearest other singular point), used below δ_r/8 where the on-axis solve
+        itself does not converge: the omitted term is O((δ_r/ℓ)³) relative.
+
+        Next to an end the on-axis system is ill-conditioned (its Jacobian is singular at a
+        critical-point edge: rounding grows like eps/δ, the pdf was 4.8× off at 1e-13 of the
+        width), and next to a hard edge at 0 with an atom there the atom dominates G (|G| ~ m₀/x
+        against a density ~ x^(−p)), so float64 resolved the density only down to x ~ eps² (the
+        free Jacobi law Discrete([0, 1]) ⊠ Discrete([0, 1]) did not converge below 1e-30).
+        Every end of an interval is a power law in δ (square root p = −1/2, hard edges
+        p = 1/2, 2/3, ...), with analytic corrections.  Returns a vectorised δ ↦ ρ."""
+        key = ("_end_fit", t["a"], t["b"], end)
+        if key not in self.__dict__:
+            a, b = t["a"], t["b"]
+            d = _END_FIT_REF * self._end_scale(t, end) * np.array([1.0, 2.0, 4.0, 8.0]) / 8
+            G, ok = self._on_axis(a + d if end == "a" else b - d, t)
+            rho = -G.imag / math.pi
+            if not (np.all(ok) and np.all(rho > 0)):
+                raise ArithmeticError(f"{self.name}: subordination did not converge next to "
+                                      f"the end {a if end == 'a' else b!r}")
+            M = np.column_stack([np.ones(4), np.log(d), d, d * d])
+            self.__dict__[key] = np.linalg.solve(M, np.log(rho))
+        coef = self.__dict__[key]
+        return lambda dist: np.exp(coef[0] + coef[1] * np.log(dist) + coef[2] * dist
+                                   + coef[3] * dist * dist)
 
     @mp_route
     def _pdf_mp(self, x, dps):
@@ -809,128 +877,52 @@ class SubordinationLaw(Law):
     # ------------------------------------------------------------- cdf / ppf
     @property
     def _cdf_table(self):
-        """Per support interval: θ-panels (x = a + (b − a)(1 − cos θ)/2) and cumulative mass,
-        refined until the total mass with atoms is 1 (else ArithmeticError)."""
+        """The float64 :class:`~freeattn.quadrature.tables.Interval` s of the support (two
+        sides per interval: adaptive u-panels of the density from each end,
+        :func:`freeattn.laws.generic.density_interval`), checked: the total mass with the
+        atoms must be 1 to ``MASS_TOL`` (else ArithmeticError).  cdf, sf, ppf and isf are read
+        from them by :mod:`freeattn.quadrature.tables`.
+
+        A side is split until 16-point Gauss–Legendre on a panel agrees with its two halves to
+        1e-14 + 1e-11 of the panel mass (above the density's rounding noise), at most 4096
+        panels per round and 20 halvings; a panel at a critical-point edge is not split below
+        2e-3 in u: there the integrand is smooth but the density is ill-conditioned (rounding in
+        G grows like eps/distance next to a hard edge), so deeper nodes only add noise.  The
+        side at an edge at 0 of a half-line law (a power singularity there, e.g. x^(−2/3)) is
+        graded toward it instead."""
         if "_cdf_v" in self.__dict__:
             return self._cdf_v
         atoms_mass = sum(m for _, m in self._atom_list)
-        tables = []
-        total = atoms_mass
+        intervals = []
         for a, b in self._support_float:
-            # grade toward an edge at 0 of a half-line law (a power singularity there,
-            # e.g. x^{-2/3}); critical-point edges (square root, or inverse square root at a
-            # hard edge) are smooth in θ, and their neighbourhood is ill-conditioned
             zero_edge = self._half_line and a == 0
-            edges, mass = self._adaptive_panels(a, b, zero_edge)
-            tables.append({"a": a, "b": b, "edges": edges,
-                           "cum": np.concatenate([[0.0], np.cumsum(mass)])})
-            total += mass.sum()
+            intervals.append(density_interval(
+                self._pdf_float, a, b, nodes=_GL_NODES, atol=_PANEL_ATOL, rtol=_PANEL_RTOL,
+                max_levels=_PANEL_LEVELS, max_split=_PANEL_SPLIT, uniform=_HALF_PANELS,
+                graded=(zero_edge, False),
+                frozen=(None if zero_edge else _frozen_at_edge, _frozen_at_edge),
+                end_nodes=(None if zero_edge else _EDGE_NODES, _EDGE_NODES),
+                end_width=_EDGE_PANEL))
+        total = atoms_mass + math.fsum(iv.mass for iv in intervals)
         if abs(total - 1) > MASS_TOL:
             raise ArithmeticError(f"{self.name}: total mass {total!r} ≠ 1 (atoms "
                                   f"{atoms_mass!r}); the support scan missed a component")
-        self._cdf_v = (tables, total)
+        self._cdf_v = (intervals, total)
         return self._cdf_v
 
-    def _adaptive_panels(self, a, b, grade0=False):
-        """θ-panels (32 uniform, graded toward a = 0 when ``grade0``) split until 16-point
-        Gauss–Legendre on a panel agrees with its two halves to 1e-14 + 1e-11 of the panel
-        mass; returns (edges, panel masses).
-
-        The per-panel tolerance 1e-11 relative keeps the total below 1e-10 while staying above
-        the density's rounding noise (else noise would split panels forever); at most 4096
-        panels are split per round and 20 halvings are made (π/32·2^-20: a kink at a narrow
-        gap costs < 1e-11).  A panel at a critical-point edge is not split below 2e-3 in θ:
-        there the θ-integrand is smooth but the density is ill-conditioned (rounding in G grows
-        like eps/distance next to a hard edge), so deeper nodes only add noise."""
-        def frozen(lo, hi):
-            at_edge = ((lo == 0.0) & (not grade0)) | (hi == math.pi)
-            return at_edge & (hi - lo <= 2e-3)
-
-        return adaptive_panels(lambda th: self._theta_density(a, b, th),
-                               graded_panels(32, left=grade0, right=False), nodes=_GL_NODES,
-                               atol=1e-14, rtol=1e-11, max_levels=20, frozen=frozen,
-                               max_split=4096)
-
-    def _theta_density(self, a, b, th):
-        x = x_of_theta(a, b, th)
-        f = np.zeros(th.shape)
-        m = (x > a) & (x < b)
-        if np.any(m):
-            f[m] = self._pdf_float(x[m]) * 0.5 * (b - a) * np.sin(th[m])
-        return f
-
     def _cdf_float(self, x):
-        tables, _ = self._cdf_table
-        out = np.zeros(x.shape)
-        for loc, mass in self._atom_list:
-            out += np.where(x >= loc, mass, 0.0)
-        for t in tables:
-            a, b = t["a"], t["b"]
-            out += np.where(x >= b, t["cum"][-1], 0.0)
-            m = (x > a) & (x < b)
-            if np.any(m):
-                out[m] += cumulative_in_panels(lambda th: self._theta_density(a, b, th),
-                                               t["edges"], t["cum"], theta_of_x(a, b, x[m]),
-                                               _GL_NODES)
-        return np.clip(out, 0.0, 1.0)
+        return cdf_sf(np.asarray(x, dtype=float), self._atom_list, self._cdf_table[0])
 
-    @mp_route
-    def _cdf_mp(self, x, dps):
-        inner = inner_dps(dps)
-        total = mpmath.mpf(0)
-        for loc, mass in self._atoms(inner):
-            if x >= loc:
-                total += mass
-        for a, b in self._support(inner):
-            if x <= a:
-                continue
-            upper = mpmath.pi if x >= b else mpmath.acos(1 - 2 * (x - a) / (b - a))
-
-            def f(th, a=a, b=b):
-                xx = a + (b - a) * (1 - mpmath.cos(th)) / 2
-                if xx <= a or xx >= b:
-                    return mpmath.mpf(0)
-                return self._pdf_mp(xx, inner) * (b - a) / 2 * mpmath.sin(th)
-
-            total += mpmath.quad(f, [0, upper])
-        return total
+    def _sf_float(self, x):
+        return cdf_sf(np.asarray(x, dtype=float), self._atom_list, self._cdf_table[0],
+                      upper=True)
 
     def _ppf_float(self, q):
-        """Quantiles inf{x : F(x) ≥ q} from the cdf table: the atom or support interval where
-        the cumulative mass reaches q, then the θ-panel where the interval's table does, then
-        θ in that panel by ``scipy.optimize.elementwise.find_root`` (Chandrupatla's bracketing
-        method) on the panel's Gauss–Legendre cdf; x = x(θ)."""
+        return quantile(np.asarray(q, dtype=float), self._atom_list, self._cdf_table[0])
 
-        tables, _ = self._cdf_table
-        pieces = sorted([(loc, loc, mass, None) for loc, mass in self._atom_list]
-                        + [(t["a"], t["b"], t["cum"][-1], t) for t in tables],
-                        key=lambda p: (p[0], p[1]))
-        before = np.concatenate([[0.0], np.cumsum([p[2] for p in pieces])])
-        # the piece where the cumulative mass first reaches q (the last one for q ≥ its total)
-        k = np.clip(np.searchsorted(before[1:], q, side="left"), 0, len(pieces) - 1)
-        out = np.empty(q.shape)
-        for i, (a, b, _, t) in enumerate(pieces):
-            m = k == i
-            if not np.any(m):
-                continue
-            if t is None:  # an atom: its location for every q in its jump
-                out[m] = a
-                continue
-            r = np.clip(q[m] - before[i], 0.0, t["cum"][-1])
-            edges, cum = t["edges"], t["cum"]
-            j = np.clip(np.searchsorted(cum, r, side="left") - 1, 0, len(edges) - 2)
-
-            def f(th, lo, c0, target, a=a, b=b):
-                return c0 + panel_integrals(lambda s: self._theta_density(a, b, s), lo, th,
-                                            _GL_NODES) - target
-
-            res = find_root(f, (edges[j], edges[j + 1]), args=(edges[j], cum[j], r))
-            th = np.where(r <= 0, 0.0, np.where(r >= cum[-1], math.pi, res.x))
-            out[m] = x_of_theta(a, b, th)
-        # the ends exactly (the table's total may differ from 1 by rounding)
-        out[q <= 0] = pieces[0][0]
-        out[q >= 1] = pieces[-1][1]
-        return out
+    def _isf_float(self, q):
+        return quantile(np.asarray(q, dtype=float), self._atom_list, self._cdf_table[0],
+                        upper=True)
 
     # ------------------------------------------------------------- moments
     def exact_moments(self, order):

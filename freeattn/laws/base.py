@@ -270,7 +270,19 @@ class Law(GenericRoutes):
         return self._apply(q, dps, None, self._ppf_mp, name="q")
 
     def isf(self, q, dps=None):
-        """Inverse survival function: ppf(1 − q).
+        """Inverse survival function: the smallest x with sf(x) ≤ q (= ppf(1 − q)), inverted
+        from the right end of the support where the law's tables allow (hooks ``_isf_float``
+        and ``_isf_mp``), so that small q keep their relative accuracy.
+
+        Parameters
+        ----------
+        q : float or array_like of float in [0, 1]
+        dps : int, optional
+            As in :meth:`pdf`.
+
+        Returns
+        -------
+        float or ndarray, shape of ``q``
 
         Raises
         ------
@@ -278,12 +290,12 @@ class Law(GenericRoutes):
             If some q lies outside [0, 1] or is NaN (ParameterTypeError for a non-number).
         """
         self._check_probabilities(q, "q", "isf")
+        dps = dps_or_none(dps)
         if dps is None:
-            return self.ppf(1.0 - np.asarray(q, dtype=float))
-        with workdps(dps):
-            qq = (1 - to_mp(q)) if np.ndim(q) == 0 else [1 - to_mp(v) for v in np.ravel(q)]
-        out = self.ppf(qq, dps=dps)
-        return out if np.ndim(q) == 0 else np.asarray(out, dtype=object).reshape(np.shape(q))
+            arr = np.asarray(q, dtype=float)
+            out = np.asarray(self._isf_float(arr.reshape(-1))).reshape(arr.shape)
+            return out[()] if out.ndim == 0 else out
+        return self._apply(q, dps, None, self._isf_mp, name="q")
 
     #: probabilities in [0, 1] (:func:`freeattn._validation.check_probabilities`)
     _check_probabilities = staticmethod(check_probabilities)

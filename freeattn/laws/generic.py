@@ -43,11 +43,15 @@ from scipy.optimize.elementwise import find_root
 
 from .._context import (FLOAT_EPS, TINY, inner_dps, mp_route, round_back, to_mp,
                         tolerance, workdps)
-from ._theta import (adaptive_panels, cumulative_in_panels, graded_panels, panel_integrals,
-                     theta_of_x as _theta_of_x, x_of_theta as _x_of_theta)
+from ..quadrature.ends import theta_integral_mp
+from ..quadrature.tables import Interval, MpInterval, Side, cdf_sf, quantile
+from ..quadrature.theta import (adaptive_panels, graded_half_panels, graded_panels,
+                                panel_integrals, theta_of_x as _theta_of_x,
+                                x_of_theta as _x_of_theta)
 
 __all__ = ["GenericRoutes", "adaptive_theta_quad", "adaptive_mp_quad", "richardson",
-           "RICHARDSON_LEVELS", "SCAN_MASS_TOL"]
+           "RICHARDSON_LEVELS", "SCAN_MASS_TOL", "SideIntegrand", "SideRule", "density_interval",
+           "mp_interval"]
 #: points of the on-axis scan used to find the support when a law does not declare it
 _SCAN_POINTS = 4096
 #: trapezoidal nodes on the circles of the contour integrals
@@ -88,6 +92,14 @@ _QUAD_MAX_LEVELS = 48
 _MP_QUAD_DEPTH = 12
 #: node sets whose θ-density a law keeps for its next quadrature (moments of several orders)
 _DENSITY_MEMO = 16
+#: a node within this many ulps of an end takes the value at that distance (SideIntegrand)
+_END_PAD = 8
+#: the mpmath θ-integrals of the cdf are bisected to tolerance(dps, MP_QUAD_TOL), absolute
+MP_QUAD_TOL = 1e-3
+#: the float64 tables of the generic route: the panels and tolerances of its quadrature
+_GENERIC_SIDES = dict(nodes=_GL_NODES, rtol=4 * FLOAT_EPS, abs_floor=_QUAD_REL_FLOOR,
+                      max_levels=_QUAD_MAX_LEVELS, max_panels=_QUAD_MAX_PANELS, uniform=24,
+                      frozen=(lambda lo, hi: hi - lo <= _FROZEN_PANEL * math.pi,) * 2)
 #: starting θ-panels: uniform inside, graded geometrically toward both ends (any power-law
 #: edge: square-root, inverse-square-root, cusp exponents 1/3, 2/3, ...)
 _PANELS = graded_panels(48, levels=24, ratio=0.25)
@@ -150,6 +162,113 @@ def adaptive_mp_quad(f, lo, hi, dps):
         return piece(a, m, *rule(a, m), depth + 1) + piece(m, b, *rule(m, b), depth + 1)
 
     return mpmath.fsum(piece(a, b, v, err, 0) for a, b, v, err in first)
+
+
+# ------------------------------------------------------------ tables of a density known by x
+class SideIntegrand:
+    """u ↦ ρ(x(u))·sqrt((x − a)(b − x)) on [a, b] from one end (``end`` "a": x = a + w
+    sin²(u/2); "b": x = b − w sin²(u/2); w = b − a), u ∈ [0, π/2]: the density in the distance
+    coordinate of :mod:`freeattn.quadrature.tables`.  A node whose x rounds onto the end takes
+    the value at the nearest resolvable point (the integrand is bounded at square-root and
+    inverse-square-root ends), and sqrt((x − a)(b − x)) = x′(u) is taken at the rounded x so
+    that ρ·x′ stays exact at an inverse-square-root end.  Picklable (``pdf``: a bound method)."""
+
+    def __init__(self, pdf, a, b, end):
+        self.pdf, self.a, self.b, self.end = pdf, float(a), float(b), end
+
+    def __call__(self, u):
+        a, b = self.a, self.b
+        d = (b - a) * np.sin(0.5 * np.asarray(u, dtype=float)) ** 2
+        x = a + d if self.end == "a" else b - d
+        x = np.clip(x, a + _END_PAD * FLOAT_EPS * abs(a), b - _END_PAD * FLOAT_EPS * abs(b))
+        inside = (x > a) & (x < b)
+        out = np.zeros(x.shape)
+        if np.any(inside):
+            xi = x[inside]
+            out[inside] = self.pdf(xi) * np.sqrt((xi - a) * (b - xi))
+        return out
+
+
+class SideRule:
+    """(lo, hi) ↦ ∫_lo^hi of a :class:`SideIntegrand` by Gauss–Legendre (picklable); on a
+    panel touching the end (lo = 0) with ``end_nodes`` nodes when given (fewer nodes keep the
+    innermost one away from an end where the density is ill-conditioned)."""
+
+    def __init__(self, integrand, nodes, end_nodes=None):
+        self.integrand, self.nodes, self.end_nodes = integrand, nodes, end_nodes
+
+    def __call__(self, lo, hi):
+        if self.end_nodes is None:
+            return panel_integrals(self.integrand, lo, hi, self.nodes)
+        lo, hi = np.broadcast_arrays(np.asarray(lo, dtype=float), np.asarray(hi, dtype=float))
+        out = np.empty(lo.shape)
+        at_end = lo == 0.0
+        if np.any(at_end):
+            out[at_end] = panel_integrals(self.integrand, lo[at_end], hi[at_end], self.end_nodes)
+        if np.any(~at_end):
+            out[~at_end] = panel_integrals(self.integrand, lo[~at_end], hi[~at_end], self.nodes)
+        return out
+
+
+def density_interval(pdf, a, b, *, nodes, rtol, max_levels, uniform, graded=(True, True),
+                     atol=0.0, abs_floor=None, frozen=(None, None), max_split=None,
+                     max_panels=None, end_nodes=(None, None), end_width=math.pi):
+    """The float64 :class:`~freeattn.quadrature.tables.Interval` of a density known by x.
+
+    ``pdf``: vectorised float64 density on (a, b).  Each side (from a, from b) starts from
+    ``uniform`` equal u-panels on [0, π/2] (graded geometrically toward its end where
+    ``graded``) and is refined by :func:`freeattn.quadrature.theta.adaptive_panels` (``nodes``,
+    ``atol``/``abs_floor``, ``rtol``, ``max_levels``, ``frozen`` per side, ``max_split``,
+    ``max_panels``); ``end_nodes`` per side: the Gauss–Legendre order of the panel touching
+    that end (:class:`SideRule`) when that panel is at most ``end_width`` wide."""
+    sides = []
+    for end, grade, freeze, n_end in zip("ab", graded, frozen, end_nodes):
+        integrand = SideIntegrand(pdf, a, b, end)
+        panels = (graded_half_panels(uniform) if grade
+                  else np.linspace(0.0, 0.5 * math.pi, uniform + 1))
+        edges, masses = adaptive_panels(integrand, panels, nodes=nodes, atol=atol, rtol=rtol,
+                                        max_levels=max_levels, abs_floor=abs_floor,
+                                        frozen=freeze, max_split=max_split,
+                                        max_panels=max_panels)
+        if n_end is not None and edges[1] > end_width:
+            n_end = None
+        rule = SideRule(integrand, nodes, n_end)
+        if n_end is not None:
+            masses[0] = rule(np.zeros(1), edges[1:2])[0]
+        sides.append(Side(edges, masses, rule, integrand))
+    return Interval(a, b, *sides)
+
+
+def mp_interval(pdf_mp, a, b, dps, cache=None):
+    """The :class:`~freeattn.quadrature.tables.MpInterval` of a density at the working
+    precision (``dps``: the caller's): θ-integrals of ρ(x(θ)) x′(θ) from either end by
+    :func:`freeattn.quadrature.ends.theta_integral_mp` (Gauss–Legendre pieces bisected to
+    ``tolerance(dps, MP_QUAD_TOL)``; points next to b keep their distance to b through φ),
+    ``pdf_mp(x, dps)`` at :func:`~freeattn._context.inner_dps`.  The interval's mass is kept in
+    ``cache`` (a dict; no callable is stored, so a law still pickles)."""
+    inner = inner_dps(dps)
+    w = b - a
+
+    def f(th, phi=None):
+        if phi is None:
+            x = a + w * mpmath.sin(th / 2) ** 2
+            xp = w * mpmath.sin(th) / 2
+        else:
+            x = b - w * mpmath.sin(phi / 2) ** 2
+            xp = w * mpmath.sin(phi) / 2
+        if not a < x < b:
+            return mpmath.mpf(0)
+        return pdf_mp(x, inner) * xp
+
+    tol = tolerance(dps, MP_QUAD_TOL)
+    key = ("mp_mass", a, b, dps)
+    mass = None if cache is None else cache.get(key)
+    if mass is None:
+        mass = theta_integral_mp(f, mpmath.mpf(0), +mpmath.pi, tol)
+        if cache is not None:
+            cache[key] = mass
+    return MpInterval(a, b, mass, lambda th: theta_integral_mp(f, mpmath.mpf(0), th, tol),
+                      lambda th: theta_integral_mp(f, th, +mpmath.pi, tol))
 
 
 class GenericRoutes:
@@ -561,32 +680,6 @@ class GenericRoutes:
                 return np.asarray(func(_x_of_theta(a, b, th)), dtype=float) * dens(th)
         return adaptive_theta_quad(f, np.asarray(panels, dtype=float))[0]
 
-    def _mass_tables(self):
-        """Per support interval (generic route): the adaptive θ-panels of its mass and their
-        cumulative masses (cached), from which cdf, sf and ppf are read, so that cdf(b) is
-        the same sum as the mass check's."""
-        cache = self._cache()
-        if "mass_tables" not in cache:
-            tables = []
-            for a, b, panels, density in self._quad_pieces():
-                _, bounds, vals = adaptive_theta_quad(density, np.asarray(panels, dtype=float))
-                cum = np.concatenate([[0.0], np.cumsum(vals)])
-                # no callable in the cache: a law pickles after evaluation
-                tables.append({"a": a, "b": b, "panels": bounds, "cum": cum,
-                               "mass": math.fsum(vals)})
-            cache["mass_tables"] = tables
-        return cache["mass_tables"]
-
-    def _table_partial(self, t, th, upper):
-        """∫ of the θ-density of table ``t`` over [0, θ] (or [θ, π] with ``upper``)."""
-        density = next(d for a, b, _, d in self._quad_pieces() if a == t["a"] and b == t["b"])
-        panels = t["panels"]
-        if upper:
-            k = np.clip(np.searchsorted(panels, th, side="right") - 1, 0, len(panels) - 2)
-            return (t["mass"] - t["cum"][k + 1]) + panel_integrals(density, th, panels[k + 1],
-                                                                   _GL_NODES)
-        return cumulative_in_panels(density, panels, t["cum"], th, _GL_NODES)
-
     def _quad_interval_mp(self, a, b, func, dps, upper=None, weight=True):
         # x is rounded to the precision at which ρ is evaluated and kept a few ulps off the
         # edges; dx/dθ = sqrt((x − a)(b − x)) is taken at that x (bounded ρ·dx/dθ at
@@ -604,98 +697,60 @@ class GenericRoutes:
 
         return adaptive_mp_quad(f, mpmath.mpf(0), mpmath.pi if upper is None else upper, dps)
 
-    def _interval_masses(self):
+    def _tables(self):
+        """The float64 :class:`~freeattn.quadrature.tables.Interval` s of the support
+        (cached): two sides per interval, adaptive u-panels of the density from each end
+        (:func:`density_interval`), from which cdf, sf, ppf and isf are read
+        (:mod:`freeattn.quadrature.tables`, the one implementation)."""
         cache = self._cache()
-        if "masses" not in cache:
-            cache["masses"] = [t["mass"] for t in self._mass_tables()]
-        return cache["masses"]
+        if "tables" not in cache:
+            cache["tables"] = [density_interval(self._pdf_float, a, b, **_GENERIC_SIDES)
+                               for a, b in self.support()]
+        return cache["tables"]
+
+    def _interval_masses(self):
+        return [iv.mass for iv in self._tables()]
 
     def _cdf_float(self, x):
-        return self._partial_mass(np.asarray(x, dtype=float), upper=False)
+        return cdf_sf(np.asarray(x, dtype=float), self.atoms(), self._tables())
 
     def _sf_float(self, x):
-        return self._partial_mass(np.asarray(x, dtype=float), upper=True)
+        return cdf_sf(np.asarray(x, dtype=float), self.atoms(), self._tables(), upper=True)
 
-    def _partial_mass(self, x, upper):
-        out = np.zeros(x.shape)
-        for loc, w in self.atoms():
-            out += np.where(x < loc if upper else x >= loc, w, 0.0)
-        for (a, b), m in zip(self.support(), self._interval_masses()):
-            out += np.where(x <= a if upper else x >= b, m, 0.0)
-            inner = (x > a) & (x < b)
-            if np.any(inner):
-                t = next(t for t in self._mass_tables() if t["a"] == a and t["b"] == b)
-                out[inner] += self._table_partial(t, _theta_of_x(a, b, x[inner]), upper)
-        return np.clip(out, 0.0, 1.0)
+    def _mp_tables(self, dps):
+        """:class:`~freeattn.quadrature.tables.MpInterval` s at the working precision
+        (``dps``: the caller's), their masses cached per precision."""
+        return [mp_interval(self._pdf_mp, a, b, dps, self._cache())
+                for a, b in self.support(inner_dps(dps))]
 
+    @mp_route
     def _cdf_mp(self, x, dps):
-        return self._partial_mass_mp(x, dps, upper=False)
+        return cdf_sf(np.array([x], dtype=object), self.atoms(inner_dps(dps)),
+                      self._mp_tables(dps))[0]
 
+    @mp_route
     def _sf_mp(self, x, dps):
-        return self._partial_mass_mp(x, dps, upper=True)
-
-    def _partial_mass_mp(self, x, dps, upper):
-        with workdps(dps):
-            x = to_mp(x)
-            total = mpmath.mpf(0)
-            for loc, w in self.atoms(dps):
-                if (x < loc) if upper else (x >= loc):
-                    total += w
-            one = lambda t: mpmath.mpf(1)  # noqa: E731
-            for a, b in self.support(dps):
-                if (x <= a) if upper else (x >= b):
-                    total += self._quad_interval_mp(a, b, one, dps)
-                elif a < x < b:
-                    th = mpmath.acos(1 - 2 * (x - a) / (b - a))
-                    part = self._quad_interval_mp(a, b, one, dps, upper=th)
-                    total += (self._quad_interval_mp(a, b, one, dps) - part) if upper else part
-            total = min(max(total, mpmath.mpf(0)), mpmath.mpf(1))
-        return round_back(total, dps)
-
-    def _pieces(self):
-        """Atoms and support intervals in increasing order with their cumulative masses."""
-        pieces = [(loc, "atom", loc, w) for loc, w in self.atoms()]
-        pieces += [(a, "ac", (a, b), m) for (a, b), m in zip(self.support(), self._interval_masses())]
-        pieces.sort(key=lambda p: p[0])
-        return pieces
+        return cdf_sf(np.array([x], dtype=object), self.atoms(inner_dps(dps)),
+                      self._mp_tables(dps), upper=True)[0]
 
     def _ppf_float(self, q):
         q = np.asarray(q, dtype=float)
-        out = np.full(q.shape, np.nan)
-        pieces = self._pieces()
-        if not pieces:
+        if not self.atoms() and not self.support():
             raise ArithmeticError(f"{self.name} has neither atoms nor a support")
         if any(a < loc < b for loc, _ in self.atoms() for a, b in self.support()):
             return self._ppf_on_cdf(q)
-        cum = 0.0
-        done = np.zeros(q.shape, bool)
-        first = pieces[0][2] if pieces[0][1] == "atom" else pieces[0][2][0]
-        out[q <= 0] = first
-        done |= q <= 0
-        for _, kind, payload, mass in pieces:
-            m = (~done) & (q <= cum + mass)
-            if kind == "atom":
-                out[m] = payload
-            elif np.any(m):
-                a, b = payload
-                r = q[m] - cum
+        return quantile(q, self.atoms(), self._tables())
 
-                t = next(t for t in self._mass_tables() if t["a"] == a and t["b"] == b)
+    def _isf_float(self, q):
+        q = np.asarray(q, dtype=float)
+        if any(a < loc < b for loc, _ in self.atoms() for a, b in self.support()):
+            return self._ppf_on_cdf(1.0 - q)
+        return quantile(q, self.atoms(), self._tables(), upper=True)
 
-                def F(th, r, t=t):
-                    shape = th.shape
-                    return self._table_partial(t, th.reshape(-1), False).reshape(shape) - r
-
-                res = find_root(F, (np.zeros(r.shape), np.full(r.shape, math.pi)), args=(r,),
-                                tolerances=dict(xatol=TINY, xrtol=4 * FLOAT_EPS, fatol=0, frtol=0))
-                th = np.where(r >= mass, math.pi, res.x)
-                out[m] = _x_of_theta(a, b, th)
-            done |= m
-            cum += mass
-        if np.any(~done):  # q = 1 beyond the accumulated mass (rounding)
-            last = pieces[-1]
-            out[~done] = last[2] if last[1] == "atom" else last[2][1]
-        return out
+    @mp_route
+    def _isf_mp(self, q, dps):
+        """isf at ``dps`` digits: ppf(1 − q) (q, 1 − q exact at the working precision)."""
+        return self._ppf_mp(1 - q, inner_dps(dps))
 
     def _ppf_on_cdf(self, q):
         """Quantiles by root-finding on the cdf itself (atoms inside the support): exact at an
