@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._context import to_mp
+from ..algebraic.positivity import is_positive_by_construction, mark_positive  # noqa: F401 (re-exported)
 from .._validation import ParameterError
 from ..laws.algebraic import AlgebraicLaw
 
@@ -82,36 +83,6 @@ def mean_of(law):
         lo, hi = hull(law)
         zz = np.array([1e7j * (1 + max(abs(lo), abs(hi)))])
         return float((zz * (zz * law.cauchy_transform(zz) - 1)).real[0])
-
-
-#: attribute of a law built by an operation that preserves "on [0, ∞) with positive mean"
-#: from inputs that have it (see :func:`mark_positive`)
-_POSITIVE = "_positive_by_construction"
-
-
-def mark_positive(law, why):
-    """Record that ``law`` is on [0, ∞) with a positive mean by construction, so that
-    :func:`check_positive_law` needs no breakpoints of it (the hull of an intermediate law
-    of a layer cost more than the elimination that built it).
-
-    Only for operations that provably preserve the property from inputs that have it (the
-    reason ``why`` is kept for inspection): μ ⊠ ν of two such laws (m₁ = m₁(μ)m₁(ν)),
-    π(μ, t) of such a jump law (m₁ = t m₁(μ)), the push-forward by x ↦ a + b x with a ≥ 0,
-    b > 0, or by a polynomial map with non-negative coefficients not all zero beyond c₀, of
-    such a law.  Returns ``law``."""
-    law.__dict__[_POSITIVE] = why
-    return law
-
-
-def is_positive_by_construction(law):
-    """Whether ``law`` is on [0, ∞) with positive mean by construction: a Marchenko–Pastur or
-    free Poisson law (ratio, rate > 0: support in [0, ∞), mean 1 or t), or a law recorded by
-    :func:`mark_positive`."""
-    from ..laws.marchenko_pastur import FreePoisson, MarchenkoPastur
-
-    if type(law) in (MarchenkoPastur, FreePoisson):
-        return True
-    return bool(getattr(law, "__dict__", {}).get(_POSITIVE))
 
 
 def check_positive_law(name, law):
