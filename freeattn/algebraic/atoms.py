@@ -13,7 +13,7 @@ import math
 import mpmath
 import numpy as np
 
-from .._context import FLOAT_REFERENCE_DPS, to_mp, workdps
+from .._context import FLOAT_REFERENCE_DPS, to_mp, tolerance, workdps
 from .roots import polyroots
 
 __all__ = ["AtomsMixin", "AtomAtZero"]
@@ -57,7 +57,7 @@ class AtomAtZero:
 
     @staticmethod
     def _at_zero(law, dps):
-        tiny = mpmath.mpf(10) ** (-(dps // 2))
+        tiny = tolerance(dps // 2)
         for loc, mass in law.atoms(dps):
             if abs(mpmath.mpf(loc)) <= tiny:
                 return mpmath.mpf(mass)
@@ -90,7 +90,7 @@ class AtomsMixin:
         with workdps(key):
             for a in sorted(bd.poles):
                 mass = self._pole_mass(a, bd)
-                if mass > mpmath.mpf(10) ** (-(key // 2)):
+                if mass > tolerance(key // 2):
                     atoms.append((a, mass))
         cache[key] = atoms
         return atoms
@@ -108,7 +108,7 @@ class AtomsMixin:
         decides, provided it is one of the candidates."""
         c = self._num.coefficients_mp()
         d = self._num.deg
-        tol = mpmath.mpf(10) ** (_POLYGON_LOST_DPS - mpmath.mp.dps)
+        tol = tolerance(mpmath.mp.dps - _POLYGON_LOST_DPS)
         by_power = {}
         ap = [a**n for n in range(len(c[0]))]
         for k, row in enumerate(c):
@@ -145,7 +145,7 @@ class AtomsMixin:
         # by rounding into k roots ~ eps^{1/k} apart (the tied K=V layer's mass 1/2 is a
         # triple root: 0.5 ± 4e-11 at 30 digits), so roots closer than 10^{-dps/4} form one
         # cluster, whose mean is the multiple root to full accuracy
-        merge = mpmath.mpf(10) ** (-(mpmath.mp.dps // 4))
+        merge = tolerance(mpmath.mp.dps // 4)
         clusters = []
         for m in sorted(cands):
             if clusters and abs(m - clusters[-1][-1]) <= merge * (1 + abs(m)):
@@ -163,7 +163,7 @@ class AtomsMixin:
         # meeting at 0: γ_V ≈ γ_O in the ⊠ layer): the operation's exact atom, if it is one of
         # the candidates
         exact = None
-        if abs(a) <= mpmath.mpf(10) ** (-(mpmath.mp.dps // 2)):
+        if abs(a) <= tolerance(mpmath.mp.dps // 2):
             exact = self._exact_atom_at_zero(mpmath.mp.dps)
         if exact is not None:
             match = [m for m in cands if abs(m - exact) <= merge * (1 + abs(m))]
