@@ -389,8 +389,8 @@ def mha(preset, beta, n, d, heads, kv_heads, sharing, tied, d_k, d_v, d_o, gamma
     limiting mean).  Widths come from --preset, --d-k/--d-v/--d-o or --gamma-k/-v/-o.
     Exit status: 0 pass, 1 the check failed, 2 bad input, 3 the run could not finish.
     """
+    from ..montecarlo import AttentionModel, compare_draws, run_draws
     from ..montecarlo import check as run_check
-    from ..montecarlo import compare_draws, run_draws
     from ..montecarlo.check import check_exclude_top
 
     _require_dask(scheduler)
@@ -403,7 +403,7 @@ def mha(preset, beta, n, d, heads, kv_heads, sharing, tied, d_k, d_v, d_o, gamma
     cfg = config_from_flags(preset, beta, n, d, heads, kv_heads, sharing, tied, d_k, d_v, d_o,
                             gamma_k, gamma_v, gamma_o, rho=rho)
     try:
-        model = cfg.model("mha")
+        model = AttentionModel.from_config(cfg, "mha")
         law = None if no_law else cfg.law("mha")
     except (TypeError, ValueError) as exc:
         raise _usage(exc, **_LAYER_FLAGS) from None

@@ -71,7 +71,7 @@ def table_d2(rows, draws, seed, workers, scheduler, method, precision, estimate,
     null).  Exit status 1 when a row run disagrees, else 0.
     """
     from .. import _validation as v
-    from ..montecarlo.samplers import available_memory
+    from ..montecarlo.samplers import AttentionModel, available_memory
     from ..reproduce import table_d2 as t
 
     try:
@@ -126,7 +126,8 @@ def table_d2(rows, draws, seed, workers, scheduler, method, precision, estimate,
     est = {}
     for name in names:
         cfg = MHAConfig.preset(name)
-        need, have = cfg.model().draw_bytes(method=method), available_memory()
+        need = AttentionModel.from_config(cfg).draw_bytes(method=method)
+        have = available_memory()
         too_big = scheduler is None and have is not None and need > have
         est[name] = None if rates is None else t.estimate_seconds(name, draws, nworkers, rates,
                                                                   method)
