@@ -84,8 +84,7 @@ def _integer_at_least(lo):
 
 
 #: β of the limit laws (the law domain; see the module docstring)
-BETA = Param("beta", ("closed", *BETA_LAW_RANGE), "β",
-             "inverse temperature β of A = softmax(β Q Kᵀ/sqrt(d_K))")
+BETA = Param("beta", ("closed", *BETA_LAW_RANGE), "β", "inverse temperature β")
 #: β > 0, where a formula is defined for every β (θ₁, θ₂, ρ_t), not only on the laws' domain
 BETA_POSITIVE = Param("beta", "positive", "β", "inverse temperature β > 0")
 #: β of the finite models (the sampler domain)
@@ -94,13 +93,14 @@ BETA_MODEL = Param("beta", ("closed", *BETA_MODEL_RANGE), "β",
 GAMMA_K = Param("gamma_k", ("closed", *GAMMA_RANGE), "γ_K", "γ_K = h d_K / n")
 GAMMA_V = Param("gamma_v", ("closed", *GAMMA_RANGE), "γ_V", "γ_V = h d_V / n")
 GAMMA_O = Param("gamma_o", ("closed", *GAMMA_RANGE), "γ_O", "γ_O = d_O / n")
-HEADS = Param("heads", _heads_domain, "h", f"an integer in [1, {MAX_HEADS}]")
+HEADS = Param("heads", _heads_domain, "h",
+              f"number of heads h, an integer with 1 ≤ h ≤ {MAX_HEADS}")
 KV_HEADS = Param("kv_heads", "positive_integer", "h_KV",
-                 "number of key/value heads, dividing h", optional=True)
+                 "number of key/value heads h_KV, dividing h", optional=True)
 SHARING = Param("sharing", _choice(SHARINGS), "sharing", f"one of {SHARINGS}")
 KIND = Param("kind", _choice(KINDS), "kind", f"one of {KINDS}")
 RHO = Param("rho", ("closed", *RHO_RANGE), "ρ",
-            "key–value correlation of W^V = ρ W^K + sqrt(1 − ρ²) W̃", optional=True)
+            "within-head key–value correlation ρ (W^V = ρW^K + sqrt(1 − ρ²)W̃)", optional=True)
 #: the width ratio of ρ_t = (x ↦ θ₁ − θ₂ + θ₂ x)_# MP_{1/t}
 T = Param("t", "positive", "t", "width ratio t > 0")
 N = Param("n", _integer_at_least(2), "n", "context length, an integer >= 2")

@@ -1,15 +1,14 @@
 """``freeattn reproduce fig2a|fig2c|fig2d|fig3a|fig3b``: the paper's readout experiments."""
 from __future__ import annotations
 
-import importlib
 import json
 
 import click
 
+from ..reproduce import fig2a, fig2c, fig2d, fig3a, fig3b
 from ._paths import check_output_path, write_or_fail
-from .reproduce import reproduce
 
-__all__ = ["FIGURES"]
+__all__ = ["FIGURES", "COMMANDS"]
 
 FIGURES = {
     "fig2a": "Training loss for h ∈ {32, 64, 128} (Fig. 2(a), §D.2).",
@@ -20,8 +19,12 @@ FIGURES = {
 }
 
 
+#: the module that computes, summarises and plots each figure
+_MODULES = {"fig2a": fig2a, "fig2c": fig2c, "fig2d": fig2d, "fig3a": fig3a, "fig3b": fig3b}
+
+
 def _make(name, doc):
-    @reproduce.command(name, short_help=doc.split(" (")[0],
+    @click.command(name, short_help=doc.split(" (")[0],
                        help=doc + " Theory at the paper's ratios; Monte Carlo markers "
                        "at reduced sizes by default (--mc paper: the paper's sizes, hours).")
     @click.option("--mc", type=click.Choice(["none", "reduced", "paper"]), default="reduced",
@@ -35,7 +38,7 @@ def _make(name, doc):
     @click.option("--out", type=click.Path(dir_okay=False), default=None,
                   help="Write all numbers as JSON to this file.")
     def cmd(mc, draws, seed, plot, no_plot, out):
-        mod = importlib.import_module(f"freeattn.reproduce.{name}")
+        mod = _MODULES[name]
         if not no_plot:
             check_output_path(plot, "--plot", plot=True)
         check_output_path(out, "--out")
@@ -54,5 +57,5 @@ def _make(name, doc):
     return cmd
 
 
-for _name, _doc in FIGURES.items():
-    _make(_name, _doc)
+#: one command per figure (registered by :mod:`freeattn.cli.reproduce`)
+COMMANDS = [_make(_name, _doc) for _name, _doc in FIGURES.items()]

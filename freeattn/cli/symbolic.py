@@ -7,25 +7,27 @@ is printed at the precision it was computed at (``mpmath.nstr(x, dps)``), never 
 from __future__ import annotations
 
 import click
+import mpmath
+import sympy as sp
 
-from . import _domains as _dom
+from ..attention import attention_law
+from ..attention.domains import BETA, GAMMA_K, HEADS
+from ..symbolic import (G, algebraic_equation, critical_point_edges, edge_series,
+                        equation_parameters, free_cumulants, latex, z)
+from ..symbolic import moments as sym_moments
+from ._domains import DPS, MAX_DPS, param_option
 from ._errors import usage_error
 
 __all__ = ["equation", "moments", "edges", "register"]
 
 
 def _attention_options(f):
-    f = click.option("--heads", type=int, default=1, show_default=True,
-                     help=_dom.HEADS_HELP)(f)
-    f = click.option("--gamma-k", "gamma_k", type=float, required=True,
-                     help=_dom.gamma_help("γ_K", "h d_K / n"))(f)
-    f = click.option("--beta", type=float, required=True, help=_dom.BETA_HELP)(f)
-    return f
+    f = param_option(HEADS, default=1, show_default=True)(f)
+    f = param_option(GAMMA_K, required=True)(f)
+    return param_option(BETA, required=True)(f)
 
 
 def _law(beta, gamma_k, heads):
-    from ..attention import attention_law
-
     try:
         return attention_law(beta, gamma_k, heads)
     except (TypeError, ValueError) as exc:
@@ -45,10 +47,6 @@ def equation():
 @click.option("--latex", "as_latex", is_flag=True, help="Print the LaTeX source only.")
 def equation_attention(beta, gamma_k, heads, symbolic, in_beta, as_latex):
     """P(G, z) of ν_{∞,h} = ρ_{γ_K} ⊠ MP_{1/h} (Hayase & Karakida 2026, (C.8)–(C.9))."""
-    import sympy as sp
-
-    from ..symbolic import G, algebraic_equation, equation_parameters, latex, z
-
     law = _law(beta, gamma_k, heads)
     P = algebraic_equation(law, symbolic=symbolic, in_beta=in_beta)
     P = sp.collect(P, G)
@@ -74,18 +72,12 @@ def moments():
 @click.option("--order", type=click.IntRange(min=1, max=12), default=3, show_default=True,
               help="Number of moments K (1..12).")
 @click.option("--symbolic", is_flag=True, help="Moments as formulas in θ₁, θ₂, γ_K, h.")
-@click.option("--dps", type=_dom.DPS, default=None,
-              help=f"Also print each value to this many digits (5 to {_dom.MAX_DPS}, mpmath).")
+@click.option("--dps", type=DPS, default=None,
+              help=f"Also print each value to this many digits (5 to {MAX_DPS}, mpmath).")
 @click.option("--cumulants", is_flag=True, help="Print free cumulants instead of moments.")
 @click.option("--latex", "as_latex", is_flag=True, help="Add the LaTeX source of each line.")
 def moments_attention(beta, gamma_k, heads, order, symbolic, dps, cumulants, as_latex):
     """Moments m_1..m_K of ν_{∞,h}; m₂ = (1 + 1/h)θ₁² + θ₂²/γ_K (Hayase & Karakida 2026, (C.11))."""
-    import mpmath
-    import sympy as sp
-
-    from ..symbolic import free_cumulants, latex
-    from ..symbolic import moments as sym_moments
-
     law = _law(beta, gamma_k, heads)
     fn = free_cumulants if cumulants else sym_moments
     label = "kappa" if cumulants else "m"
@@ -112,8 +104,8 @@ def edges():
 
 @edges.command("attention")
 @_attention_options
-@click.option("--dps", type=_dom.DPS, default=30, show_default=True,
-              help=f"Digits of the edges (5 to {_dom.MAX_DPS}, mpmath).")
+@click.option("--dps", type=DPS, default=30, show_default=True,
+              help=f"Digits of the edges (5 to {MAX_DPS}, mpmath).")
 @click.option("--method", type=click.Choice(["discriminant", "critical", "both"]),
               default="discriminant", show_default=True,
               help="discriminant: real roots of disc_G P; critical: critical values of z(ζ) "
@@ -125,17 +117,9 @@ def edges():
               help="Number of series terms after the leading one (with --series).")
 def edges_attention(beta, gamma_k, heads, dps, method, series, order):
     """Edges of ν_{∞,h} to --dps digits (one line per support interval), and its atoms."""
-    import mpmath
-
-    from ..symbolic import critical_point_edges
-
     law = _law(beta, gamma_k, heads)
     click.echo(f"law : {law.name}")
     if series is not None:
-        import sympy as sp
-
-        from ..symbolic import edge_series
-
         if series == "gamma_k":
             ser = edge_series(law, "gamma_k", order=order, symbolic=True)
         else:
