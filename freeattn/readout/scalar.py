@@ -33,13 +33,16 @@ import numpy as np
 from scipy.optimize import brentq
 
 from .._context import workdps
-from .._validation import Param, ParameterError, in_closed_interval, positive, positive_integer
-from ..attention.config import BETA_LAW_RANGE, BETA_MODEL_RANGE, GAMMA_RANGE, MAX_HEADS
-from ..attention.single_head import theta1, theta2
 from .._messages import shown
+from .._validation import (Param, ParameterError, ParameterTypeError, in_closed_interval,
+                           positive, positive_integer)
+from ..attention.domains import (BETA_LAW_RANGE, BETA_MODEL_RANGE, GAMMA_RANGE, MAX_HEADS,
+                                 check_flag)
+from ..attention.single_head import theta1, theta2
+from ..laws.base import Law
 
 __all__ = ["ScalarReadoutLaw", "IndependentKV", "TiedKV", "readout_normalisation", "mean_one",
-           "LAYER_PARAMS"]
+           "LAYER_PARAMS", "readout_law"]
 
 
 def _heads_domain(name, value):
@@ -83,7 +86,8 @@ def readout_normalisation(beta, gamma_k, heads, gamma_o, tied=False, rho=None):
     gamma_o : float > 0
         γ_O = d_O / n.
     tied : bool
-        Complete within-head tying W^V_r = W^K_r (d_V = d_K).
+        Complete within-head tying W^V_r = W^K_r (d_V = d_K); True or False only (a string
+        such as ``"no"`` is refused, not read as true).
     rho : float in [0, 1] or None
         Partial key–value correlation W^V_r = ρ W^K_r + sqrt(1 − ρ²) W̃_r (d_V = d_K);
         ``None`` means independent (or tied, with ``tied=True``).
@@ -105,7 +109,7 @@ def readout_normalisation(beta, gamma_k, heads, gamma_o, tied=False, rho=None):
     positive("gamma_k", gamma_k)
     heads = _heads(heads)
     positive("gamma_o", gamma_o)
-    if tied:
+    if check_flag("tied", tied):
         if rho is not None and float(rho) != 1.0:
             raise ParameterError("rho", f"tied K = V means rho = 1, got rho={shown(rho)}")
         return gamma_o * (th1 + heads * th2 / gamma_k)
@@ -591,3 +595,20 @@ class TiedKV(ScalarReadoutLaw):
             ds -= q * px / den / den
         dlp_dw = lp * (1 / (1 - w) + 1 / (go - w))
         return s - w / h, ds * dlp_dw - mpmath.mpf(1) / h, ds * lp / lam
+
+
+def readout_law(law, name="law"):
+    """Return ``law`` if the readout functions can use it: a :class:`freeattn.laws.Law` (the
+    general route through its Cauchy transform) or a :class:`ScalarReadoutLaw`
+    (:class:`IndependentKV`, :class:`TiedKV`).
+
+    Raises
+    ------
+    ParameterTypeError
+        Naming ``name`` for anything else (None, a string, a number, an array).
+    """
+    if isinstance(law, (Law, ScalarReadoutLaw)):
+        return law
+    raise ParameterTypeError(name, f"{name} must be a freeattn Law or a ScalarReadoutLaw "
+                                   f"(IndependentKV, TiedKV), got {shown(law)} of type "
+                                   f"{type(law).__name__}")
