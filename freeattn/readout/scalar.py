@@ -30,12 +30,13 @@ import math
 
 import mpmath
 import numpy as np
+import sympy as sp
 from scipy.optimize import brentq
 
 from .._context import workdps
 from .._messages import shown
 from .._validation import (Param, ParameterError, ParameterTypeError, in_closed_interval,
-                           positive, positive_integer)
+                           law_instance, positive, positive_integer)
 from ..attention.domains import (BETA_LAW_RANGE, BETA_MODEL_RANGE, GAMMA_RANGE, MAX_HEADS,
                                  check_flag)
 from ..attention.single_head import theta1, theta2
@@ -136,15 +137,19 @@ def mean_one(law, m=None):
     Law
         ``law.dilate(1/m)``.
 
+    Raises
+    ------
+    ParameterTypeError
+        If ``law`` is not a Law; ParameterError ('m') for m not > 0.
+
     Notes
     -----
     Hayase & Karakida 2026, eq. (C.24): m = lim ‖Φ_⊥‖_F²/n is the mean of the limit law.
     """
+    law = law_instance("law", law)
     if m is None:
         m = law.mean()
     try:
-        import sympy as sp
-
         inv = 1 / m if isinstance(m, sp.Basic) else 1 / positive("m", m)
     except ZeroDivisionError:
         raise ParameterError("m", f"m must be > 0, got {shown(m)}") from None
