@@ -255,8 +255,6 @@ def sigma_vo(keys, values, w_o, beta):
     ValueError
         If the numbers of heads or the shapes do not chain.
     """
-    from ._constructions import theta1, theta2
-
     t1, t2 = theta1(beta), theta2(beta)
     keys = [np.asarray(k, dtype=float) for k in keys]
     values = [np.asarray(val, dtype=float) for val in values]

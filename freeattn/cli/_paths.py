@@ -2,8 +2,11 @@
 from __future__ import annotations
 
 import os
+import tempfile
 
 import click
+
+from ._errors import RunError
 
 __all__ = ["check_output_path", "check_curve_outputs", "write_or_fail"]
 
@@ -19,8 +22,6 @@ def _plot_formats():
 
 
 def _writable(folder):
-    import tempfile
-
     try:
         with tempfile.TemporaryFile(dir=folder):
             return True
@@ -56,8 +57,6 @@ def check_output_path(path, hint, *, plot=False):
 
 def write_or_fail(write, path, hint):
     """Run ``write()``; an OS or matplotlib failure becomes a RunError (exit code 3)."""
-    from ._errors import RunError
-
     try:
         return write()
     except (OSError, RuntimeError, ValueError) as exc:

@@ -7,6 +7,7 @@ import numpy as np
 from .._context import workdps
 from .._validation import ParameterError, dps_or_none, nonnegative, positive
 from .dof import _map, check_lam, dof, dof_derivative
+from .quadrature import expect
 from .scalar import ScalarReadoutLaw, readout_law
 
 __all__ = ["ridge_error"]
@@ -67,8 +68,6 @@ def ridge_error(law, lam, sigma2, gamma_o, dps=None, method="transform"):
         if dps is not None or isinstance(law, ScalarReadoutLaw):
             raise ParameterError("method", "method='quadrature' needs a Law with a density "
                                  "and float64 (dps=None)")
-        from .quadrature import expect
-
         lam_arr = np.asarray(lam, dtype=float)
         flat = lam_arr.reshape(-1)
 

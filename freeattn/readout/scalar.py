@@ -30,6 +30,7 @@ import math
 
 import mpmath
 import numpy as np
+from mpmath.calculus.quadrature import GaussLegendre
 import sympy as sp
 from scipy.optimize import brentq
 
@@ -564,8 +565,6 @@ class TiedKV(ScalarReadoutLaw):
 
     def _nodes_mp(self, dps):
         if dps not in self._mp_nodes:
-            from mpmath.calculus.quadrature import GaussLegendre
-
             with workdps(dps):
                 # degree k gives 3·2^(k−1) nodes; the integrand is analytic in θ
                 deg = 7 if dps <= 40 else 8 if dps <= 90 else 9

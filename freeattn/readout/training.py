@@ -20,6 +20,7 @@ from .._validation import (ParameterError, dps_or_none, in_open_interval, positi
                            positive_integer)
 from .._context import inner_dps, workdps
 from .dof import _general_w
+from .quadrature import expect
 from .._messages import shown
 from .scalar import ScalarReadoutLaw, readout_law
 
@@ -209,8 +210,6 @@ def training_loss(law, t, method="stehfest", dps=None, degree=None, check=None):
         if isinstance(law, ScalarReadoutLaw) or dps_out is not None:
             raise ParameterError("method", "method='quadrature' needs a Law with a density "
                                  "and dps=None")
-        from .quadrature import expect
-
         flat = arr.reshape(-1)
         out = expect(law, lambda x: np.exp(-2.0 * np.multiply.outer(x, flat)))
         out = np.asarray(out).reshape(arr.shape)
