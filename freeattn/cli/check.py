@@ -19,7 +19,7 @@ from ._domains import REAL, param_option
 from ._errors import RunError
 from ._errors import usage_error as _usage
 from ._layer import config_from_flags, layer_options, preset_kv_heads, preset_note  # noqa: F401
-from ._paths import check_output_path, write_or_fail
+from ._paths import OUT_HELP, check_output_path, split_out, write_or_fail
 from ._progress import progress_option, show_progress
 
 __all__ = ["check", "layer_options", "config_from_flags"]
@@ -44,12 +44,21 @@ def _run_errors(scheduler, **flags):
         raise RunError(f"could not run on the Dask scheduler {scheduler!r}: {exc}") from None
 
 
-def _report(as_json, data, text, plot, draw_plot):
-    """Print the results, then write the plot, so that a failed write does not lose them.
+def _report(as_json, data, text, plot, draw_plot, out=None):
+    """Print the results, write them to ``out`` (JSON), then the plot, so that a failed
+    write does not lose them.
 
     ``draw_plot(module)`` draws with :mod:`freeattn.montecarlo.plot` (imported only here).
     """
     click.echo(json.dumps(data, indent=2) if as_json else text)
+    if out:
+        def write():
+            with open(out, "w") as fh:
+                json.dump(data, fh, indent=2)
+
+        write_or_fail(write, out, "--out")
+        if not as_json:
+            click.echo(f"results written to {out}")
     if plot:
         from ..montecarlo import plot as mc_plot
 
@@ -137,6 +146,8 @@ def check():
                    "a finite-size sweep (distances per n and fitted rates).")
 @click.option("--factor", type=REAL, default=10.0, show_default=True,
               help="Grid: mark cells where softmax rel W1 > factor x the Gaussian model's.")
+@click.option("--out", type=click.Path(dir_okay=False), default=None,
+              help=OUT_HELP.format(more=""))
 @click.option("--plot", type=click.Path(dir_okay=False), default=None,
               help="Write a plot (histograms over the density, the sweep, or the grid); "
                    "the format follows the extension (.png, .pdf, .svg, ...).")
@@ -144,7 +155,7 @@ def check():
 @progress_option
 @click.pass_context
 def attention(ctx, beta, gamma_k, heads, kv_heads, n, d, draws, seed, workers, scheduler,
-              exclude_top, ks_tol, rel_w1_tol, target, beta_grid, n_grid, factor, plot,
+              exclude_top, ks_tol, rel_w1_tol, target, beta_grid, n_grid, factor, out, plot,
               as_json, progress):
     """Single-head / concatenated-heads attention sqrt(n/h)[A_1^⊥, …, A_h^⊥] vs ν_{∞,h}.
 
@@ -154,6 +165,8 @@ def attention(ctx, beta, gamma_k, heads, kv_heads, n, d, draws, seed, workers, s
     failed, 2 bad input, 3 the run could not finish.
     """
     _require_dask(scheduler)
+    out, plot = split_out(out, plot)
+    check_output_path(out, "--out")
     check_output_path(plot, "--plot", plot=True)
     if beta_grid is not None and beta is not None:
         raise click.UsageError("give either --beta (a check or a sweep) or --beta-grid "
@@ -177,11 +190,13 @@ def attention(ctx, beta, gamma_k, heads, kv_heads, n, d, draws, seed, workers, s
     progress = show_progress(progress, as_json)
     if beta_grid is not None:
         _grid_mode(beta_grid, n_grid or str(n), gamma_k, heads, draws, seed,
-                   workers, scheduler, exclude_top, factor, plot, as_json, options, progress)
+                   workers, scheduler, exclude_top, factor, plot, as_json, options, progress,
+                   out)
         return
     if n_grid is not None:
         _sweep_mode(law_for(beta), beta, _grid(n_grid, "--n-grid", int), gamma_k, heads, draws,
-                    seed, workers, scheduler, exclude_top, plot, as_json, options, progress)
+                    seed, workers, scheduler, exclude_top, plot, as_json, options, progress,
+                    out)
         return
     with _run_errors(scheduler):
         model = AttentionModel.from_ratios(beta, n, gamma_k, heads, **options)
@@ -199,7 +214,7 @@ def attention(ctx, beta, gamma_k, heads, kv_heads, n, d, draws, seed, workers, s
     _report(as_json, result.to_dict(), result.summary(), plot,
             lambda mc_plot: mc_plot.plot_check(law, [s.softmax for s in result.samples],
                                                [s.gaussian for s in result.samples], plot,
-                                               title=title))
+                                               title=title), out)
     if not result.passed:
         raise SystemExit(1)
 
@@ -212,7 +227,7 @@ def _model_law(model):
 
 
 def _sweep_mode(law, beta, ns, gamma_k, heads, draws, seed, workers, scheduler, exclude_top,
-                plot, as_json, options, progress):
+                plot, as_json, options, progress, out=None):
     with _run_errors(scheduler, ns="--n-grid", n="--n-grid"):
         result = finite_size_sweep(law, ns, beta=beta, gamma_k=gamma_k, heads=heads,
                                    draws=draws, seed=seed, workers=workers,
@@ -220,11 +235,11 @@ def _sweep_mode(law, beta, ns, gamma_k, heads, draws, seed, workers, scheduler, 
                                    progress=progress, **options)
     _report(as_json, result.to_dict(),
             result.table() + "\nrate: least-squares fit of distance ~ C n^-rate", plot,
-            lambda mc_plot: mc_plot.plot_sweep(result, plot))
+            lambda mc_plot: mc_plot.plot_sweep(result, plot), out)
 
 
 def _grid_mode(beta_grid, n_grid, gamma_k, heads, draws, seed, workers, scheduler,
-               exclude_top, factor, plot, as_json, options, progress):
+               exclude_top, factor, plot, as_json, options, progress, out=None):
     betas = _grid(beta_grid, "--beta-grid", float)
     ns = _grid(n_grid, "--n-grid", int)
     flags = dict(beta="--beta-grid", betas="--beta-grid", ns="--n-grid", n="--n-grid")
@@ -235,7 +250,7 @@ def _grid_mode(beta_grid, n_grid, gamma_k, heads, draws, seed, workers, schedule
                                     scheduler=scheduler, exclude_top=exclude_top,
                                     progress=progress, **options)
     _report(as_json, result.to_dict(), result.table(), plot,
-            lambda mc_plot: mc_plot.plot_linearization(result, plot))
+            lambda mc_plot: mc_plot.plot_linearization(result, plot), out)
 
 
 @check.command("mha")
@@ -263,13 +278,15 @@ def _grid_mode(beta_grid, n_grid, gamma_k, heads, draws, seed, workers, schedule
               show_default=True, help="Which model must meet the tolerances against the law.")
 @click.option("--no-law", "no_law", is_flag=True,
               help="Only compare softmax with the Gaussian model (Table D.2); no limit law.")
+@click.option("--out", type=click.Path(dir_okay=False), default=None,
+              help=OUT_HELP.format(more=""))
 @click.option("--plot", type=click.Path(dir_okay=False), default=None,
               help="Write histograms over the limit density (.png, .pdf, .svg, ...).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @progress_option
 def mha(preset, beta, n, d, heads, kv_heads, sharing, tied, d_k, d_v, d_o, gamma_k, gamma_v,
         gamma_o, rho, draws, seed, workers, scheduler, method, exclude_top, ks_tol, rel_w1_tol,
-        target, no_law, plot, as_json, progress):
+        target, no_law, out, plot, as_json, progress):
     """Full layer MHA^⊥(X): softmax, Gaussian model and the limit law (C.15)/(C.21).
 
     Draws the true softmax layer and its finite Gaussian equivalent with the same weights and
@@ -279,6 +296,8 @@ def mha(preset, beta, n, d, heads, kv_heads, sharing, tied, d_k, d_v, d_o, gamma
     Exit status: 0 pass, 1 the check failed, 2 bad input, 3 the run could not finish.
     """
     _require_dask(scheduler)
+    out, plot = split_out(out, plot)
+    check_output_path(out, "--out")
     check_output_path(plot, "--plot", plot=True)
     if no_law and plot:
         raise click.UsageError("--plot draws the limit density: not with --no-law")
@@ -306,7 +325,7 @@ def mha(preset, beta, n, d, heads, kv_heads, sharing, tied, d_k, d_v, d_o, gamma
             _, _, pair = compare_draws(None, results, exclude_top=exclude_top, orders=(),
                                        limit_mean=limit_mean)
         passed = pair.ks <= ks_tol and pair.rel_w1 <= rel_w1_tol
-        out = {"softmax_vs_gaussian": pair.to_dict(), "limit_mean": limit_mean,
+        data = {"softmax_vs_gaussian": pair.to_dict(), "limit_mean": limit_mean,
                "top_singular_values": {"softmax": [r.softmax_top.tolist() for r in results],
                                        "gaussian": [r.gaussian_top.tolist() for r in results]},
                "model": model.to_dict(), "config": cfg.to_dict(), "draws": draws, "seed": seed,
@@ -316,7 +335,7 @@ def mha(preset, beta, n, d, heads, kv_heads, sharing, tied, d_k, d_v, d_o, gamma
                                                                              limit_mean),
                            f"tolerance KS <= {ks_tol:g}, rel W1 <= {rel_w1_tol:g} (softmax vs "
                            f"Gaussian): " + ("PASS" if passed else "FAIL")])
-        _report(as_json, out, text, None, None)
+        _report(as_json, data, text, None, None, out)
     else:
         with _run_errors(scheduler):
             result = run_check(law, model, draws=draws, seed=seed, workers=workers,
@@ -334,7 +353,7 @@ def mha(preset, beta, n, d, heads, kv_heads, sharing, tied, d_k, d_v, d_o, gamma
         _report(as_json, data, text, plot,
                 lambda mc_plot: mc_plot.plot_check(law, [s.softmax for s in result.samples],
                                                    [s.gaussian for s in result.samples], plot,
-                                                   title=title))
+                                                   title=title), out)
     if not passed:
         raise SystemExit(1)
 

@@ -1,6 +1,8 @@
 """``freeattn density attention|mha``: limiting spectral densities."""
 from __future__ import annotations
 
+import json
+
 import click
 import numpy as np
 
@@ -8,8 +10,8 @@ from ..attention import attention_law, theta1, theta2
 from ..attention.domains import BETA, GAMMA_K, HEADS
 from ._domains import DPS, param_option
 from ._errors import usage_error
-from ._output import num, write_curve
-from ._paths import check_curve_outputs, write_or_fail
+from ._output import CURVE_OUT_HELP, curve_payload, num, write_curve
+from ._paths import check_curve_outputs, split_out, write_or_fail
 from .density_mha import density_mha
 
 __all__ = ["density"]
@@ -26,15 +28,17 @@ def density():
 @param_option(HEADS, default=1, show_default=True)
 @click.option("--points", type=int, default=400, show_default=True,
               help="Number of grid points across the support (2 to 10^6).")
-@click.option("--out", type=click.Path(dir_okay=False),
-              help="Write the curve to FILE.json, or as CSV to any other name (FILE.csv).")
+@click.option("--out", type=click.Path(dir_okay=False), help=CURVE_OUT_HELP)
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the curve as JSON (the --out FILE.json content) instead of text.")
 @click.option("--plot", type=click.Path(dir_okay=False),
               help="Write a plot of the density; the format follows the extension "
                    "(.png, .pdf, .svg, ...).")
 @click.option("--dps", type=DPS, default=None,
               help="Digits (5 to 2000) for edges and moments (mpmath).")
-def density_attention(beta, gamma_k, heads, points, out, plot, dps):
+def density_attention(beta, gamma_k, heads, points, out, as_json, plot, dps):
     """Density of ν_{∞,h}: squared singular values of sqrt(n/h)(A − 11ᵀ/n), n → ∞."""
+    out, plot = split_out(out, plot, data=("json", "csv"), default="csv")
     check_curve_outputs(points, out, plot)
     try:
         law = attention_law(beta, gamma_k, heads)
@@ -57,23 +61,29 @@ def density_attention(beta, gamma_k, heads, points, out, plot, dps):
     lines.append(f"right edge: {num(right, dps)}")
     lines.append(f"i.i.d. Marchenko-Pastur edge 4*theta1: {4 * th1:.15g}"
                  f"  (attention edge is {float(right) / (4 * th1):.6f} x larger)")
-    click.echo("\n".join(lines))
+    if not as_json:
+        click.echo("\n".join(lines))
 
     a, b = float(support[0][0]), float(support[-1][1])
     x = np.linspace(a, b, points)
     pdf = law.pdf(x)
+    params = {"kind": "attention", "beta": beta, "gamma_k": gamma_k, "heads": heads}
+    if as_json:
+        click.echo(json.dumps(curve_payload(law, params, support, atoms, x, pdf), indent=1,
+                              allow_nan=False))
     if out:
-        params = {"kind": "attention", "beta": beta, "gamma_k": gamma_k, "heads": heads}
         write_or_fail(lambda: write_curve(out, law, params, support, atoms, x, pdf), out,
                       "--out")
-        click.echo(f"wrote {out}")
+        if not as_json:
+            click.echo(f"wrote {out}")
     if plot:
         from .plotting import plot_density  # matplotlib: only when a plot is asked for
 
         xs = np.linspace(a, b, max(points, 800))  # the figure gets a fine grid of its own
         write_or_fail(lambda: plot_density(law, xs, law.pdf(xs), plot, mp_edge=4 * th1),
                       plot, "--plot")
-        click.echo(f"wrote {plot}")
+        if not as_json:
+            click.echo(f"wrote {plot}")
 
 
 density.add_command(density_mha)

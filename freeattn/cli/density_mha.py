@@ -3,6 +3,8 @@ explicit ratios."""
 from __future__ import annotations
 
 
+import json
+
 import click
 import numpy as np
 
@@ -17,8 +19,8 @@ from ..attention.tied import kv_values_law
 from ._domains import DPS, param_option
 from ._errors import usage_error
 from ._layer import SHARING_CHOICE, preset_kv_heads, preset_note
-from ._output import num, write_curve
-from ._paths import check_curve_outputs, write_or_fail
+from ._output import CURVE_OUT_HELP, curve_payload, num, write_curve
+from ._paths import check_curve_outputs, split_out, write_or_fail
 
 __all__ = ["density_mha"]
 
@@ -43,16 +45,18 @@ _KINDS = click.Choice(["mha"] + [k for k in KINDS if k != "mha"])
               help="Which matrix: the layer output, Z_V, the head average or [A_r^⊥].")
 @click.option("--points", type=int, default=400, show_default=True,
               help="Number of grid points across the support (2 to 10^6).")
-@click.option("--out", type=click.Path(dir_okay=False),
-              help="Write the curve to FILE.json, or as CSV to any other name (FILE.csv).")
+@click.option("--out", type=click.Path(dir_okay=False), help=CURVE_OUT_HELP)
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the curve as JSON (the --out FILE.json content) instead of text.")
 @click.option("--plot", type=click.Path(dir_okay=False),
               help="Write a plot of the density (.png, .pdf, .svg, ...).")
 @click.option("--dps", type=DPS, default=None,
               help="Digits (5 to 2000) for edges, atoms and moments (mpmath).")
 def density_mha(preset, beta, heads, kv_heads, sharing, gamma_k, gamma_v, gamma_o, rho, kind,
-                points, out, plot, dps):
+                points, out, as_json, plot, dps):
     """Density of the limit law of a multi-head layer: ν_{∞,h} ⊠ MP_{1/γ_V} ⊠ π_{γ_O} (C.15),
     or D_{1/γ_K}(π(μ_KV, h) ⊠ π_{γ_O}) for tied K = V (C.21); MQA/GQA equal 'none'."""
+    out, plot = split_out(out, plot, data=("json", "csv"), default="csv")
     check_curve_outputs(points, out, plot)
     try:
         p = {"beta": 1.0, "heads": 1, "sharing": "none", "kv_heads": None}
@@ -107,20 +111,26 @@ def density_mha(preset, beta, heads, kv_heads, sharing, gamma_k, gamma_v, gamma_
     for k in (1, 2, 3):
         lines.append(f"moment {k}  : {num(law.moment(k, dps=dps), dps)}")
     lines.append(f"right edge: {num(support[-1][1], dps)}")
-    click.echo("\n".join(lines))
+    if not as_json:
+        click.echo("\n".join(lines))
     a, b = float(support[0][0]), float(support[-1][1])
     x = np.linspace(a, b, points)
     pdf = law.pdf(x)
+    params = {"kind": kind, "preset": preset, "beta": p["beta"], "heads": p["heads"],
+              "kv_heads": kv, "sharing": p["sharing"], "gamma_k": p["gamma_k"],
+              "gamma_v": p["gamma_v"], "gamma_o": p["gamma_o"], "rho": rho}
+    if as_json:
+        click.echo(json.dumps(curve_payload(law, params, support, atoms, x, pdf), indent=1,
+                              allow_nan=False))
     if out:
-        params = {"kind": kind, "preset": preset, "beta": p["beta"], "heads": p["heads"],
-                  "kv_heads": kv, "sharing": p["sharing"], "gamma_k": p["gamma_k"],
-                  "gamma_v": p["gamma_v"], "gamma_o": p["gamma_o"], "rho": rho}
         write_or_fail(lambda: write_curve(out, law, params, support, atoms, x, pdf), out,
                       "--out")
-        click.echo(f"wrote {out}")
+        if not as_json:
+            click.echo(f"wrote {out}")
     if plot:
         from .plotting import plot_density
 
         xs = np.linspace(a, b, max(points, 800))
         write_or_fail(lambda: plot_density(law, xs, law.pdf(xs), plot), plot, "--plot")
-        click.echo(f"wrote {plot}")
+        if not as_json:
+            click.echo(f"wrote {plot}")
