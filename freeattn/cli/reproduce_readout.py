@@ -2,11 +2,12 @@
 from __future__ import annotations
 
 import json
+import os
 
 import click
 
 from ..reproduce import fig2a, fig2c, fig2d, fig3a, fig3b
-from ._paths import check_output_path, write_or_fail
+from ._paths import OUT_HELP, check_output_path, split_out, write_or_fail
 
 __all__ = ["FIGURES", "COMMANDS"]
 
@@ -31,14 +32,18 @@ def _make(name, doc):
                   show_default=True, help="Monte Carlo markers: none, reduced or paper sizes.")
     @click.option("--draws", type=click.IntRange(min=2), default=10, show_default=True,
                   help="Independent softmax draws per marker.")
-    @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
+    @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+                  help="Seed (>= 0) of the Monte Carlo markers.")
     @click.option("--plot", type=click.Path(dir_okay=False), default=f"{name}.png",
                   show_default=True, help="Figure file (format from the extension).")
     @click.option("--no-plot", is_flag=True, help="Do not write the figure.")
     @click.option("--out", type=click.Path(dir_okay=False), default=None,
-                  help="Write all numbers as JSON to this file.")
+                  help=OUT_HELP.format(more=": all the numbers"))
     def cmd(mc, draws, seed, plot, no_plot, out):
         mod = _MODULES[name]
+        if out is not None and os.path.splitext(out)[1].lower() != ".json":
+            out, plot = split_out(out, None)  # --out FIG.png: the figure
+            no_plot = False
         if not no_plot:
             check_output_path(plot, "--plot", plot=True)
         check_output_path(out, "--out")

@@ -56,13 +56,13 @@ def _minutes(seconds):
               help="Only estimate each row's run time here (step rates measured now in "
                    "--workers processes, times the exact step counts of a draw).")
 @click.option("--json", "as_json", is_flag=True, help="Print the rows as JSON.")
-@click.option("--json-out", "json_out", type=click.Path(dir_okay=False, writable=True),
+@click.option("--out", "--json-out", "out", type=click.Path(dir_okay=False, writable=True),
               default=None,
-              help="Also write the JSON to this file, rewritten after every row (a partial "
-                   "run keeps the rows done).")
+              help="Also write the JSON to FILE, rewritten after every row (a partial run "
+                   "keeps the rows done); --json-out is the same option.")
 @progress_option
 def table_d2(rows, draws, seed, workers, scheduler, method, precision, estimate, as_json,
-             json_out, progress):
+             out, progress):
     """Table D.2 of Hayase & Karakida 2026: rel. W1 (%) and KS between the softmax and the
     Gaussian-model spectra of the centred layer output, β = 1, d_O = d.
 
@@ -74,6 +74,7 @@ def table_d2(rows, draws, seed, workers, scheduler, method, precision, estimate,
     printed as they finish.  With one draw there is no interval: "agree" is "n/a" (JSON
     null).  Exit status 1 when a row run disagrees, else 0.
     """
+    json_out = out
     try:
         names = t.ROWS if rows is None else tuple(r.strip() for r in rows.split(",") if r.strip())
         for r in names:
