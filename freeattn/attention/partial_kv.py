@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import sympy as sp
 
+from ..laws._params import exact
 from . import _jump_law as J
 from ._jump_law import JUMP_POLYNOMIAL, KAPPA, R, T, jump_polynomial  # noqa: F401  (public here)
 from .domains import (BETA, GAMMA_K, GAMMA_O, RHO_RANGE, check_heads, check_rho,
@@ -57,6 +58,13 @@ def _name(function, beta, heads, gamma_k, rho, gamma_o=None):
     go = "" if gamma_o is None else f"gamma_o={float(gamma_o):g}, "
     return (f"{function}(beta={float(beta):g}, heads={heads}, gamma_k={float(gamma_k):g}, "
             f"{go}rho={float(rho):g})")
+
+
+def _with_free_poisson(beta, heads, gamma_k, rho, gamma_o):
+    """The layer elimination of :mod:`._jump_law` at the exact values of the given numbers
+    (P, values, θ₁ − θ₂), unvalidated (tests compare its FLINT and sympy routes)."""
+    return J._with_free_poisson(exact(beta), heads, exact(gamma_k), exact(rho),
+                                None if gamma_o is None else exact(gamma_o))
 
 
 def partial_kv_mean(beta, heads, gamma_k, gamma_o, rho):
