@@ -34,8 +34,8 @@ from ..laws._params import exact, fresh
 from ..laws.algebraic import AlgebraicLaw
 from ..laws.marchenko_pastur import FreePoisson
 
-__all__ = ["theta1", "theta2", "c_beta", "thetas", "rho_law", "nu", "exact_build", "independent_values",
-           "independent_output", "kv_polynomial", "kv_law", "kv_values", "tied_output",
+__all__ = ["theta1", "theta2", "c_beta", "thetas", "rho_law", "nu", "exact_build",
+           "independent_values", "independent_output", "kv_polynomial", "kv_law", "kv_values", "tied_output",
            "named"]
 
 

@@ -41,9 +41,9 @@ from .._messages import shown
 from .._validation import Param, ParameterError, ParameterTypeError, integer_at_least
 
 __all__ = ["BETA_LAW_RANGE", "BETA_MODEL_RANGE", "GAMMA_RANGE", "MAX_HEADS", "RHO_RANGE",
-           "WIDTH_RTOL", "KINDS", "SHARINGS", "BETA", "BETA_MODEL", "BETA_POSITIVE", "GAMMA_K", "GAMMA_V",
-           "GAMMA_O", "HEADS", "KV_HEADS", "SHARING", "KIND", "RHO", "T", "N", "D", "D_K",
-           "D_V", "D_O", "PARAMS", "exact_value", "check_heads", "check_sharing", "check_rho",
+           "WIDTH_RTOL", "KINDS", "SHARINGS", "BETA", "BETA_MODEL", "BETA_POSITIVE", "GAMMA_K",
+           "GAMMA_V", "GAMMA_O", "HEADS", "KV_HEADS", "SHARING", "KIND", "RHO", "T", "N", "D",
+           "D_K", "D_V", "D_O", "PARAMS", "exact_value", "check_heads", "check_sharing", "check_rho",
            "check_rho_layer", "check_kind", "check_flag", "same_ratio"]
 
 BETA_LAW_RANGE = (0.01, 4.0)

@@ -14,14 +14,10 @@ import math
 
 import click
 
-from ..attention.domains import BETA, GAMMA_K, GAMMA_O, GAMMA_RANGE, GAMMA_V, HEADS, KV_HEADS, RHO
+from ..attention.domains import BETA, GAMMA_RANGE, HEADS
 
 __all__ = ["BETA_HELP", "GAMMA_HELP", "HEADS_HELP", "gamma_help", "DPS", "MAX_DPS", "REAL",
-           "Real", "flag_of", "param_help", "param_option", "LAW_PARAMS"]
-
-#: the declared parameters that the law commands take as flags, by Python name
-LAW_PARAMS = {p.name: p for p in (BETA, GAMMA_K, GAMMA_V, GAMMA_O, HEADS, KV_HEADS, RHO)}
-
+           "Real", "flag_of", "param_help", "param_option"]
 
 def flag_of(name):
     """The flag of a Python parameter name: ``gamma_k`` → ``--gamma-k``."""

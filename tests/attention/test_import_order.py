@@ -49,7 +49,8 @@ def _imports(path):
                 continue
             out.add(mod)
             for a in node.names:  # ``from . import x``: x may be a module
-                if (ROOT.parent / (mod + "." + a.name).replace(".", "/")).with_suffix(".py").exists():
+                sub = ROOT.parent / (mod + "." + a.name).replace(".", "/")
+                if sub.with_suffix(".py").exists():
                     out.add(mod + "." + a.name)
     return out
 
