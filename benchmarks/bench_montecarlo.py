@@ -71,7 +71,7 @@ def multihead(n_falcon, repeat):
     out = {}
     with single_threaded_blas():
         for name, cfg in cases.items():
-            model = cfg.model("mha")
+            model = AttentionModel.from_config(cfg, "mha")
             seed = np.random.SeedSequence(0)
             t_loop, t_batch = best_of_interleaved(
                 [lambda: _sample(model, seed, True, 3, head_chunk=1),
@@ -93,7 +93,7 @@ def table_rows(rows, repeat):
     out = {"rates": rates.to_dict(), "rows": {}}
     with single_threaded_blas():
         for name in rows:
-            model = MHAConfig.preset(name).model("mha")
+            model = AttentionModel.from_config(MHAConfig.preset(name), "mha")
             seed = np.random.SeedSequence(0)
             load0 = os.getloadavg()[0]
             t_direct, t_reduced = best_of_interleaved(
@@ -118,7 +118,7 @@ def check_rows(rows, draws, repeat):
     out = {}
     for name in rows:
         cfg = MHAConfig.preset(name)
-        model, law = cfg.model("mha"), cfg.law("mha")
+        model, law = AttentionModel.from_config(cfg, "mha"), cfg.law("mha")
         # warm the law's cdf/ppf tables so that both timings are the sampling and metrics
         check(law, model, draws=1, seed=0, workers=1, ks_tol=1, rel_w1_tol=10,
               method="reduced")

@@ -14,7 +14,7 @@ import argparse
 import os
 
 from freeattn.attention import MHAConfig
-from freeattn.montecarlo import check
+from freeattn.montecarlo import AttentionModel, check
 from freeattn.montecarlo.plot import plot_check
 
 HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "img")
@@ -46,7 +46,8 @@ def main():
         if only is not None and fname not in only:
             continue
         cfg = MHAConfig.from_ratios(args.n, **layer)
-        res = check(cfg.law(kind), cfg.model(kind), draws=args.draws, seed=0, workers=1)
+        res = check(cfg.law(kind), AttentionModel.from_config(cfg, kind), draws=args.draws,
+                    seed=0, workers=1)
         title = (f"{label}: β = 1, h = {cfg.heads}, γ_K = {cfg.gamma_k:g}, n = {cfg.n}\n"
                  f"KS to the law: softmax {res.softmax.ks:.3f}, Gaussian {res.gaussian.ks:.3f}"
                  f" ({args.draws} draws)")

@@ -3,51 +3,36 @@
 :class:`MHAConfig` holds the widths of a finite layer (n, d, h, h_KV, d_K, d_V, d_O), the
 inverse temperature β and the K/V sharing pattern; the proportional-limit ratios
 γ_K = h d_K / n, γ_V = h d_V / n, γ_O = d_O / n are derived from them.  ``.law(kind)`` is the
-limit law, ``.model(kind)`` the finite softmax/Gaussian model of :mod:`freeattn.montecarlo`,
-so that a law and the simulation that checks it cannot disagree about a parameter.
+limit law, and ``freeattn.montecarlo.AttentionModel.from_config(cfg, kind)`` the finite
+softmax/Gaussian model, so that a law and the simulation that checks it cannot disagree about
+a parameter (the samplers depend on this module, never the reverse).
 
-Parameter domains (declared here once, used by the laws and the samplers)
--------------------------------------------------------------------------
-``BETA_LAW_RANGE`` = [0.01, 4]
-    β of the limit laws (:func:`attention_law` and every law built on it): the range in which
-    float64 edges, atoms and total mass are verified (mass 1 to 1e-10, m₁ = θ₁).  Below
-    β = 0.01 a component of width ~ (θ₁ − θ₂)·1e-8 sits next to the bulk, beyond float64.
-``BETA_MODEL_RANGE`` = [1e-6, 20]
-    β of the finite models (:class:`MHAConfig`, :class:`freeattn.montecarlo.AttentionModel`):
-    the softmax is overflow-safe for any β, but the Gaussian model needs θ₁ = e^{β²} − 1,
-    which leaves float64 above β ≈ 26.6 and underflows to 0 below β ≈ 1e-8.  A model outside
-    ``BETA_LAW_RANGE`` can be simulated, but ``.law()`` refuses it (ParameterError 'beta').
-``GAMMA_RANGE`` = [1e-3, 1e3]
-    γ_K, γ_V, γ_O of the limit laws.
-``MAX_HEADS`` = 10 000
-    h of the limit laws.
-``WIDTH_RTOL`` = 5e-3
-    :meth:`MHAConfig.from_ratios` accepts a ratio whose width (e.g. γ_K n / h) lies within
-    this relative distance of an integer, and uses that integer width (and its exact ratio).
+Parameter domains: declared once in :mod:`freeattn.attention.domains` (``BETA_LAW_RANGE``,
+``BETA_MODEL_RANGE``, ``GAMMA_RANGE``, ``MAX_HEADS``, ``WIDTH_RTOL``; re-exported here).
+Exact input stays exact: ``MHAConfig(beta=Fraction(1, 10), ...)`` keeps β = 1/10 (and ρ
+likewise) for :meth:`MHAConfig.law`; :meth:`MHAConfig.to_dict` and the finite model
+(:meth:`freeattn.montecarlo.AttentionModel.from_config`) use their float values.
 """
 from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass
+from fractions import Fraction
 from functools import lru_cache
 
 from .. import _validation as v
-from .._validation import ParameterError, integer_at_least
+from .._validation import ParameterError
+from .domains import (BETA_LAW_RANGE, BETA_MODEL, BETA_MODEL_RANGE, D, D_K, D_O, D_V,
+                      GAMMA_RANGE, KINDS, MAX_HEADS, N, SHARINGS, WIDTH_RTOL, check_kind,
+                      check_rho, check_sharing, exact_value)
+from .multi_head import head_average_law, mha_output_law, values_law
+from .partial_kv import partial_kv_values_law
+from .single_head import attention_law
+from .tied import kv_values_law
 
-__all__ = ["MHAConfig", "WidthRatios", "PRESETS", "KINDS", "SHARINGS", "check_sharing", "BETA_LAW_RANGE", "BETA_MODEL_RANGE",
-           "GAMMA_RANGE", "MAX_HEADS", "WIDTH_RTOL", "width_from_ratio"]
-
-BETA_LAW_RANGE = (0.01, 4.0)
-BETA_MODEL_RANGE = (1e-6, 20.0)
-GAMMA_RANGE = (1e-3, 1e3)
-MAX_HEADS = 10_000
-WIDTH_RTOL = 5e-3
-
-#: which matrix of the layer a law or a simulation describes (see freeattn.montecarlo)
-KINDS = ("attention", "head_average", "values", "mha")
-
-#: across-head sharing and within-head tying of keys and values (Hayase & Karakida 2026, App. C)
-SHARINGS = ("none", "gqa", "mqa", "tied_kv")
+__all__ = ["MHAConfig", "WidthRatios", "PRESETS", "KINDS", "SHARINGS", "check_sharing",
+           "BETA_LAW_RANGE", "BETA_MODEL_RANGE", "GAMMA_RANGE", "MAX_HEADS", "WIDTH_RTOL",
+           "width_from_ratio"]
 
 
 def width_from_ratio(name, ratio, n, per=1, rtol=WIDTH_RTOL, width_name=None):
@@ -87,47 +72,6 @@ def width_from_ratio(name, ratio, n, per=1, rtol=WIDTH_RTOL, width_name=None):
     raise ParameterError(name, f"{name} * n{per_s} = {raw:.6g} is not within {100 * rtol:g} % of a "
                                f"positive integer width (n={n}{f', heads={per}' if per != 1 else ''}); "
                                f"use {options}")
-
-
-def check_sharing(sharing, heads, kv_heads):
-    """Validate an across-head sharing pattern; return the number of K/V heads h_KV.
-
-    Parameters
-    ----------
-    sharing : {'none', 'gqa', 'mqa', 'tied_kv'}
-        'none': independent K/V per query head (h_KV = h); 'mqa': one K/V pair shared by all
-        query heads (h_KV = 1); 'gqa': h_KV K/V heads with 1 < h_KV < h dividing h, each shared
-        by h/h_KV query heads; 'tied_kv': W^V_r = W^K_r within each head (h_KV any divisor of
-        h, default h).
-    heads : int
-    kv_heads : int or None
-
-    Raises
-    ------
-    ParameterError
-        ('sharing') for an unknown name; ('kv_heads') when h_KV does not fit the pattern.
-    """
-    if sharing not in SHARINGS:
-        raise ParameterError("sharing", f"sharing must be one of {SHARINGS}, got {sharing!r}")
-    if kv_heads is not None:
-        kv_heads = integer_at_least("kv_heads", kv_heads, 1)
-        if heads % kv_heads:
-            raise ParameterError("kv_heads", f"kv_heads must divide heads={heads}, got {kv_heads}")
-    if sharing == "none":
-        if kv_heads not in (None, heads):
-            raise ParameterError("kv_heads", f"sharing='none' has kv_heads = heads = {heads}, "
-                                             f"got {kv_heads} (use sharing='gqa' or 'mqa')")
-        return heads
-    if sharing == "mqa":
-        if kv_heads not in (None, 1):
-            raise ParameterError("kv_heads", f"sharing='mqa' has kv_heads = 1, got {kv_heads}")
-        return 1
-    if sharing == "gqa":
-        if kv_heads is None or not 1 < kv_heads < heads:
-            raise ParameterError("kv_heads", f"sharing='gqa' needs kv_heads with 1 < kv_heads "
-                                             f"< heads={heads} dividing heads, got {kv_heads}")
-        return kv_heads
-    return heads if kv_heads is None else kv_heads
 
 
 class WidthRatios:
@@ -209,35 +153,38 @@ class MHAConfig(WidthRatios):
 
     def __post_init__(self):
         set_ = lambda k, val: object.__setattr__(self, k, val)  # noqa: E731
-        n = v.integer_at_least("n", self.n, 2)
+        n = N.validate(self.n)
         set_("n", n)
-        set_("beta", float(v.in_closed_interval("beta", self.beta, *BETA_MODEL_RANGE)))
-        heads = v.positive_integer("heads", self.heads)
+        # β (and ρ below): the float for the finite model and to_dict, the exact value
+        # (self._exact) for the laws, so that Fraction(1, 10) is the law at 1/10
+        beta_x = exact_value(BETA_MODEL, self.beta)
+        set_("beta", float(beta_x))
+        heads = v.positive_integer("heads", self.heads)  # a finite model may have > MAX_HEADS
         set_("heads", heads)
-        d_k = v.positive_integer("d_k", self.d_k)
+        d_k = D_K.validate(self.d_k)
         set_("d_k", d_k)
-        d = n if self.d is None else v.integer_at_least("d", self.d, 1)
+        d = n if self.d is None else D.validate(self.d)
         if d < n:
             raise ParameterError("d", f"d must be an integer >= n={n} (orthogonal inputs "
                                       f"X Xᵀ/d = I_n need n <= d), got {d}")
         set_("d", d)
-        d_v = d_k if self.d_v is None else v.positive_integer("d_v", self.d_v)
+        d_v = d_k if self.d_v is None else D_V.validate(self.d_v)
         set_("d_v", d_v)
-        set_("d_o", d if self.d_o is None else v.positive_integer("d_o", self.d_o))
+        set_("d_o", d if self.d_o is None else D_O.validate(self.d_o))
         set_("kv_heads", check_sharing(self.sharing, heads, self.kv_heads))
         if self.sharing == "tied_kv" and d_v != d_k:
             raise ParameterError("d_v", f"sharing='tied_kv' (W^V = W^K) needs d_v == d_k={d_k}, "
                                         f"got d_v={d_v}")
+        rho_x = None
         if self.rho is not None:
-            from .partial_kv import check_rho
-
-            rho = float(check_rho(self.rho))
-            if self.sharing == "tied_kv" and rho != 1:
-                raise ParameterError("rho", f"sharing='tied_kv' is rho = 1, got rho={rho!r}")
+            rho_x = check_rho(self.rho)
+            if self.sharing == "tied_kv" and rho_x != 1:
+                raise ParameterError("rho", f"sharing='tied_kv' is rho = 1, got rho={self.rho!r}")
             if d_v != d_k:
                 raise ParameterError("d_v", f"rho (W^V = ρW^K + sqrt(1 − ρ²)W̃) needs d_v == "
                                             f"d_k={d_k}, got d_v={d_v}")
-            set_("rho", rho)
+            set_("rho", float(rho_x))
+        set_("_exact", (beta_x, rho_x))
 
     # ------------------------------------------------------------ construction
     @classmethod
@@ -305,9 +252,7 @@ class MHAConfig(WidthRatios):
             ('kind') for an unknown kind; ('beta', 'gamma_*', 'heads') when the configuration
             lies outside the laws' domain (``BETA_LAW_RANGE``, ``GAMMA_RANGE``, ``MAX_HEADS``).
         """
-        if kind not in KINDS:
-            raise ParameterError("kind", f"kind must be one of {KINDS}, got {kind!r}")
-        return _law(self, kind)
+        return _law(self, check_kind(kind), self._exact)
 
     def limit_mean(self, kind="mha"):
         """First moment of :meth:`law` (``self.law(kind).mean()``), a float."""
@@ -326,21 +271,6 @@ class MHAConfig(WidthRatios):
             return self.gamma_o * (t1 + self.rho ** 2 * self.heads * t2 / self.gamma_k)
         return self.gamma_o * (t1 + self.heads * t2 / self.gamma_k if self.tied else t1)
 
-    def model(self, kind="mha", x=None):
-        """The finite softmax/Gaussian model of this layer (:class:`freeattn.montecarlo.AttentionModel`).
-
-        Parameters
-        ----------
-        kind : {'attention', 'head_average', 'values', 'mha'}, default 'mha'
-        x : ndarray of shape (n, d), optional
-            Input with X Xᵀ/d = I_n (default sqrt(d)[I_n, 0]).
-        """
-        from ..montecarlo.samplers import AttentionModel
-
-        return AttentionModel(beta=self.beta, n=self.n, d_k=self.d_k, heads=self.heads,
-                              kind=kind, d=self.d, d_v=self.d_v, d_o=self.d_o,
-                              kv_heads=self.kv_heads, tied=self.tied, x=x, rho=self.rho)
-
     def to_dict(self):
         """JSON-able description with the derived ratios."""
         out = asdict(self)
@@ -349,26 +279,26 @@ class MHAConfig(WidthRatios):
 
 
 @lru_cache(maxsize=64)
-def _law(cfg, kind):
-    from .multi_head import head_average_law, mha_output_law, values_law
-    from .single_head import attention_law
-
+def _law(cfg, kind, exact):
+    """The law of ``kind`` (the sharing/ρ dispatch), cached per configuration, kind and exact
+    (β, ρ) (configurations that differ only in an exact β compare equal as dataclasses)."""
+    beta, rho = exact
+    # the ratios of integer widths, exactly (γ_K = h d_K / n, ...)
+    gamma_k = Fraction(cfg.heads * cfg.d_k, cfg.n)
+    gamma_v = Fraction(cfg.heads * cfg.d_v, cfg.n)
+    gamma_o = Fraction(cfg.d_o, cfg.n)
     if kind == "attention":
-        return attention_law(cfg.beta, cfg.gamma_k, cfg.heads)
+        return attention_law(beta, gamma_k, cfg.heads)
     if kind == "head_average":
-        return head_average_law(cfg.beta, cfg.gamma_k, cfg.heads, kv_heads=cfg.kv_heads)
+        return head_average_law(beta, gamma_k, cfg.heads, kv_heads=cfg.kv_heads)
     if kind == "values":
-        if cfg.rho is not None:
-            from .partial_kv import partial_kv_values_law
-
-            return partial_kv_values_law(cfg.beta, cfg.heads, cfg.gamma_k, cfg.rho)
+        if rho is not None:
+            return partial_kv_values_law(beta, cfg.heads, gamma_k, rho)
         if cfg.tied:
-            from .tied import kv_values_law
-
-            return kv_values_law(cfg.beta, cfg.heads, cfg.gamma_k)
-        return values_law(cfg.beta, cfg.heads, cfg.gamma_k, cfg.gamma_v)
-    return mha_output_law(cfg.beta, cfg.heads, cfg.gamma_k, cfg.gamma_v, cfg.gamma_o,
-                          sharing=cfg.sharing, kv_heads=cfg.kv_heads, rho=cfg.rho)
+            return kv_values_law(beta, cfg.heads, gamma_k)
+        return values_law(beta, cfg.heads, gamma_k, gamma_v)
+    return mha_output_law(beta, cfg.heads, gamma_k, gamma_v, gamma_o, sharing=cfg.sharing,
+                          kv_heads=cfg.kv_heads, rho=rho)
 
 
 def _row(n, d, heads, kv_heads, d_k, sharing, source):

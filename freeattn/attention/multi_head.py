@@ -25,48 +25,19 @@ import math
 import numpy as np
 import sympy as sp
 
-from .._validation import ParameterError, in_closed_interval, integer_at_least
-from ..convolution import free_multiplicative_convolution
-from ..laws import MarchenkoPastur
-from ..laws._params import exact
-from . import config as _cfg
-from .config import SHARINGS, check_sharing
-from .single_head import attention_law, rho_law
+from .._validation import ParameterError, positive
+from ..convolution import compound_free_poisson, free_multiplicative_convolution
+from ..laws.empirical import Empirical
+from ..laws.marchenko_pastur import FreePoisson
+from . import _constructions as C
+from . import _jump_law as J
+from .domains import (BETA, GAMMA_K, GAMMA_O, GAMMA_V, KV_HEADS, SHARINGS, check_flag,
+                      check_heads,
+                      check_rho_layer, check_sharing, exact_value, same_ratio)
+from ._constructions import theta1, theta2
 
 __all__ = ["SHARINGS", "head_average_law", "values_law", "mha_output_law",
            "output_outlier", "check_sharing", "sigma_vo", "output_law_from_weights"]
-
-def _free_poisson(rate):
-    from ..laws.marchenko_pastur import FreePoisson
-
-    return FreePoisson(rate)
-
-
-def _ratio(name, value):
-    return float(in_closed_interval(name, value, *_cfg.GAMMA_RANGE))
-
-
-def _beta(beta):
-    return float(in_closed_interval("beta", beta, *_cfg.BETA_LAW_RANGE))
-
-
-def _heads(heads):
-    heads = integer_at_least("heads", heads, 1)
-    if heads > _cfg.MAX_HEADS:
-        raise ParameterError("heads", f"heads must be an integer in [1, {_cfg.MAX_HEADS}], "
-                                      f"got {heads}")
-    return heads
-
-
-def _named(law, name, kind, **params):
-    """Name the law and record what it describes: ``law.describes`` is the matrix kind of
-    :class:`freeattn.montecarlo.AttentionModel` and ``law.params`` its β and ratios;
-    :func:`freeattn.montecarlo.check` uses them to refuse a law of another kind or other
-    parameters."""
-    law.name = name
-    law.params = params
-    law.describes = kind
-    return law
 
 
 def head_average_law(beta, gamma_k, heads, shared_key=False, kv_heads=None):
@@ -102,21 +73,22 @@ def head_average_law(beta, gamma_k, heads, shared_key=False, kv_heads=None):
     Theorem 3.1 with Σ_VO = h^{-1} Σ_r Σ_{G,r}: the key average (1/h) Σ_r K_r K_rᵀ/d_K is a
     Gaussian Gram of aspect ratio h_KV d_K / n = γ_K h_KV / h, and π(ρ, 1) = ρ ⊠ π₁.
     """
-    beta, gamma_k, heads = _beta(beta), _ratio("gamma_k", gamma_k), _heads(heads)
-    if not isinstance(shared_key, (bool, np.bool_)):
-        raise TypeError(f"shared_key must be True or False, got {shared_key!r}")
+    beta, gamma_k = exact_value(BETA, beta), exact_value(GAMMA_K, gamma_k)
+    heads = check_heads(heads)
+    shared_key = check_flag("shared_key", shared_key)
     if kv_heads is None:
         kv_heads = 1 if shared_key else heads
     else:
-        kv_heads = integer_at_least("kv_heads", kv_heads, 1)
+        kv_heads = KV_HEADS.validate(kv_heads)
         if heads % kv_heads or (shared_key and kv_heads != 1):
             raise ParameterError("kv_heads", f"kv_heads must divide heads={heads} (and be 1 "
                                              f"with shared_key=True), got {kv_heads}")
-    t = exact(gamma_k) * sp.Rational(kv_heads, heads)
-    law = free_multiplicative_convolution(rho_law(beta, t), _free_poisson(1))
-    return _named(law, f"head_average_law(beta={beta:g}, gamma_k={gamma_k:g}, heads={heads}, "
-                       f"kv_heads={kv_heads})", "head_average",
-                  beta=beta, gamma_k=gamma_k, heads=heads, kv_heads=kv_heads)
+    t = gamma_k * sp.Rational(kv_heads, heads)
+    law = free_multiplicative_convolution(C.rho_law(beta, t), FreePoisson(1))
+    b, g = float(beta), float(gamma_k)
+    return C.named(law, f"head_average_law(beta={b:g}, gamma_k={g:g}, heads={heads}, "
+                        f"kv_heads={kv_heads})", "head_average",
+                   beta=b, gamma_k=g, heads=heads, kv_heads=kv_heads)
 
 
 def values_law(beta, heads, gamma_k, gamma_v):
@@ -140,13 +112,13 @@ def values_law(beta, heads, gamma_k, gamma_v):
     ParameterError
         For a parameter outside its domain.
     """
-    beta, heads = _beta(beta), _heads(heads)
-    gamma_k, gamma_v = _ratio("gamma_k", gamma_k), _ratio("gamma_v", gamma_v)
-    law = free_multiplicative_convolution(attention_law(beta, gamma_k, heads),
-                                          _free_poisson(gamma_v))
-    return _named(law, f"values_law(beta={beta:g}, heads={heads}, gamma_k={gamma_k:g}, "
-                       f"gamma_v={gamma_v:g})", "values",
-                  beta=beta, heads=heads, gamma_k=gamma_k, gamma_v=gamma_v, tied=False)
+    beta, heads = exact_value(BETA, beta), check_heads(heads)
+    gamma_k, gamma_v = exact_value(GAMMA_K, gamma_k), exact_value(GAMMA_V, gamma_v)
+    law = C.independent_values(beta, heads, gamma_k, gamma_v)
+    b, g, gv = float(beta), float(gamma_k), float(gamma_v)
+    return C.named(law, f"values_law(beta={b:g}, heads={heads}, gamma_k={g:g}, "
+                        f"gamma_v={gv:g})", "values",
+                   beta=b, heads=heads, gamma_k=g, gamma_v=gv, tied=False)
 
 
 def mha_output_law(beta, heads, gamma_k, gamma_v, gamma_o, sharing="none", kv_heads=None,
@@ -198,33 +170,28 @@ def mha_output_law(beta, heads, gamma_k, gamma_v, gamma_o, sharing="none", kv_he
     normalised variance of the result is m₂/m₁² − 1 = 1/h + 1/γ_V + 1/γ_O + θ₂²/(γ_K θ₁²)
     (eq. (C.16)) for 'none'/'gqa'/'mqa'.
     """
-    beta, heads = _beta(beta), _heads(heads)
-    gamma_k, gamma_o = _ratio("gamma_k", gamma_k), _ratio("gamma_o", gamma_o)
-    gamma_v = _ratio("gamma_v", gamma_v)
+    beta, heads = exact_value(BETA, beta), check_heads(heads)
+    gamma_k, gamma_v = exact_value(GAMMA_K, gamma_k), exact_value(GAMMA_V, gamma_v)
+    gamma_o = exact_value(GAMMA_O, gamma_o)
     kv = check_sharing(sharing, heads, kv_heads)
-    params = dict(beta=beta, heads=heads, gamma_k=gamma_k, gamma_v=gamma_v, gamma_o=gamma_o,
-                  sharing=sharing, kv_heads=kv)
-    name = (f"mha_output_law(beta={beta:g}, heads={heads}, gamma_k={gamma_k:g}, "
-            f"gamma_v={gamma_v:g}, gamma_o={gamma_o:g}, sharing={sharing!r})")
+    b, g, gv, go = float(beta), float(gamma_k), float(gamma_v), float(gamma_o)
+    params = dict(beta=b, heads=heads, gamma_k=g, gamma_v=gv, gamma_o=go, sharing=sharing,
+                  kv_heads=kv)
+    name = (f"mha_output_law(beta={b:g}, heads={heads}, gamma_k={g:g}, gamma_v={gv:g}, "
+            f"gamma_o={go:g}, sharing={sharing!r})")
     if rho is not None:
-        from .partial_kv import check_rho_layer, partial_kv_output_law
-
-        rho_x = check_rho_layer(rho, sharing, gamma_k, gamma_v)
-        params["rho"] = float(rho_x)
-        name = name[:-1] + f", rho={float(rho_x):g})"
-        law = partial_kv_output_law(beta, heads, gamma_k, gamma_o, rho)
-        return _named(law, name, "mha", **params)
+        rho = check_rho_layer(rho, sharing, gamma_k, gamma_v)
+        params["rho"] = float(rho)
+        law = J.output(beta, heads, gamma_k, gamma_o, rho)
+        return C.named(law, name[:-1] + f", rho={float(rho):g})", "mha", **params)
     if sharing == "tied_kv":
-        if not math.isclose(gamma_v, gamma_k, rel_tol=1e-12):
+        if not same_ratio(gamma_k, gamma_v):
             raise ParameterError("gamma_v", f"sharing='tied_kv' (W^V = W^K) needs gamma_v == "
-                                            f"gamma_k = {gamma_k:g}, got {gamma_v:g}")
-        from .tied import tied_output_law
-
-        return _named(tied_output_law(beta, heads, gamma_k, gamma_o), name, "mha", **params)
-    law = free_multiplicative_convolution(attention_law(beta, gamma_k, heads),
-                                          MarchenkoPastur(1 / exact(gamma_v)))
-    law = free_multiplicative_convolution(law, _free_poisson(gamma_o))
-    return _named(law, name, "mha", **params)
+                                            f"gamma_k = {g:g}, got {gv:g}")
+        law = C.tied_output(beta, heads, gamma_k, gamma_o)
+    else:
+        law = C.independent_output(beta, heads, gamma_k, gamma_v, gamma_o)
+    return C.named(law, name, "mha", **params)
 
 
 def output_outlier(values=None, w_o=None):
@@ -288,8 +255,6 @@ def sigma_vo(keys, values, w_o, beta):
     ValueError
         If the numbers of heads or the shapes do not chain.
     """
-    from .single_head import theta1, theta2
-
     t1, t2 = theta1(beta), theta2(beta)
     keys = [np.asarray(k, dtype=float) for k in keys]
     values = [np.asarray(val, dtype=float) for val in values]
@@ -339,10 +304,6 @@ def output_law_from_weights(sigma_vo_eigenvalues, gamma_o, method=None):
     ParameterError
         For empty, non-finite or negative eigenvalues, or a bad ``gamma_o``.
     """
-    from .._validation import positive
-    from ..convolution import compound_free_poisson
-    from ..laws.empirical import Empirical
-
     eig = np.asarray(sigma_vo_eigenvalues, dtype=float).ravel()
     if eig.size and np.all(np.isfinite(eig)) and eig.min() < -1e-12 * max(1.0, abs(eig).max()):
         raise ParameterError("sigma_vo_eigenvalues", f"sigma_vo_eigenvalues must be >= 0 "

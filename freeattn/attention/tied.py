@@ -12,31 +12,15 @@ with Z_KV = [A_1^⊥ K_1, …, A_h^⊥ K_h] and Gaussian output weights W^O = G_
 """
 from __future__ import annotations
 
-import sympy as sp
-
-from .._validation import in_closed_interval, integer_at_least
-from ..convolution import compound_free_poisson, free_multiplicative_convolution
-from ..convolution._dispatch import mark_positive
-from ..laws._params import exact
-from . import config as _cfg
+from . import _constructions as C
+from .domains import BETA, GAMMA_K, GAMMA_O, check_heads, exact_value
 
 __all__ = ["kv_polynomial", "kv_law", "kv_values_law", "tied_output_law"]
 
 
-def _free_poisson(rate):
-    from ..laws.marchenko_pastur import FreePoisson
-
-    return FreePoisson(rate)
-
-
 def _args(beta, heads, gamma_k):
-    beta = float(in_closed_interval("beta", beta, *_cfg.BETA_LAW_RANGE))
-    heads = integer_at_least("heads", heads, 1)
-    if heads > _cfg.MAX_HEADS:
-        raise _cfg.ParameterError("heads", f"heads must be an integer in [1, {_cfg.MAX_HEADS}], "
-                                           f"got {heads}")
-    gamma_k = float(in_closed_interval("gamma_k", gamma_k, *_cfg.GAMMA_RANGE))
-    return beta, heads, gamma_k
+    """(β, h, γ_K), validated once, β and γ_K exact."""
+    return exact_value(BETA, beta), check_heads(heads), exact_value(GAMMA_K, gamma_k)
 
 
 def kv_polynomial(beta, heads, gamma_k):
@@ -44,10 +28,7 @@ def kv_polynomial(beta, heads, gamma_k):
 
     c₀ = 0, c₁ = θ₁ − θ₂, c₂ = h θ₂ / γ_K, as sympy numbers (θ₁ = e^{β²} − 1 kept exact).
     """
-    beta, heads, gamma_k = _args(beta, heads, gamma_k)
-    b2 = exact(beta) ** 2
-    th1, th2 = sp.exp(b2) - 1, b2
-    return (sp.Integer(0), th1 - th2, heads * th2 / exact(gamma_k))
+    return C.kv_polynomial(*_args(beta, heads, gamma_k))
 
 
 def kv_law(beta, heads, gamma_k):
@@ -55,10 +36,10 @@ def kv_law(beta, heads, gamma_k):
 
     Parameters
     ----------
-    beta : float in [0.01, 4]
+    beta : real number in [0.01, 4]
     heads : int in [1, 10000]
-    gamma_k : float in [1e-3, 1e3]
-        γ_K = h d_K / n.
+    gamma_k : real number in [1e-3, 1e3]
+        γ_K = h d_K / n.  Exact input (int, Fraction, Decimal, sympy, mpmath) stays exact.
 
     Returns
     -------
@@ -72,15 +53,8 @@ def kv_law(beta, heads, gamma_k):
         For a parameter outside its domain.
     """
     beta, heads, gamma_k = _args(beta, heads, gamma_k)
-    coeffs = kv_polynomial(beta, heads, gamma_k)
-    law = _free_poisson(exact(gamma_k) / heads).pushforward(coeffs)
-    law.name = f"kv_law(beta={beta:g}, heads={heads}, gamma_k={gamma_k:g})"
-    return law
-
-
-#: why the jump laws here are on [0, ∞) with positive mean: a free Poisson law pushed forward
-#: by x ↦ c₁x + c₂x² with c₁ = θ₁ − θ₂ = e^{β²} − 1 − β² > 0 (times t > 0) and c₂ > 0
-_PHI_POSITIVE = "φ#π_s, φ(x) = c₁x + c₂x² with c₁, c₂ > 0, π_s on [0, ∞)"
+    return C.named(C.kv_law(beta, heads, gamma_k),
+                   f"kv_law(beta={float(beta):g}, heads={heads}, gamma_k={float(gamma_k):g})")
 
 
 def kv_values_law(beta, heads, gamma_k):
@@ -105,19 +79,10 @@ def kv_values_law(beta, heads, gamma_k):
     an atom-free jump law (the route used here when t < 1).
     """
     beta, heads, gamma_k = _args(beta, heads, gamma_k)
-    t = exact(gamma_k) / heads
-    if t < 1:
-        _, c1, c2 = kv_polynomial(beta, heads, gamma_k)
-        jump = _free_poisson(1 / t).pushforward((sp.Integer(0), c1 * t, c2 * t**2))
-        law = compound_free_poisson(mark_positive(jump, _PHI_POSITIVE), exact(gamma_k))
-    else:
-        law = compound_free_poisson(mark_positive(kv_law(beta, heads, gamma_k), _PHI_POSITIVE),
-                                    heads)
-    law.name = f"kv_values_law(beta={beta:g}, heads={heads}, gamma_k={gamma_k:g})"
-    law.params = {"beta": beta, "heads": heads, "gamma_k": gamma_k, "gamma_v": gamma_k,
-                  "tied": True}
-    law.describes = "values"
-    return law
+    b, g = float(beta), float(gamma_k)
+    return C.named(C.kv_values(beta, heads, gamma_k),
+                   f"kv_values_law(beta={b:g}, heads={heads}, gamma_k={g:g})", "values",
+                   beta=b, heads=heads, gamma_k=g, gamma_v=g, tied=True)
 
 
 def tied_output_law(beta, heads, gamma_k, gamma_o):
@@ -133,7 +98,7 @@ def tied_output_law(beta, heads, gamma_k, gamma_o):
         For a parameter outside its domain.
     """
     beta, heads, gamma_k = _args(beta, heads, gamma_k)
-    gamma_o = float(in_closed_interval("gamma_o", gamma_o, *_cfg.GAMMA_RANGE))
-    law = free_multiplicative_convolution(kv_values_law(beta, heads, gamma_k),
-                                          _free_poisson(gamma_o))
-    return law.dilate(1 / exact(gamma_k))
+    gamma_o = exact_value(GAMMA_O, gamma_o)
+    return C.named(C.tied_output(beta, heads, gamma_k, gamma_o),
+                   f"tied_output_law(beta={float(beta):g}, heads={heads}, "
+                   f"gamma_k={float(gamma_k):g}, gamma_o={float(gamma_o):g})")

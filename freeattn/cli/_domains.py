@@ -1,34 +1,119 @@
-"""--help texts of the layer flags, written from the declared parameter domains.
+"""CLI flags, --help texts and number parsing, derived from the declared parameters.
 
-One source: :mod:`freeattn.attention.config` (``BETA_LAW_RANGE``, ``GAMMA_RANGE``,
-``MAX_HEADS``), the same constants the laws validate against, so a help text cannot state a
-range the laws do not enforce.
+One source: the :class:`~freeattn._validation.Param` declarations of
+:mod:`freeattn.attention.domains` (the same objects the laws validate with).  A flag is the
+parameter's Python name spelled ``--gamma-k``; its help text states the declared domain
+(``"β in [0.01, 4]"``), so a help text cannot state a range the laws do not enforce; and
+:func:`freeattn.cli._errors.usage_error` maps a :class:`~freeattn._validation.ParameterError`
+back to the flag by the same rule (or by the click option of that Python name).
 """
 from __future__ import annotations
 
+import decimal
+import math
+
 import click
 
-from ..attention.config import BETA_LAW_RANGE, GAMMA_RANGE, MAX_HEADS
+from ..attention.domains import BETA, GAMMA_RANGE, HEADS
 
-__all__ = ["BETA_HELP", "GAMMA_HELP", "HEADS_HELP", "gamma_help", "DPS", "MAX_DPS"]
+__all__ = ["BETA_HELP", "GAMMA_HELP", "HEADS_HELP", "gamma_help", "DPS", "MAX_DPS", "REAL",
+           "Real", "flag_of", "param_help", "param_option"]
+
+def flag_of(name):
+    """The flag of a Python parameter name: ``gamma_k`` → ``--gamma-k``."""
+    return "--" + name.replace("_", "-")
 
 
 def _interval(lo, hi):
     return f"[{lo:g}, {hi:g}]"
 
 
-#: "β in [0.01, 4]"
-BETA_HELP = f"Inverse temperature β in {_interval(*BETA_LAW_RANGE)}."
+def param_help(param, default=None, extra=""):
+    """The --help text of a declared parameter: its description and domain.
+
+    ``"Inverse temperature β in [0.01, 4]."``, ``"γ_K = h d_K / n, in [0.001, 1000]."``,
+    ``"Number of heads h, an integer with 1 ≤ h ≤ 10000."``; ``default`` (a phrase such as
+    ``"1, or the preset's"``) is appended as ``(default …)``, then ``extra``.
+    """
+    doc = param.doc[:1].upper() + param.doc[1:]
+    if isinstance(param.domain, tuple):
+        sep = " " if doc.endswith(param.symbol) else ", "
+        text = f"{doc}{sep}in {_interval(*param.domain[1:])}"
+    else:
+        text = doc
+    if default is not None:
+        text += f" (default {default})"
+    return text + "." + (f" {extra}" if extra else "")
+
+
+class Real(click.ParamType):
+    """A finite real number, parsed without silent rounding to 0 or ∞.
+
+    ``float("1e-400")`` is 0.0 and ``float("1e400")`` is inf: a flag given such a number is
+    refused (naming the flag) rather than passed on as 0 or ∞; NaN and ±inf are refused too.
+    Subnormal values (down to 5e-324) are accepted: they are the numbers written.
+    """
+
+    name = "number"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, float):
+            x = value
+        else:
+            text = str(value).strip()
+            try:
+                x = float(text)
+            except ValueError:
+                self.fail(f"{text!r} is not a real number", param, ctx)
+            if x == 0 and math.isfinite(x):
+                try:
+                    if decimal.Decimal(text) != 0:
+                        self.fail(f"{text} underflows to 0 in float64 (the smallest positive "
+                                  f"value is 5e-324); give 0 or a representable value",
+                                  param, ctx)
+                except decimal.InvalidOperation:
+                    pass
+            elif math.isinf(x) and text.lstrip("+-").lower() not in ("inf", "infinity"):
+                self.fail(f"{text} overflows float64 (the largest value is 1.8e308)", param,
+                          ctx)
+        if not math.isfinite(x):
+            self.fail(f"must be a finite number, got {value}", param, ctx)
+        return x
+
+
+#: the click type of every real-valued flag
+REAL = Real()
+
+
+def param_option(param, *, flag=None, required=False, default=None, show_default=False,
+                 default_help=None, extra="", **kwargs):
+    """A click option for a declared parameter: flag, type and help derived from it.
+
+    ``flag`` overrides the flag derived from the name (the Python name stays ``param.name``,
+    so that a ParameterError naming it is reported with this flag).
+    """
+    if isinstance(param.domain, tuple) or param.domain in ("positive", "nonnegative", "real",
+                                                             "at_least_one"):
+        kind = REAL
+    else:  # integers and choices: the declared validator checks the range, click the type
+        kind = kwargs.pop("type", int)
+    kwargs.setdefault("type", kind)
+    return click.option(flag or flag_of(param.name), param.name, required=required,
+                        default=default, show_default=show_default,
+                        help=param_help(param, default_help, extra), **kwargs)
+
+
+#: "Inverse temperature β in [0.01, 4]."
+BETA_HELP = param_help(BETA)
 #: "in [0.001, 1000]"
 GAMMA_HELP = f"in {_interval(*GAMMA_RANGE)}"
-#: "1 ≤ h ≤ 10000"
-HEADS_HELP = f"Number of heads h, an integer with 1 ≤ h ≤ {MAX_HEADS}."
+#: "Number of heads h, an integer with 1 ≤ h ≤ 10000."
+HEADS_HELP = param_help(HEADS)
 
 
 def gamma_help(symbol, definition):
     """E.g. ``gamma_help("γ_K", "h d_K / n")`` → "γ_K = h d_K / n, in [0.001, 1000]."."""
     return f"{symbol} = {definition}, {GAMMA_HELP}."
-
 
 
 #: Largest --dps the commands accept.  Conversions to mpmath are exact (no decimal-string

@@ -2,10 +2,18 @@
 from __future__ import annotations
 
 import os
+import tempfile
 
 import click
 
-__all__ = ["check_output_path", "check_curve_outputs", "write_or_fail"]
+from ._errors import RunError
+
+__all__ = ["check_output_path", "check_curve_outputs", "write_or_fail", "split_out",
+           "OUT_HELP"]
+
+#: --help of every --out option: one convention across the commands
+OUT_HELP = ("Write the results to FILE, the format from its extension: .json (JSON){more}, or an "
+            "image extension (.png, .svg, .pdf, ...: the figure, as --plot).")
 
 
 # formats that need an external program (pgf: a LaTeX install) are not offered
@@ -19,8 +27,6 @@ def _plot_formats():
 
 
 def _writable(folder):
-    import tempfile
-
     try:
         with tempfile.TemporaryFile(dir=folder):
             return True
@@ -56,8 +62,6 @@ def check_output_path(path, hint, *, plot=False):
 
 def write_or_fail(write, path, hint):
     """Run ``write()``; an OS or matplotlib failure becomes a RunError (exit code 3)."""
-    from ._errors import RunError
-
     try:
         return write()
     except (OSError, RuntimeError, ValueError) as exc:
@@ -67,6 +71,37 @@ def write_or_fail(write, path, hint):
 #: Largest --points of a density command: 10⁶ points take ~8 s and a 37 MB CSV here; 10⁸
 #: ran for minutes before printing anything.
 MAX_POINTS = 10**6
+
+
+def _extension(path):
+    return os.path.splitext(path)[1].lower().lstrip(".")
+
+
+def split_out(out, plot, data=("json",), default=None):
+    """(data file, figure file) of a command's --out and --plot (the one --out convention).
+
+    ``--out FILE.png`` (any image extension matplotlib writes) is the figure, as ``--plot``;
+    ``--out FILE.json`` (or another extension of ``data``) the numbers.  ``default`` is the
+    data format of any other extension (the density commands write CSV there); without one,
+    another extension is refused naming --out.
+    """
+    if out is None:
+        return None, plot
+    if plot is not None and os.path.abspath(out) == os.path.abspath(plot):
+        raise click.BadParameter("--out and --plot must be different files", param_hint="--plot")
+    ext = _extension(out)
+    if ext in data:
+        return out, plot
+    if ext in _plot_formats():
+        if plot is not None:
+            raise click.BadParameter("give the figure once: --out FILE.png or --plot FILE.png",
+                                     param_hint="--out")
+        return None, out
+    if default is not None:
+        return out, plot
+    choices = ", ".join("." + d for d in data)
+    raise click.BadParameter(f"{out!r}: the extension sets the format: {choices} or an image "
+                             f"extension (.png, .svg, .pdf, ...)", param_hint="--out")
 
 
 def check_curve_outputs(points, out, plot):

@@ -3,66 +3,65 @@ explicit ratios."""
 from __future__ import annotations
 
 
+import json
+
 import click
 import numpy as np
 
-from ._domains import DPS
+from .._validation import ParameterError, positive_integer
+from ..attention.config import PRESETS
+from ..attention.domains import (BETA, GAMMA_K, GAMMA_O, GAMMA_V, KINDS, KV_HEADS, RHO,
+                                 check_rho_layer, check_sharing)
+from ..attention.multi_head import head_average_law, mha_output_law, values_law
+from ..attention.partial_kv import partial_kv_values_law
+from ..attention.single_head import attention_law
+from ..attention.tied import kv_values_law
+from ._domains import DPS, param_option
 from ._errors import usage_error
-from ._paths import check_curve_outputs, write_or_fail
+from ._layer import SHARING_CHOICE, preset_kv_heads, preset_note
+from ._output import CURVE_OUT_HELP, curve_payload, num, write_curve
+from ._paths import check_curve_outputs, split_out, write_or_fail
 
 __all__ = ["density_mha"]
 
-_KINDS = click.Choice(["mha", "values", "head_average", "attention"])
+#: the matrix kinds, from the declared kinds (the layer output first: the default)
+_KINDS = click.Choice(["mha"] + [k for k in KINDS if k != "mha"])
 
 
 @click.command("mha")
 @click.option("--preset", default=None,
               help="A published layer (Table D.2 names, or mistral-7b): its β and ratios; "
                    "other flags override them.")
-@click.option("--beta", type=float, default=None, help="Inverse temperature β (default 1).")
+@param_option(BETA, default_help="1, or the preset's")
 @click.option("--heads", type=int, default=None, help="Number of query heads h (default 1).")
-@click.option("--kv-heads", type=int, default=None, help="K/V heads h_KV (for gqa).")
-@click.option("--sharing", type=click.Choice(["none", "gqa", "mqa", "tied_kv"]), default=None,
+@param_option(KV_HEADS, extra="Needed for gqa.")
+@click.option("--sharing", type=SHARING_CHOICE, default=None,
               help="K/V sharing across heads or tying W^V = W^K (default none).")
-@click.option("--gamma-k", "gamma_k", type=float, default=None, help="γ_K = h d_K / n.")
-@click.option("--gamma-v", "gamma_v", type=float, default=None,
-              help="γ_V = h d_V / n (default γ_K).")
-@click.option("--gamma-o", "gamma_o", type=float, default=None,
-              help="γ_O = d_O / n (default 1).")
-@click.option("--rho", type=float, default=None,
-              help="Within-head K–V correlation ρ in [0, 1]: W^V = ρW^K + sqrt(1 − ρ²)W̃ "
-                   "(needs γ_V = γ_K; beyond the paper, derivations/partial_kv.py).")
+@param_option(GAMMA_K)
+@param_option(GAMMA_V, default_help="γ_K")
+@param_option(GAMMA_O, default_help="1")
+@param_option(RHO, extra="Needs γ_V = γ_K; beyond the paper, derivations/partial_kv.py.")
 @click.option("--kind", type=_KINDS, default="mha", show_default=True,
               help="Which matrix: the layer output, Z_V, the head average or [A_r^⊥].")
 @click.option("--points", type=int, default=400, show_default=True,
               help="Number of grid points across the support (2 to 10^6).")
-@click.option("--out", type=click.Path(dir_okay=False),
-              help="Write the curve to FILE.json, or as CSV to any other name (FILE.csv).")
+@click.option("--out", type=click.Path(dir_okay=False), help=CURVE_OUT_HELP)
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the curve as JSON (the --out FILE.json content) instead of text.")
 @click.option("--plot", type=click.Path(dir_okay=False),
               help="Write a plot of the density (.png, .pdf, .svg, ...).")
 @click.option("--dps", type=DPS, default=None,
               help="Digits (5 to 2000) for edges, atoms and moments (mpmath).")
 def density_mha(preset, beta, heads, kv_heads, sharing, gamma_k, gamma_v, gamma_o, rho, kind,
-                points, out, plot, dps):
+                points, out, as_json, plot, dps):
     """Density of the limit law of a multi-head layer: ν_{∞,h} ⊠ MP_{1/γ_V} ⊠ π_{γ_O} (C.15),
     or D_{1/γ_K}(π(μ_KV, h) ⊠ π_{γ_O}) for tied K = V (C.21); MQA/GQA equal 'none'."""
-    from .._validation import positive_integer
-    from ..attention.config import PRESETS, check_sharing
-    from .check import preset_kv_heads, preset_note
-    from ..attention.multi_head import head_average_law, mha_output_law, values_law
-    from ..attention.single_head import attention_law
-    from ..attention.tied import kv_values_law
-    from . import _num, _write_curve
-
+    out, plot = split_out(out, plot, data=("json", "csv"), default="csv")
     check_curve_outputs(points, out, plot)
-    flags = dict(preset="--preset", sharing="--sharing", gamma_v="--gamma-v",
-                 gamma_o="--gamma-o", rho="--rho")
     try:
         p = {"beta": 1.0, "heads": 1, "sharing": "none", "kv_heads": None}
         if preset is not None:
             if preset not in PRESETS:
-                from .._validation import ParameterError
-
                 raise ParameterError("preset", f"preset must be one of {tuple(PRESETS)}, "
                                                f"got {preset!r}")
             row = PRESETS[preset]
@@ -86,8 +85,6 @@ def density_mha(preset, beta, heads, kv_heads, sharing, gamma_k, gamma_v, gamma_
                                  p["gamma_o"], sharing=p["sharing"], kv_heads=p["kv_heads"],
                                  rho=rho)
         elif kind == "values" and rho is not None:
-            from ..attention.partial_kv import check_rho_layer, partial_kv_values_law
-
             check_rho_layer(rho, p["sharing"], p["gamma_k"], p["gamma_v"])
             law = partial_kv_values_law(p["beta"], p["heads"], p["gamma_k"], rho)
         elif kind == "values":
@@ -100,8 +97,7 @@ def density_mha(preset, beta, heads, kv_heads, sharing, gamma_k, gamma_v, gamma_
         support = law.support(dps=dps)
         atoms = law.atoms(dps=dps)
     except (TypeError, ValueError) as exc:
-        raise usage_error(preset_note(exc, preset, kv_heads, p.get("kv_heads")),
-                          **flags) from None
+        raise usage_error(preset_note(exc, preset, kv_heads, p.get("kv_heads"))) from None
     except ArithmeticError as exc:
         raise click.ClickException(f"the law could not be resolved: {exc}") from None
     lines = [f"law       : {law.name}",
@@ -109,26 +105,32 @@ def density_mha(preset, beta, heads, kv_heads, sharing, gamma_k, gamma_v, gamma_
              f"gamma_O={p['gamma_o']:.6g} heads={p['heads']} kv_heads={kv} "
              f"sharing={p['sharing']} beta={p['beta']:g}"
              + ("" if rho is None else f" rho={rho:g}"),
-             "support   : " + ", ".join(f"[{_num(a, dps)}, {_num(b, dps)}]" for a, b in support),
-             "atoms     : " + (", ".join(f"{_num(m, dps)} at {_num(a, dps)}" for a, m in atoms)
+             "support   : " + ", ".join(f"[{num(a, dps)}, {num(b, dps)}]" for a, b in support),
+             "atoms     : " + (", ".join(f"{num(m, dps)} at {num(a, dps)}" for a, m in atoms)
                               if atoms else "none")]
     for k in (1, 2, 3):
-        lines.append(f"moment {k}  : {_num(law.moment(k, dps=dps), dps)}")
-    lines.append(f"right edge: {_num(support[-1][1], dps)}")
-    click.echo("\n".join(lines))
+        lines.append(f"moment {k}  : {num(law.moment(k, dps=dps), dps)}")
+    lines.append(f"right edge: {num(support[-1][1], dps)}")
+    if not as_json:
+        click.echo("\n".join(lines))
     a, b = float(support[0][0]), float(support[-1][1])
     x = np.linspace(a, b, points)
     pdf = law.pdf(x)
+    params = {"kind": kind, "preset": preset, "beta": p["beta"], "heads": p["heads"],
+              "kv_heads": kv, "sharing": p["sharing"], "gamma_k": p["gamma_k"],
+              "gamma_v": p["gamma_v"], "gamma_o": p["gamma_o"], "rho": rho}
+    if as_json:
+        click.echo(json.dumps(curve_payload(law, params, support, atoms, x, pdf), indent=1,
+                              allow_nan=False))
     if out:
-        params = {"kind": kind, "preset": preset, "beta": p["beta"], "heads": p["heads"],
-                  "kv_heads": kv, "sharing": p["sharing"], "gamma_k": p["gamma_k"],
-                  "gamma_v": p["gamma_v"], "gamma_o": p["gamma_o"], "rho": rho}
-        write_or_fail(lambda: _write_curve(out, law, params, support, atoms, x, pdf), out,
+        write_or_fail(lambda: write_curve(out, law, params, support, atoms, x, pdf), out,
                       "--out")
-        click.echo(f"wrote {out}")
+        if not as_json:
+            click.echo(f"wrote {out}")
     if plot:
         from .plotting import plot_density
 
         xs = np.linspace(a, b, max(points, 800))
         write_or_fail(lambda: plot_density(law, xs, law.pdf(xs), plot), plot, "--plot")
-        click.echo(f"wrote {plot}")
+        if not as_json:
+            click.echo(f"wrote {plot}")

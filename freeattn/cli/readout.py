@@ -1,90 +1,106 @@
 """``freeattn readout ridge|loss|dof``: readout predictions from the multi-head laws (§5)."""
 from __future__ import annotations
 
+import csv
+import functools
 import json
+import os
 
 import click
 import numpy as np
 
-from . import _domains as _dom
+from ..attention.config import PRESETS, MHAConfig
+from ..attention.domains import BETA, GAMMA_K, GAMMA_O, GAMMA_V, HEADS
+from ..readout import (IndependentKV, TiedKV, arrival_time, dof, dof_derivative, ridge_error,
+                       training_loss)
+from ._domains import REAL, param_option
 from ._errors import RunError, usage_error
+from ._layer import SHARING_CHOICE
+from ._paths import check_output_path, write_or_fail
 
 __all__ = ["readout"]
-
-_FLAGS = {"lam": "--lam", "sigma2": "--sigma2", "gamma_o": "--gamma-o", "gamma_v": "--gamma-v",
-          "gamma_k": "--gamma-k", "heads": "--heads", "beta": "--beta", "t": "--t",
-          "level": "--level", "method": "--method", "preset": "--preset", "check": "--check"}
 
 
 @click.group()
 def readout():
     """Readout learning predictions (Hayase & Karakida 2026, §5): w_ν(λ), ridge error, loss.
 
-    The layer is given by --preset NAME (a published model's widths) or by
-    explicit ratios --beta --gamma-k --heads --gamma-v --gamma-o [--tied].  The features are
+    The layer is given by --preset NAME (a published model's widths) or by explicit ratios
+    --beta --gamma-k --heads --gamma-v --gamma-o [--sharing tied_kv].  The features are
     F = MHA(X)/sqrt(m), so the law of F Fᵀ has mean one.
     """
-
-
-def _preset_names():
-    from ..attention.config import PRESETS
-
-    return list(PRESETS)
 
 
 def _layer_options(f):
     opts = [
         click.option("--preset", default=None,
-                     help="A published layer: " + ", ".join(_preset_names())
+                     help="A published layer: " + ", ".join(PRESETS)
                           + "; its β and ratios."),
-        click.option("--beta", type=float, default=None,
-                     help=_dom.BETA_HELP[:-1] + " (default 1, or the preset's)."),
-        click.option("--gamma-k", "gamma_k", type=float, default=None,
-                     help=_dom.gamma_help("γ_K", "h d_K / n")),
-        click.option("--heads", type=int, default=None, help=_dom.HEADS_HELP),
-        click.option("--gamma-v", "gamma_v", type=float, default=None,
-                     help=_dom.gamma_help("γ_V", "h d_V / n")[:-1] + " (default γ_K)."),
-        click.option("--gamma-o", "gamma_o", type=float, default=None,
-                     help=_dom.gamma_help("γ_O", "d_O / n")),
-        click.option("--tied", is_flag=True, default=False,
-                     help="Within-head tying W^V_r = W^K_r (eq. (5.5)); γ_V = γ_K."),
+        param_option(BETA, default_help="1, or the preset's"),
+        param_option(GAMMA_K),
+        param_option(HEADS),
+        param_option(GAMMA_V, default_help="γ_K"),
+        param_option(GAMMA_O),
+        click.option("--sharing", type=SHARING_CHOICE, default=None,
+                     help="K/V sharing across heads (gqa, mqa: the same readout law as none) or "
+                          "within-head tying W^V_r = W^K_r (tied_kv, eq. (5.5); γ_V = γ_K).  "
+                          "Default none, or the preset's."),
+        click.option("--tied", is_flag=True, default=False, help="Same as --sharing tied_kv."),
         click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text."),
+        click.option("--out", type=click.Path(dir_okay=False), default=None,
+                     help="Write the table to FILE, the format from its extension: .json "
+                          "(as --json prints it) or .csv (the columns)."),
     ]
     for o in reversed(opts):
         f = o(f)
-    return f
+    return _with_layer(f)
 
 
-def _layer(preset, beta, gamma_k, heads, gamma_v, gamma_o, tied):
-    """(scalar readout law, γ_O, description) from a preset or explicit ratios."""
-    from ..readout import IndependentKV, TiedKV
+def _with_layer(command):
+    """Turn the layer flags into (law, γ_O) and check --out before any work: the command
+    receives ``law``, ``gamma_o``, ``as_json`` and ``out`` besides its own flags."""
+    @functools.wraps(command)
+    def run(preset, beta, gamma_k, heads, gamma_v, gamma_o, sharing, tied, as_json, out,
+            **rest):
+        if tied:
+            if sharing not in (None, "tied_kv"):
+                raise click.UsageError("--tied means --sharing tied_kv; give one of them")
+            sharing = "tied_kv"
+        if out is not None:
+            if os.path.splitext(out)[1].lower() not in (".json", ".csv"):
+                raise click.BadParameter(f"{out!r}: the extension sets the format, .json or "
+                                         f".csv", param_hint="--out")
+            check_output_path(out, "--out")
+        law, go = _layer(preset, beta, gamma_k, heads, gamma_v, gamma_o, sharing)
+        return command(law=law, gamma_o=go, as_json=as_json, out=out, **rest)
 
+    return run
+
+
+def _layer(preset, beta, gamma_k, heads, gamma_v, gamma_o, sharing):
+    """(scalar readout law, γ_O) from a preset or explicit ratios."""
     try:
         if preset is not None:
-            try:
-                from ..attention.config import MHAConfig
-            except ImportError:
-                raise click.UsageError("--preset needs freeattn.attention.config.MHAConfig, "
-                                       "which this build lacks; give explicit ratios") from None
             cfg = MHAConfig.preset(preset)
             beta = cfg.beta if beta is None else beta
             gamma_k, heads, gamma_v, gamma_o = cfg.gamma_k, cfg.heads, cfg.gamma_v, cfg.gamma_o
-            tied = tied or cfg.sharing == "tied_kv"
+            sharing = sharing or cfg.sharing
         else:
             missing = [f for f, v in (("--gamma-k", gamma_k), ("--heads", heads),
                                       ("--gamma-o", gamma_o)) if v is None]
             if missing:
                 raise click.UsageError("give --preset NAME or " + ", ".join(missing))
             beta = 1.0 if beta is None else beta
-        if tied:
+        if sharing == "tied_kv":
             if gamma_v is not None and gamma_v != gamma_k:
-                raise click.UsageError("--tied needs --gamma-v equal to --gamma-k (d_V = d_K)")
+                raise click.UsageError("--sharing tied_kv (--tied) needs --gamma-v equal to "
+                                       "--gamma-k (d_V = d_K)")
             law = TiedKV(beta, gamma_k, heads, gamma_o)
         else:
             law = IndependentKV(beta, gamma_k, heads, gamma_k if gamma_v is None else gamma_v,
                                 gamma_o)
     except (TypeError, ValueError) as exc:
-        raise usage_error(exc, **_FLAGS) from None
+        raise usage_error(exc) from None
     return law, gamma_o
 
 
@@ -102,10 +118,21 @@ def _grid(values, lo_hi_n, name):
     return np.array(values, dtype=float)
 
 
-def _emit(as_json, header, cols, rows, extra=None):
+def _emit(as_json, header, cols, rows, extra=None, out=None):
+    rows = [[float(v) for v in r] for r in rows]
+    data = {"law": header, **(extra or {}), "columns": cols, "rows": rows}
+    if out is not None:
+        def write():
+            with open(out, "w", newline="") as fh:
+                if out.lower().endswith(".json"):
+                    json.dump(data, fh, indent=1)
+                else:
+                    wr = csv.writer(fh)
+                    wr.writerow(cols)
+                    wr.writerows([f"{v:.17g}" for v in r] for r in rows)
+
+        write_or_fail(write, out, "--out")
     if as_json:
-        data = {"law": header, **(extra or {}), "columns": cols,
-                "rows": [[float(v) for v in r] for r in rows]}
         click.echo(json.dumps(data, indent=1))
         return
     click.echo(f"law: {header}")
@@ -118,62 +145,52 @@ def _emit(as_json, header, cols, rows, extra=None):
 
 @readout.command("dof")
 @_layer_options
-@click.option("--lam", type=float, multiple=True, help="Penalty λ > 0 (repeatable).")
-@click.option("--lam-range", type=(float, float, int), default=None,
+@click.option("--lam", type=REAL, multiple=True, help="Penalty λ > 0 (repeatable).")
+@click.option("--lam-range", type=(REAL, REAL, int), default=None,
               help="LO HI POINTS: a log-spaced grid of λ.")
-def dof_cmd(preset, beta, gamma_k, heads, gamma_v, gamma_o, tied, as_json, lam, lam_range):
+def dof_cmd(law, gamma_o, as_json, out, lam, lam_range):
     """Effective degrees of freedom w_ν(λ) = 1 + λ G_ν(−λ) and w′_ν(λ) (§C.4, (C.30))."""
-    from ..readout import dof, dof_derivative
-
-    law, _ = _layer(preset, beta, gamma_k, heads, gamma_v, gamma_o, tied)
     lams = _grid(lam, lam_range, "lam")
     try:
         w, dw = dof(law, lams), dof_derivative(law, lams)
     except (TypeError, ValueError) as exc:
-        raise usage_error(exc, **_FLAGS) from None
+        raise usage_error(exc) from None
     _emit(as_json, law.name, ["lambda", "w", "w_prime"], zip(lams, w, dw),
-          {"zero_mass": law.zero_mass})
+          {"zero_mass": law.zero_mass}, out)
 
 
 @readout.command("ridge")
 @_layer_options
-@click.option("--lam", type=float, multiple=True, help="Penalty λ > 0 (repeatable).")
-@click.option("--lam-range", type=(float, float, int), default=None,
+@click.option("--lam", type=REAL, multiple=True, help="Penalty λ > 0 (repeatable).")
+@click.option("--lam-range", type=(REAL, REAL, int), default=None,
               help="LO HI POINTS: a log-spaced grid of λ.")
-@click.option("--sigma2", type=float, default=0.1, show_default=True, help="Noise variance σ².")
-def ridge_cmd(preset, beta, gamma_k, heads, gamma_v, gamma_o, tied, as_json, lam, lam_range,
-              sigma2):
+@click.option("--sigma2", type=REAL, default=0.1, show_default=True, help="Noise variance σ².")
+def ridge_cmd(law, gamma_o, as_json, out, lam, lam_range, sigma2):
     """Ridge coefficient error E_λ = 1 − w/γ_O + (λ/γ_O − σ²) w′ (eqs. (5.1), (5.2))."""
-    from ..readout import ridge_error
-
-    law, go = _layer(preset, beta, gamma_k, heads, gamma_v, gamma_o, tied)
+    go = gamma_o
     lams = _grid(lam, lam_range, "lam")
     try:
         e = np.atleast_1d(ridge_error(law, lams, sigma2, go))
     except (TypeError, ValueError) as exc:
-        raise usage_error(exc, **_FLAGS) from None
+        raise usage_error(exc) from None
     _emit(as_json, law.name, ["lambda", "ridge_error"], zip(lams, e),
-          {"sigma2": sigma2, "gamma_o": go})
+          {"sigma2": sigma2, "gamma_o": go}, out)
 
 
 @readout.command("loss")
 @_layer_options
-@click.option("--t", "times", type=float, multiple=True, help="Time t >= 0 (repeatable).")
-@click.option("--t-range", type=(float, float, int), default=None,
+@click.option("--t", "times", type=REAL, multiple=True, help="Time t >= 0 (repeatable).")
+@click.option("--t-range", type=(REAL, REAL, int), default=None,
               help="LO HI POINTS: a log-spaced grid of t.")
 @click.option("--method", type=click.Choice(["stehfest", "talbot", "dehoog"]),
               default="stehfest", show_default=True, help="Laplace inversion of (C.31).")
-@click.option("--level", type=float, default=None,
+@click.option("--level", type=REAL, default=None,
               help="Also print the arrival time at this loss level (e.g. 0.1); with --t or "
                    "--t-range.")
-@click.option("--check", type=float, default=None,
+@click.option("--check", type=REAL, default=None,
               help="Also invert with a second method; fail if they differ by more than this.")
-def loss_cmd(preset, beta, gamma_k, heads, gamma_v, gamma_o, tied, as_json, times, t_range,
-             method, level, check):
+def loss_cmd(law, gamma_o, as_json, out, times, t_range, method, level, check):
     """Gradient-flow training loss ∫ e^{−2tx} dν (5.3) and arrival times."""
-    from ..readout import arrival_time, training_loss
-
-    law, _ = _layer(preset, beta, gamma_k, heads, gamma_v, gamma_o, tied)
     # the loss table needs times; --level alone would print an empty "t loss" table
     ts = _grid(times, t_range, "t")
     try:
@@ -183,7 +200,7 @@ def loss_cmd(preset, beta, gamma_k, heads, gamma_v, gamma_o, tied, as_json, time
             extra["arrival_time"] = arrival_time(law, level, method=method)
             extra["level"] = level
     except (TypeError, ValueError) as exc:
-        raise usage_error(exc, **_FLAGS) from None
+        raise usage_error(exc) from None
     except ArithmeticError as exc:  # --check failed: the methods disagree
         raise RunError(str(exc)) from None
-    _emit(as_json, law.name, ["t", "loss"], zip(ts, loss), extra)
+    _emit(as_json, law.name, ["t", "loss"], zip(ts, loss), extra, out)

@@ -3,6 +3,9 @@ from __future__ import annotations
 
 import click
 
+from .reproduce_readout import COMMANDS as _FIGURES
+from .reproduce_table import table_d2
+
 __all__ = ["reproduce"]
 
 
@@ -11,5 +14,5 @@ def reproduce():
     """Reproduce a published table or figure (computed, compared with the paper's values)."""
 
 
-from . import reproduce_readout  # noqa: E402,F401  (registers fig2a … fig3b)
-from . import reproduce_table as _table_d2  # noqa: E402,F401  (registers ``table-d2``)
+for _command in (*_FIGURES, table_d2):
+    reproduce.add_command(_command)

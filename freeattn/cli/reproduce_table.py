@@ -5,11 +5,15 @@ import json
 
 import click
 
+from .. import _validation as v
+from ..attention import MHAConfig
+from ..montecarlo.runner import default_workers
+from ..montecarlo.samplers import AttentionModel, _precision, available_memory
+from ..reproduce import table_d2 as t
 from ._errors import RunError
 from ._errors import usage_error as _usage
 from ._paths import check_output_path, write_or_fail
 from ._progress import progress_option, show_progress
-from .reproduce import reproduce
 
 __all__ = ["table_d2"]
 
@@ -28,7 +32,7 @@ def _minutes(seconds):
     return f"{seconds / 60:.1f} min" if seconds >= 60 else f"{seconds:.0f} s"
 
 
-@reproduce.command("table-d2", short_help="Table D.2: softmax vs Gaussian model spectra")
+@click.command("table-d2", short_help="Table D.2: softmax vs Gaussian model spectra")
 @click.option("--rows", default=None,
               help="Comma-separated rows (default all): bert-base, modernbert-large, "
                    "dinov3-l16, llada-8b, gpt3-175b, falcon-7b, kayyam-1.2b.")
@@ -52,13 +56,13 @@ def _minutes(seconds):
               help="Only estimate each row's run time here (step rates measured now in "
                    "--workers processes, times the exact step counts of a draw).")
 @click.option("--json", "as_json", is_flag=True, help="Print the rows as JSON.")
-@click.option("--json-out", "json_out", type=click.Path(dir_okay=False, writable=True),
+@click.option("--out", "--json-out", "out", type=click.Path(dir_okay=False, writable=True),
               default=None,
-              help="Also write the JSON to this file, rewritten after every row (a partial "
-                   "run keeps the rows done).")
+              help="Also write the JSON to FILE, rewritten after every row (a partial run "
+                   "keeps the rows done); --json-out is the same option.")
 @progress_option
 def table_d2(rows, draws, seed, workers, scheduler, method, precision, estimate, as_json,
-             json_out, progress):
+             out, progress):
     """Table D.2 of Hayase & Karakida 2026: rel. W1 (%) and KS between the softmax and the
     Gaussian-model spectra of the centred layer output, β = 1, d_O = d.
 
@@ -70,10 +74,7 @@ def table_d2(rows, draws, seed, workers, scheduler, method, precision, estimate,
     printed as they finish.  With one draw there is no interval: "agree" is "n/a" (JSON
     null).  Exit status 1 when a row run disagrees, else 0.
     """
-    from .. import _validation as v
-    from ..montecarlo.samplers import available_memory
-    from ..reproduce import table_d2 as t
-
+    json_out = out
     try:
         names = t.ROWS if rows is None else tuple(r.strip() for r in rows.split(",") if r.strip())
         for r in names:
@@ -82,17 +83,12 @@ def table_d2(rows, draws, seed, workers, scheduler, method, precision, estimate,
         seed = v.integer_at_least("seed", seed, 0)
         if workers is not None:
             workers = v.positive_integer("workers", workers)
-        from ..montecarlo.samplers import _precision
-
         _precision(precision, method)
     except (TypeError, ValueError) as exc:
         raise _usage(exc, rows="--rows", precision="--precision") from None
     if not names:
         raise click.BadParameter("must name at least one row", param_hint="--rows")
     check_output_path(json_out, "--json-out")  # before any work, not after the first row
-    from ..attention import MHAConfig
-    from ..montecarlo.runner import default_workers
-
     nworkers = min(workers or default_workers(), draws)
     # estimates are for this machine: with --scheduler only when asked for (--estimate)
     rates = t.measure_rates(nworkers) if (scheduler is None or estimate) else None
@@ -126,7 +122,8 @@ def table_d2(rows, draws, seed, workers, scheduler, method, precision, estimate,
     est = {}
     for name in names:
         cfg = MHAConfig.preset(name)
-        need, have = cfg.model().draw_bytes(method=method), available_memory()
+        need = AttentionModel.from_config(cfg).draw_bytes(method=method)
+        have = available_memory()
         too_big = scheduler is None and have is not None and need > have
         est[name] = None if rates is None else t.estimate_seconds(name, draws, nworkers, rates,
                                                                   method)

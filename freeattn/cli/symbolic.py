@@ -6,30 +6,63 @@ is printed at the precision it was computed at (``mpmath.nstr(x, dps)``), never 
 """
 from __future__ import annotations
 
-import click
+import json
 
-from . import _domains as _dom
+import click
+import mpmath
+import sympy as sp
+
+from ..attention import attention_law
+from ..attention.domains import BETA, GAMMA_K, HEADS
+from ..symbolic import (G, algebraic_equation, critical_point_edges, edge_series,
+                        equation_parameters, free_cumulants, latex, z)
+from ..symbolic import moments as sym_moments
+from ._domains import DPS, MAX_DPS, param_option
 from ._errors import usage_error
+from ._paths import check_output_path, write_or_fail
 
 __all__ = ["equation", "moments", "edges", "register"]
 
 
 def _attention_options(f):
-    f = click.option("--heads", type=int, default=1, show_default=True,
-                     help=_dom.HEADS_HELP)(f)
-    f = click.option("--gamma-k", "gamma_k", type=float, required=True,
-                     help=_dom.gamma_help("γ_K", "h d_K / n"))(f)
-    f = click.option("--beta", type=float, required=True, help=_dom.BETA_HELP)(f)
-    return f
+    f = param_option(HEADS, default=1, show_default=True)(f)
+    f = param_option(GAMMA_K, required=True)(f)
+    return param_option(BETA, required=True)(f)
 
 
 def _law(beta, gamma_k, heads):
-    from ..attention import attention_law
-
     try:
         return attention_law(beta, gamma_k, heads)
     except (TypeError, ValueError) as exc:
         raise usage_error(exc) from None
+
+
+def _result_options(f):
+    """--json and --out FILE.json, as on every command that computes results."""
+    f = click.option("--out", type=click.Path(dir_okay=False), default=None,
+                     help="Write the results to FILE, the format from its extension: .json "
+                          "(numbers as strings with every digit).")(f)
+    return click.option("--json", "as_json", is_flag=True,
+                        help="Print JSON (numbers as strings with every digit) instead of "
+                             "text.")(f)
+
+
+def _finish(as_json, out, lines, data):
+    if out is not None:
+        def write():
+            with open(out, "w") as fh:
+                json.dump(data, fh, indent=1)
+
+        write_or_fail(write, out, "--out")
+    click.echo(json.dumps(data, indent=1) if as_json else "\n".join(lines))
+
+
+def _check_out(out):
+    if out is not None:
+        if not out.lower().endswith(".json"):
+            raise click.BadParameter(f"{out!r}: the extension sets the format: .json",
+                                     param_hint="--out")
+        check_output_path(out, "--out")
 
 
 @click.group()
@@ -45,10 +78,6 @@ def equation():
 @click.option("--latex", "as_latex", is_flag=True, help="Print the LaTeX source only.")
 def equation_attention(beta, gamma_k, heads, symbolic, in_beta, as_latex):
     """P(G, z) of ν_{∞,h} = ρ_{γ_K} ⊠ MP_{1/h} (Hayase & Karakida 2026, (C.8)–(C.9))."""
-    import sympy as sp
-
-    from ..symbolic import G, algebraic_equation, equation_parameters, latex, z
-
     law = _law(beta, gamma_k, heads)
     P = algebraic_equation(law, symbolic=symbolic, in_beta=in_beta)
     P = sp.collect(P, G)
@@ -74,35 +103,39 @@ def moments():
 @click.option("--order", type=click.IntRange(min=1, max=12), default=3, show_default=True,
               help="Number of moments K (1..12).")
 @click.option("--symbolic", is_flag=True, help="Moments as formulas in θ₁, θ₂, γ_K, h.")
-@click.option("--dps", type=_dom.DPS, default=None,
-              help=f"Also print each value to this many digits (5 to {_dom.MAX_DPS}, mpmath).")
+@click.option("--dps", type=DPS, default=None,
+              help=f"Also print each value to this many digits (5 to {MAX_DPS}, mpmath).")
 @click.option("--cumulants", is_flag=True, help="Print free cumulants instead of moments.")
 @click.option("--latex", "as_latex", is_flag=True, help="Add the LaTeX source of each line.")
-def moments_attention(beta, gamma_k, heads, order, symbolic, dps, cumulants, as_latex):
+@_result_options
+def moments_attention(beta, gamma_k, heads, order, symbolic, dps, cumulants, as_latex, as_json,
+                      out):
     """Moments m_1..m_K of ν_{∞,h}; m₂ = (1 + 1/h)θ₁² + θ₂²/γ_K (Hayase & Karakida 2026, (C.11))."""
-    import mpmath
-    import sympy as sp
-
-    from ..symbolic import free_cumulants, latex
-    from ..symbolic import moments as sym_moments
-
+    _check_out(out)
     law = _law(beta, gamma_k, heads)
     fn = free_cumulants if cumulants else sym_moments
     label = "kappa" if cumulants else "m"
     exprs = fn(law, order, symbolic=symbolic)
     values = fn(law, order) if symbolic else exprs
-    click.echo(f"law : {law.name}")
+    lines = [f"law : {law.name}"]
+    data = {"law": law.name, "kind": "free_cumulants" if cumulants else "moments",
+            "expressions": [], "values": []}
     for q, (ex, val) in enumerate(zip(exprs, values), start=1):
         line = f"{label}_{q} = {sp.sstr(ex)}"
+        data["expressions"].append(sp.sstr(ex))
         if dps is not None:
             with mpmath.workdps(dps + 10):
                 num = mpmath.mpf(sp.N(val, dps + 10))
             line += f"\n      = {mpmath.nstr(num, dps)}"
-        elif not symbolic:
-            line += f"   ({float(val):.15g})"
-        click.echo(line)
+            data["values"].append(mpmath.nstr(num, dps))  # a string: every digit kept
+        else:
+            data["values"].append(float(val))
+            if not symbolic:
+                line += f"   ({float(val):.15g})"
+        lines.append(line)
         if as_latex:
-            click.echo(f"      LaTeX: {latex(ex)}")
+            lines.append(f"      LaTeX: {latex(ex)}")
+    _finish(as_json, out, lines, data)
 
 
 @click.group()
@@ -112,8 +145,8 @@ def edges():
 
 @edges.command("attention")
 @_attention_options
-@click.option("--dps", type=_dom.DPS, default=30, show_default=True,
-              help=f"Digits of the edges (5 to {_dom.MAX_DPS}, mpmath).")
+@click.option("--dps", type=DPS, default=30, show_default=True,
+              help=f"Digits of the edges (5 to {MAX_DPS}, mpmath).")
 @click.option("--method", type=click.Choice(["discriminant", "critical", "both"]),
               default="discriminant", show_default=True,
               help="discriminant: real roots of disc_G P; critical: critical values of z(ζ) "
@@ -123,42 +156,41 @@ def edges():
                    "or in β² (coefficients to --dps digits).")
 @click.option("--order", type=click.IntRange(min=1, max=8), default=2, show_default=True,
               help="Number of series terms after the leading one (with --series).")
-def edges_attention(beta, gamma_k, heads, dps, method, series, order):
+@_result_options
+def edges_attention(beta, gamma_k, heads, dps, method, series, order, as_json, out):
     """Edges of ν_{∞,h} to --dps digits (one line per support interval), and its atoms."""
-    import mpmath
-
-    from ..symbolic import critical_point_edges
-
+    _check_out(out)
     law = _law(beta, gamma_k, heads)
-    click.echo(f"law : {law.name}")
+    lines = [f"law : {law.name}"]
+    data = {"law": law.name, "dps": dps}  # numbers as strings: every digit kept
     if series is not None:
-        import sympy as sp
-
-        from ..symbolic import edge_series
-
         if series == "gamma_k":
             ser = edge_series(law, "gamma_k", order=order, symbolic=True)
         else:
             ser = edge_series(law, "beta", order=order + 1, dps=dps)
-        for side, expr in ser.items():
-            click.echo(f"{side} edge series: {sp.sstr(expr)}")
+        data["series"] = {side: sp.sstr(expr) for side, expr in ser.items()}
+        lines += [f"{side} edge series: {text}" for side, text in data["series"].items()]
     routes = {}
     if method in ("discriminant", "both"):
         routes["discriminant"] = law.support(dps=dps)
     if method in ("critical", "both"):
         routes["critical"] = critical_point_edges(law, dps=dps)
-    for name, sup in routes.items():
-        click.echo(f"{name} route:")
-        for a, b in sup:
-            click.echo(f"  [{mpmath.nstr(a, dps)}, {mpmath.nstr(b, dps)}]")
+    data["routes"] = {name: [[mpmath.nstr(a, dps), mpmath.nstr(b, dps)] for a, b in sup]
+                      for name, sup in routes.items()}
+    for name, sup in data["routes"].items():
+        lines.append(f"{name} route:")
+        lines += [f"  [{a}, {b}]" for a, b in sup]
     if len(routes) == 2:
         with mpmath.workdps(dps + 10):
             diff = max(max(abs(a - c), abs(b - d)) for (a, b), (c, d)
                        in zip(routes["discriminant"], routes["critical"]))
-        click.echo(f"largest difference: {mpmath.nstr(diff, 3)}")
+        data["largest_difference"] = mpmath.nstr(diff, 3)
+        lines.append(f"largest difference: {data['largest_difference']}")
     atoms = law.atoms(dps=dps)
-    click.echo("atoms: " + (", ".join(f"{mpmath.nstr(m, dps)} at {mpmath.nstr(a, dps)}"
-                                      for a, m in atoms) if atoms else "none"))
+    data["atoms"] = [[mpmath.nstr(a, dps), mpmath.nstr(m, dps)] for a, m in atoms]
+    lines.append("atoms: " + (", ".join(f"{m} at {a}" for a, m in data["atoms"])
+                              if atoms else "none"))
+    _finish(as_json, out, lines, data)
 
 
 def register(main):

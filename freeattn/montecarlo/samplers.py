@@ -155,6 +155,29 @@ class AttentionModel(WidthRatios):
         return cls(beta=beta, n=n, d_k=d_k, heads=heads, kind=kind, d=d, d_v=d_v, d_o=d_o,
                    kv_heads=kv_heads, tied=tied, x=x, rho=rho)
 
+    @classmethod
+    def from_config(cls, cfg, kind="mha", x=None):
+        """The finite softmax/Gaussian model of the layer ``cfg`` (replaces ``MHAConfig.model``).
+
+        Parameters
+        ----------
+        cfg : freeattn.attention.MHAConfig
+        kind : {'attention', 'head_average', 'values', 'mha'}, default 'mha'
+        x : ndarray of shape (n, d), optional
+            Input with X Xᵀ/d = I_n (default sqrt(d)[I_n, 0]).
+
+        The model draws with cfg's float β and ρ; ``model.config`` is ``cfg`` itself, so that
+        ``model.law()`` is ``cfg.law(kind)`` (an exact β or ρ of cfg kept exact).
+        """
+        if not isinstance(cfg, MHAConfig):
+            raise v.ParameterTypeError("cfg", f"cfg must be an MHAConfig, got "
+                                              f"{type(cfg).__name__}")
+        model = cls(beta=cfg.beta, n=cfg.n, d_k=cfg.d_k, heads=cfg.heads, kind=kind, d=cfg.d,
+                    d_v=cfg.d_v, d_o=cfg.d_o, kv_heads=cfg.kv_heads, tied=cfg.tied, x=x,
+                    rho=cfg.rho)
+        object.__setattr__(model, "_config", cfg)
+        return model
+
     @property
     def theta1(self):
         return theta1(self.beta)

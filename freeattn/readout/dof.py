@@ -16,7 +16,7 @@ import numpy as np
 
 from .._context import inner_dps, to_mp, workdps
 from .._validation import ParameterError, ParameterTypeError, dps_or_none, refuse_text
-from .scalar import ScalarReadoutLaw
+from .scalar import ScalarReadoutLaw, readout_law
 from .._messages import shown
 
 __all__ = ["dof", "dof_derivative", "check_lam"]
@@ -195,6 +195,7 @@ def dof(law, lam, dps=None):
     >>> print(f"{dof(IndependentKV(beta=1.0, gamma_k=0.5, heads=32), 1.0):.12f}")
     0.431758298075
     """
+    law = readout_law(law)
     dps = dps_or_none(dps)
     check_lam(lam, allow_complex=True)
     if isinstance(law, ScalarReadoutLaw):
@@ -209,6 +210,7 @@ def dof_derivative(law, lam, dps=None):
     Scalar readout laws: implicit differentiation of (5.4)/(5.5) (eq. (C.30)).  Never a
     finite difference.  Parameters, shapes and Raises as in :func:`dof`.
     """
+    law = readout_law(law)
     dps = dps_or_none(dps)
     check_lam(lam, allow_complex=True)
     if isinstance(law, ScalarReadoutLaw):

@@ -19,9 +19,11 @@ from dataclasses import dataclass
 
 import numpy as np
 from scipy.optimize import brentq
+from scipy.special import stdtrit
 
 from .._validation import (ParameterError, ParameterTypeError, in_open_interval, nonnegative,
                            positive, positive_integer)
+from ..montecarlo._blas import single_threaded_blas
 from ..montecarlo.metrics import t_interval
 from ..montecarlo.samplers import AttentionModel, draw_seed, softmax_rows
 from .._messages import shown
@@ -203,8 +205,6 @@ def fieller_interval(y, x, confidence=0.95):
     significantly non-zero).
     """
     # scipy.special.stdtrit is the quantile behind scipy.stats.t.ppf (a much lighter import)
-    from scipy.special import stdtrit
-
     y = np.asarray(y, dtype=float).ravel()
     x = np.asarray(x, dtype=float).ravel()
     if y.shape != x.shape or y.size < 2:
@@ -268,8 +268,6 @@ def draw_spectra(model, draws, seed=0, betas=None):
     list (one per draw) of list (one per β in ``betas``, default ``[model.beta]``) of
     :class:`FeatureSpectrum`.
     """
-    from ..montecarlo._blas import single_threaded_blas
-
     draws = positive_integer("draws", draws)
     out = []
     # one BLAS thread: reproducible last bits, and no oversubscription on a shared machine

@@ -12,6 +12,7 @@ import math
 import numpy as np
 
 from .._messages import shown
+from .._validation import ParameterTypeError, law_instance, positive, positive_integer
 
 __all__ = ["expect", "QuadratureError"]
 
@@ -72,7 +73,15 @@ def expect(law, f, nodes=400, tol=1e-11):
     QuadratureError
         If density + atoms do not sum to one within ``tol`` (e.g. a missing atom), or the
         two rules disagree by more than ``tol``.
+    ParameterTypeError
+        If ``law`` is not a Law or ``f`` is not callable; ParameterError for ``nodes`` < 1
+        or ``tol`` not > 0.
     """
+    law = law_instance("law", law)
+    if not callable(f):
+        raise ParameterTypeError("f", f"f must be callable, got {type(f).__name__}")
+    nodes = positive_integer("nodes", nodes)
+    tol = positive("tol", tol)
     atoms = [(float(a), float(m)) for a, m in law.atoms()]
     x, q = _nodes(law, nodes)
     xh, qh = _nodes(law, nodes // 2)

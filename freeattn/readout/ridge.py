@@ -5,9 +5,10 @@ import mpmath
 import numpy as np
 
 from .._context import workdps
-from .._validation import dps_or_none, nonnegative, positive
+from .._validation import ParameterError, dps_or_none, nonnegative, positive
 from .dof import _map, check_lam, dof, dof_derivative
-from .scalar import ScalarReadoutLaw
+from .quadrature import expect
+from .scalar import ScalarReadoutLaw, readout_law
 
 __all__ = ["ridge_error"]
 
@@ -58,8 +59,7 @@ def ridge_error(law, lam, sigma2, gamma_o, dps=None, method="transform"):
     >>> print(f"{ridge_error(nu, 1e-4, sigma2=0.1, gamma_o=1.5):.10f}")
     1.4407911850
     """
-    from .._validation import ParameterError
-
+    law = readout_law(law)
     dps = dps_or_none(dps)
     check_lam(lam)
     sigma2 = nonnegative("sigma2", sigma2)
@@ -68,8 +68,6 @@ def ridge_error(law, lam, sigma2, gamma_o, dps=None, method="transform"):
         if dps is not None or isinstance(law, ScalarReadoutLaw):
             raise ParameterError("method", "method='quadrature' needs a Law with a density "
                                  "and float64 (dps=None)")
-        from .quadrature import expect
-
         lam_arr = np.asarray(lam, dtype=float)
         flat = lam_arr.reshape(-1)
 

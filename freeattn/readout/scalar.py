@@ -30,16 +30,21 @@ import math
 
 import mpmath
 import numpy as np
+from mpmath.calculus.quadrature import GaussLegendre
+import sympy as sp
 from scipy.optimize import brentq
 
 from .._context import workdps
-from .._validation import Param, ParameterError, in_closed_interval, positive, positive_integer
-from ..attention.config import BETA_LAW_RANGE, BETA_MODEL_RANGE, GAMMA_RANGE, MAX_HEADS
-from ..attention.single_head import theta1, theta2
 from .._messages import shown
+from .._validation import (Param, ParameterError, ParameterTypeError, in_closed_interval,
+                           law_instance, positive, positive_integer)
+from ..attention.domains import (BETA_LAW_RANGE, BETA_MODEL_RANGE, GAMMA_RANGE, MAX_HEADS,
+                                 check_flag)
+from ..attention.single_head import theta1, theta2
+from ..laws.base import Law
 
 __all__ = ["ScalarReadoutLaw", "IndependentKV", "TiedKV", "readout_normalisation", "mean_one",
-           "LAYER_PARAMS"]
+           "LAYER_PARAMS", "readout_law"]
 
 
 def _heads_domain(name, value):
@@ -83,7 +88,8 @@ def readout_normalisation(beta, gamma_k, heads, gamma_o, tied=False, rho=None):
     gamma_o : float > 0
         γ_O = d_O / n.
     tied : bool
-        Complete within-head tying W^V_r = W^K_r (d_V = d_K).
+        Complete within-head tying W^V_r = W^K_r (d_V = d_K); True or False only (a string
+        such as ``"no"`` is refused, not read as true).
     rho : float in [0, 1] or None
         Partial key–value correlation W^V_r = ρ W^K_r + sqrt(1 − ρ²) W̃_r (d_V = d_K);
         ``None`` means independent (or tied, with ``tied=True``).
@@ -105,7 +111,7 @@ def readout_normalisation(beta, gamma_k, heads, gamma_o, tied=False, rho=None):
     positive("gamma_k", gamma_k)
     heads = _heads(heads)
     positive("gamma_o", gamma_o)
-    if tied:
+    if check_flag("tied", tied):
         if rho is not None and float(rho) != 1.0:
             raise ParameterError("rho", f"tied K = V means rho = 1, got rho={shown(rho)}")
         return gamma_o * (th1 + heads * th2 / gamma_k)
@@ -132,15 +138,19 @@ def mean_one(law, m=None):
     Law
         ``law.dilate(1/m)``.
 
+    Raises
+    ------
+    ParameterTypeError
+        If ``law`` is not a Law; ParameterError ('m') for m not > 0.
+
     Notes
     -----
     Hayase & Karakida 2026, eq. (C.24): m = lim ‖Φ_⊥‖_F²/n is the mean of the limit law.
     """
+    law = law_instance("law", law)
     if m is None:
         m = law.mean()
     try:
-        import sympy as sp
-
         inv = 1 / m if isinstance(m, sp.Basic) else 1 / positive("m", m)
     except ZeroDivisionError:
         raise ParameterError("m", f"m must be > 0, got {shown(m)}") from None
@@ -555,8 +565,6 @@ class TiedKV(ScalarReadoutLaw):
 
     def _nodes_mp(self, dps):
         if dps not in self._mp_nodes:
-            from mpmath.calculus.quadrature import GaussLegendre
-
             with workdps(dps):
                 # degree k gives 3·2^(k−1) nodes; the integrand is analytic in θ
                 deg = 7 if dps <= 40 else 8 if dps <= 90 else 9
@@ -591,3 +599,20 @@ class TiedKV(ScalarReadoutLaw):
             ds -= q * px / den / den
         dlp_dw = lp * (1 / (1 - w) + 1 / (go - w))
         return s - w / h, ds * dlp_dw - mpmath.mpf(1) / h, ds * lp / lam
+
+
+def readout_law(law, name="law"):
+    """Return ``law`` if the readout functions can use it: a :class:`freeattn.laws.Law` (the
+    general route through its Cauchy transform) or a :class:`ScalarReadoutLaw`
+    (:class:`IndependentKV`, :class:`TiedKV`).
+
+    Raises
+    ------
+    ParameterTypeError
+        Naming ``name`` for anything else (None, a string, a number, an array).
+    """
+    if isinstance(law, (Law, ScalarReadoutLaw)):
+        return law
+    raise ParameterTypeError(name, f"{name} must be a freeattn Law or a ScalarReadoutLaw "
+                                   f"(IndependentKV, TiedKV), got {shown(law)} of type "
+                                   f"{type(law).__name__}")

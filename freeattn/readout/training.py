@@ -16,11 +16,13 @@ import numpy as np
 from mpmath.calculus.inverselaplace import Stehfest
 from scipy.optimize import brentq
 
-from .._validation import ParameterError, dps_or_none, in_open_interval, positive_integer
+from .._validation import (ParameterError, dps_or_none, in_open_interval, positive,
+                           positive_integer)
 from .._context import inner_dps, workdps
 from .dof import _general_w
+from .quadrature import expect
 from .._messages import shown
-from .scalar import ScalarReadoutLaw
+from .scalar import ScalarReadoutLaw, readout_law
 
 __all__ = ["training_loss", "arrival_time", "loss_laplace_transform", "METHODS"]
 
@@ -53,6 +55,7 @@ def loss_laplace_transform(law, s, dps=30):
 
     ``s`` is a real s > 0 or a complex number off (−∞, 0]; evaluated in mpmath at ``dps``.
     """
+    law = readout_law(law)
     lam = s / 2
     if isinstance(law, ScalarReadoutLaw):
         w = law.w(lam, dps)
@@ -185,6 +188,7 @@ def training_loss(law, t, method="stehfest", dps=None, degree=None, check=None):
     >>> print(f"{training_loss(nu, 10.0):.10f}")
     0.1923342536
     """
+    law = readout_law(law)
     dps_out = dps_or_none(dps)
     arr = _check_times(t)
     if check is not None:
@@ -206,8 +210,6 @@ def training_loss(law, t, method="stehfest", dps=None, degree=None, check=None):
         if isinstance(law, ScalarReadoutLaw) or dps_out is not None:
             raise ParameterError("method", "method='quadrature' needs a Law with a density "
                                  "and dps=None")
-        from .quadrature import expect
-
         flat = arr.reshape(-1)
         out = expect(law, lambda x: np.exp(-2.0 * np.multiply.outer(x, flat)))
         out = np.asarray(out).reshape(arr.shape)
@@ -240,7 +242,7 @@ def arrival_time(law, level=0.1, method="stehfest", degree=None, tol=1e-10):
         Loss level in (ν({0}), 1) (the paper uses 0.1).
     method, degree
         As in :func:`training_loss`.
-    tol : float
+    tol : float > 0
         Absolute and relative tolerance of Brent's method in t (the paper's 1e-10).
 
     Returns
@@ -250,7 +252,9 @@ def arrival_time(law, level=0.1, method="stehfest", degree=None, tol=1e-10):
     Raises
     ------
     ParameterError
-        If ``level`` is not in (ν({0}), 1): the loss never reaches it.
+        If ``level`` is not in (ν({0}), 1): the loss never reaches it; ``tol`` not > 0.
+    ParameterTypeError
+        If ``law`` is not a Law or a ScalarReadoutLaw.
 
     Notes
     -----
@@ -263,6 +267,8 @@ def arrival_time(law, level=0.1, method="stehfest", degree=None, tol=1e-10):
     >>> print(f"{arrival_time(IndependentKV(1.0, 1.0, 64, 1.0, 2.0), 0.1):.4f}")
     41.2236
     """
+    law = readout_law(law)
+    tol = positive("tol", tol)
     if lower_end(law) < 0:
         raise ParameterError("law", "arrival_time needs a law on [0, ∞): with mass below 0 the "
                                     "loss ∫ e^{−2tx} dν grows without bound")

@@ -167,6 +167,7 @@ def reproduce_row(name, draws=PAPER_DRAWS, seed=0, *, workers=None, scheduler=No
         Before drawing, when one draw does not fit in the memory available.
     """
     from ..attention import MHAConfig
+    from ..montecarlo.samplers import AttentionModel
     from ..montecarlo.metrics import ks_two_sample, rel_w1_two_sample
     from ..montecarlo.runner import run_draws
 
@@ -174,7 +175,8 @@ def reproduce_row(name, draws=PAPER_DRAWS, seed=0, *, workers=None, scheduler=No
     draws = v.positive_integer("draws", draws)
     mean = cfg.table_d2_mean()
     t0 = time.perf_counter()
-    results = run_draws(cfg.model("mha"), draws, seed, workers=workers, scheduler=scheduler,
+    results = run_draws(AttentionModel.from_config(cfg, "mha"), draws, seed, workers=workers,
+                        scheduler=scheduler,
                         gaussian=True, progress=progress, desc=name, method=method,
                         precision=precision)
     seconds = time.perf_counter() - t0

@@ -1,5 +1,5 @@
 """MHAConfig: derived ratios, presets (Table D.2), refusals that name the parameter, one domain
-for the laws and the samplers, and .law()/.model() describing the same layer."""
+for the laws and the samplers, and .law()/AttentionModel.from_config describing the same layer."""
 import math
 
 import pytest
@@ -81,7 +81,7 @@ def test_one_domain_for_laws_and_samplers():
     lo, hi = cfgmod.BETA_LAW_RANGE
     assert cfgmod.BETA_MODEL_RANGE[0] < lo < hi < cfgmod.BETA_MODEL_RANGE[1]
     # a model outside the laws' β range can be simulated, but its law is refused
-    m = MHAConfig(n=50, d_k=50, beta=6.0).model("attention")
+    m = AttentionModel.from_config(MHAConfig(n=50, d_k=50, beta=6.0), "attention")
     with pytest.raises(ParameterError) as exc:
         m.law()
     assert exc.value.param == "beta"
@@ -90,7 +90,7 @@ def test_one_domain_for_laws_and_samplers():
 def test_model_and_law_describe_the_same_layer():
     c = MHAConfig(n=120, d=150, heads=4, kv_heads=2, d_k=30, d_v=60, d_o=60, beta=0.9,
                   sharing="gqa")
-    m = c.model("values")
+    m = AttentionModel.from_config(c, "values")
     assert isinstance(m, AttentionModel) and m.config == c and m.kind == "values"
     assert (m.kv_heads, m.d_v, m.d_o, m.tied) == (2, 60, 60, False)
     law = c.law("values")

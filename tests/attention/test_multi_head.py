@@ -12,6 +12,7 @@ import sympy as sp
 from freeattn import MHAConfig, head_average_law, mha_output_law, values_law
 from freeattn._validation import ParameterError
 from freeattn.attention import attention_law
+from freeattn.montecarlo import AttentionModel
 from freeattn.transforms.cumulants import (boxtimes_free_cumulants, dilate_cumulants,
                                            moments_from_free_cumulants)
 
@@ -141,13 +142,13 @@ def test_mha_output_law_matches_monte_carlo(full_layer):
 
     cfg = MHAConfig.from_ratios(320, heads=H, gamma_k=1.5, gamma_v=2, gamma_o=2)
     assert cfg.law() is cfg.law()
-    res = check(full_layer, cfg.model(), draws=2, seed=3, workers=1, ks_tol=0.03,
-                rel_w1_tol=0.05)
+    res = check(full_layer, AttentionModel.from_config(cfg), draws=2, seed=3, workers=1,
+                ks_tol=0.03, rel_w1_tol=0.05)
     assert res.passed, res.summary()
     for kind in ("gqa", "mqa"):
         kv = 2 if kind == "gqa" else None
-        model = MHAConfig.from_ratios(320, heads=H, gamma_k=1.5, gamma_v=2, gamma_o=2,
-                                      sharing=kind, kv_heads=kv).model()
+        model = AttentionModel.from_config(MHAConfig.from_ratios(
+            320, heads=H, gamma_k=1.5, gamma_v=2, gamma_o=2, sharing=kind, kv_heads=kv))
         assert check(full_layer, model, draws=1, seed=4, workers=1, ks_tol=0.03).passed
 
 
@@ -213,8 +214,8 @@ def test_tied_output_law_matches_monte_carlo(tied_layer):
     from freeattn.montecarlo import check
 
     cfg = MHAConfig.from_ratios(320, heads=H, gamma_k=1.5, gamma_o=2, sharing="tied_kv")
-    res = check(tied_layer, cfg.model(), draws=2, seed=5, workers=1, ks_tol=0.03,
-                rel_w1_tol=0.05)
+    res = check(tied_layer, AttentionModel.from_config(cfg), draws=2, seed=5, workers=1,
+                ks_tol=0.03, rel_w1_tol=0.05)
     assert res.passed, res.summary()
 
 

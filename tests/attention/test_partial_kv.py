@@ -17,6 +17,7 @@ import sympy as sp
 from freeattn import MHAConfig
 from freeattn._validation import ParameterError
 from freeattn.attention import mha_output_law
+from freeattn.montecarlo import AttentionModel
 from freeattn.attention.partial_kv import (check_rho, jump_polynomial, partial_kv_jump_law,
                                            partial_kv_mean, partial_kv_output_law,
                                            partial_kv_values_law)
@@ -247,7 +248,7 @@ def test_rho_parameter_conflicts():
 def test_config_law_and_model_agree():
     cfg = MHAConfig.from_ratios(120, heads=2, gamma_k=1.0, gamma_o=1.5, rho=0.6,
                                 kv_heads=1, sharing="mqa")
-    model = cfg.model()
+    model = AttentionModel.from_config(cfg)
     assert model.rho == 0.6 and model.config == cfg
     mean = float(cfg.law().mean())
     assert mean == pytest.approx(1.5 * (math.e - 1 + 0.36 * 2), rel=1e-14)

@@ -38,7 +38,7 @@ def test_default_method_per_kind():
 
 
 def test_check_draws_reduced_by_default_and_passes(law):
-    m = CFG.model("mha")
+    m = AttentionModel.from_config(CFG, "mha")
     res = check(law, m, draws=3, seed=0, workers=1, ks_tol=0.06, rel_w1_tol=0.1)
     assert res.method == "reduced" and res.to_dict()["method"] == "reduced"
     assert "method=reduced" in res.summary()
@@ -58,7 +58,7 @@ def test_check_draws_reduced_by_default_and_passes(law):
 
 def test_reduced_check_still_refuses_a_wrong_law(law):
     """A Marchenko–Pastur law with the same mean is far from the reduced draws."""
-    m = CFG.model("mha")
+    m = AttentionModel.from_config(CFG, "mha")
     mean = float(law.mean())
     wrong = MarchenkoPastur(0.5).dilate(mean)
     assert float(wrong.mean()) == pytest.approx(mean)
@@ -72,7 +72,7 @@ def test_law_distances_have_the_same_law_under_both_methods():
     """KS and relative W1 of each model against the limit law, 40 draws per method of a
     small GQA layer: two-sample t tests (independent seeds) do not tell the methods apart."""
     cfg = MHAConfig(n=48, heads=4, kv_heads=2, d_k=18, d_v=24, d_o=96, sharing="gqa")
-    law, m = cfg.law("mha"), cfg.model("mha")
+    law, m = cfg.law("mha"), AttentionModel.from_config(cfg, "mha")
     ks = {}
     for method, seed in (("direct", 1), ("reduced", 2)):
         draws = run_draws(m, 40, seed=seed, workers=1, method=method)
@@ -88,7 +88,7 @@ def test_check_method_is_validated_before_any_draw(law, monkeypatch):
     mc_check = importlib.import_module("freeattn.montecarlo.check")
     monkeypatch.setattr(mc_check, "run_draws", lambda *a, **k: pytest.fail("drew"))
     with pytest.raises(ParameterError, match="method"):
-        check(law, CFG.model("mha"), method="literal")
+        check(law, AttentionModel.from_config(CFG, "mha"), method="literal")
 
 
 def test_attention_kind_check_records_direct():

@@ -171,7 +171,7 @@ def test_method_is_validated_and_reduced_needs_less_memory():
         run_draws(m, 1, workers=1, method="fast")
     from freeattn.attention import MHAConfig
 
-    gpt3 = MHAConfig.preset("gpt3-175b").model("mha")
+    gpt3 = AttentionModel.from_config(MHAConfig.preset("gpt3-175b"), "mha")
     assert gpt3.draw_bytes(method="reduced") < gpt3.draw_bytes(method="direct")
     # GPT-3's row goes through the 2n-dimensional joint row space (h d_V = 12288 > 2n)
     assert samplers._output_rank(2048, 2, 12288, 12288) == 4096
@@ -185,7 +185,7 @@ def test_table_statistics_agree_between_methods_dinov3_full_size():
     from freeattn.attention import MHAConfig
 
     cfg = MHAConfig.preset("dinov3-l16")
-    m = cfg.model("mha")
+    m = AttentionModel.from_config(cfg, "mha")
     assert samplers._output_rank(m.n, 2, m.heads * m.d_v, m.d_o) == 2 * m.n
     direct = _table_stats(m, 60, "direct", 100)
     reduced = _table_stats(m, 60, "reduced", 200)

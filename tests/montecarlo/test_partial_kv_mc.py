@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from freeattn import MHAConfig
-from freeattn.montecarlo import check, ks_two_sample, sample
+from freeattn.montecarlo import AttentionModel, check, ks_two_sample, sample
 
 RHOS = (0.3, 0.6, 0.9)
 
@@ -24,7 +24,7 @@ RHOS = (0.3, 0.6, 0.9)
 def _draws(cfg, draws, seed):
     soft, gauss = [], []
     for i in range(draws):
-        d = sample(cfg.model(), seed + i)
+        d = sample(AttentionModel.from_config(cfg), seed + i)
         soft.append(d.softmax)
         gauss.append(d.gaussian)
     return np.concatenate(soft), np.concatenate(gauss)
@@ -49,8 +49,9 @@ def test_moments_of_softmax_and_gaussian_layers_match_the_law(rho):
 
 def test_rho_zero_draws_the_independent_model():
     """ρ = 0 uses W̃ where the independent model draws W^V: identical spectra."""
-    a = MHAConfig.from_ratios(60, heads=2, gamma_k=1.0, gamma_o=1.0, rho=0.0).model()
-    b = MHAConfig.from_ratios(60, heads=2, gamma_k=1.0, gamma_o=1.0).model()
+    a = AttentionModel.from_config(MHAConfig.from_ratios(60, heads=2, gamma_k=1.0, gamma_o=1.0,
+                                                         rho=0.0))
+    b = AttentionModel.from_config(MHAConfig.from_ratios(60, heads=2, gamma_k=1.0, gamma_o=1.0))
     da, db = sample(a, 3), sample(b, 3)
     np.testing.assert_array_equal(da.softmax, db.softmax)
     np.testing.assert_array_equal(da.gaussian, db.gaussian)
@@ -62,8 +63,8 @@ def test_check_refuses_a_law_of_another_rho():
     cfg = MHAConfig.from_ratios(60, heads=2, gamma_k=1.0, gamma_o=1.0, rho=0.5)
     other = MHAConfig.from_ratios(60, heads=2, gamma_k=1.0, gamma_o=1.0)
     with pytest.raises(ValueError, match="rho"):
-        law_fits_model(other.law(), cfg.model())
-    law_fits_model(cfg.law(), cfg.model())
+        law_fits_model(other.law(), AttentionModel.from_config(cfg))
+    law_fits_model(cfg.law(), AttentionModel.from_config(cfg))
 
 
 @pytest.mark.slow
@@ -72,7 +73,8 @@ def test_ks_and_w1_against_the_law_n200(rho):
     """Measured (seed 1, 3 draws): softmax KS 0.035/0.033/0.027, rel W₁ 0.074/0.063/0.051;
     Gaussian KS 0.014/0.013/0.014, rel W₁ 0.027/0.027/0.025 at ρ = 0.3/0.6/0.9."""
     cfg = MHAConfig.from_ratios(200, heads=2, gamma_k=1.0, gamma_o=1.5, rho=rho)
-    res = check(cfg.law(), cfg.model(), draws=3, seed=1, workers=1, ks_tol=0.06,
+    res = check(cfg.law(), AttentionModel.from_config(cfg), draws=3, seed=1, workers=1,
+                ks_tol=0.06,
                 rel_w1_tol=0.10)
     assert res.passed, res.summary()
     assert res.gaussian.ks < 0.03 and res.gaussian.rel_w1 < 0.05, res.summary()
@@ -81,7 +83,8 @@ def test_ks_and_w1_against_the_law_n200(rho):
 @pytest.mark.slow
 def test_ks_and_w1_against_the_law_n400():
     cfg = MHAConfig.from_ratios(400, heads=2, gamma_k=1.0, gamma_o=1.5, rho=0.6)
-    res = check(cfg.law(), cfg.model(), draws=2, seed=2, workers=1, ks_tol=0.04,
+    res = check(cfg.law(), AttentionModel.from_config(cfg), draws=2, seed=2, workers=1,
+                ks_tol=0.04,
                 rel_w1_tol=0.07)
     assert res.passed, res.summary()
     assert res.gaussian.ks < 0.02 and res.gaussian.rel_w1 < 0.035, res.summary()
