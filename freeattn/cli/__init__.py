@@ -138,6 +138,7 @@ def _write_curve(out, law, params, support, atoms, x, pdf):
 
 try:  # the Monte Carlo checker registers its own command group
     from .check import check as _check
+    from . import check_chain as _check_chain  # noqa: F401  (registers chain, uncentered)
 
     main.add_command(_check)
 except ImportError:  # pragma: no cover - optional while the checker is absent

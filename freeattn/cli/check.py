@@ -37,11 +37,11 @@ def _run_errors(scheduler, **flags):
 def _report(as_json, data, text, plot, draw_plot):
     """Print the results, then write the plot, so that a failed write does not lose them.
 
-    ``draw_plot(module)`` draws with :mod:`freeattn.montecarlo.plot` (imported only here).
+    ``draw_plot(module)`` draws with :mod:`freeattn.plotting.check` (imported only here).
     """
     click.echo(json.dumps(data, indent=2) if as_json else text)
     if plot:
-        from ..montecarlo import plot as mc_plot
+        from ..plotting import check as mc_plot
 
         write_or_fail(lambda: draw_plot(mc_plot), plot, "--plot")
         if not as_json:

@@ -81,26 +81,16 @@ def summary(res):
 
 
 def plot(res, path, dpi=150):
-    from .._plotting import pyplot, save
+    from ..plotting.figures import errorbars, finish, mc_title, new_axes
 
-    plt = pyplot()
     t = np.array(res["t"])
-    fig, ax = plt.subplots(figsize=(5, 3.6))
+    fig, ax = new_axes()
     mcr = res.get("monte_carlo")
     for i, h in enumerate(HEADS):
         c = f"C{i}"
         ax.plot(t[1:], res["theory"][str(h)][1:], color=c, label=f"h = {h}")
         if mcr:
-            pts = mcr["curves"][str(h)][1::5]
-            tt = t[1::5]
-            m = [p["mean"] for p in pts]
-            err = [[p["mean"] - p["low"] for p in pts], [p["high"] - p["mean"] for p in pts]]
-            ax.errorbar(tt, m, yerr=err, fmt="o", ms=3, color=c, capsize=2)
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.set_xlabel("gradient-flow time t")
-    ax.set_ylabel("relative training loss")
-    ax.set_title("lines: GE (C.15); markers: softmax MHA" + (f", n = {mcr['n']}" if mcr else ""),
-                 fontsize=8)
-    ax.legend(fontsize=8)
-    return save(fig, path, dpi)
+            errorbars(ax, t[1::5], mcr["curves"][str(h)][1::5], color=c)
+    return finish(fig, ax, path, xlabel="gradient-flow time t",
+                  ylabel="relative training loss", xscale="log", yscale="log",
+                  title=mc_title(res, "lines: GE (C.15); markers: softmax MHA"), dpi=dpi)
