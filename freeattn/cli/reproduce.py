@@ -13,3 +13,4 @@ def reproduce():
 
 from . import reproduce_readout  # noqa: E402,F401  (registers fig2a … fig3b)
 from . import reproduce_table as _table_d2  # noqa: E402,F401  (registers ``table-d2``)
+from . import reproduce_paper as _paper  # noqa: E402,F401  (fig2b, figD1, tableD1, dof-expansion)

@@ -91,11 +91,15 @@ STEPS = (
     ChainStep("gaussian_rows", ("centred", "gaussian_f"), "Lemma 4.4",
               "Gaussian rows with matching covariance: quadratic-form concentration; "
               "self-averaging",
-              {"dm2": (-0.5, "bound", "|E m_q difference| <= n^{-1/2+o(1)} (Lemma B.10)")}),
+              {"ks": (-0.5, "bound", "diagnostic: Table 1's slowest control n^{-1/2} "
+                                     "applied to the spectral KS (no rate stated)"),
+               "dm2": (-0.5, "bound", "|E m_q difference| <= n^{-1/2+o(1)} (Lemma B.10)")}),
     ChainStep("covariance", ("gaussian_f", "gaussian_g"), "Lemma 4.5",
               "approximate Sigma_f by Sigma_G: normalized Frobenius error O(sqrt(log n / n))",
               {"frob": (-0.5, "rate", "||Y^G[Sigma_f] - Y^G[Sigma_G]||_F/sqrt(n) = "
                                       "O(sqrt(log n/n)) (proof of Lemma B.14)"),
+               "ks": (-0.5, "bound", "diagnostic: Table 1's slowest control n^{-1/2} "
+                                     "applied to the spectral KS (no rate stated)"),
                "dm2": (-0.5, "bound", "(B.2) with the Frobenius error")}),
 )
 #: the whole chain's two ends (for context: the softmax-vs-Gaussian distance of Table D.2)

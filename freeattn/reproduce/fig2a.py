@@ -14,7 +14,7 @@ from ..montecarlo.samplers import AttentionModel
 from ..readout import IndependentKV, training_loss
 from ..readout.finite import draw_spectra, finite_training_loss, fixed_target, interval_dict
 
-__all__ = ["PUBLISHED", "SIZES", "HEADS", "law", "compute", "plot", "summary"]
+__all__ = ["PUBLISHED", "SIZES", "HEADS", "MARKERS", "law", "compute", "plot", "summary"]
 
 PUBLISHED = {"max_abs_difference_mc_vs_limit": 0.003, "zero_mass_h32": 0.5,
              "h128_t100_mean_loss": 7.39e-5}
@@ -22,6 +22,8 @@ HEADS = (32, 64, 128)
 GAMMA_O = 2.0
 SIZES = {"paper": {"n": 4096, "head_width": 64}, "reduced": {"n": 256, "head_width": 4}}
 CHECK_TIMES = (1.0, 10.0, 100.0)
+#: the Monte Carlo markers drawn (and counted in Table D.1): every 5th time, t = 100 included
+MARKERS = slice(5, None, 5)
 
 
 def law(h):
@@ -90,7 +92,7 @@ def plot(res, path, dpi=150):
         c = f"C{i}"
         ax.plot(t[1:], res["theory"][str(h)][1:], color=c, label=f"h = {h}")
         if mcr:
-            errorbars(ax, t[1::5], mcr["curves"][str(h)][1::5], color=c)
+            errorbars(ax, t[MARKERS], mcr["curves"][str(h)][MARKERS], color=c)
     return finish(fig, ax, path, xlabel="gradient-flow time t",
                   ylabel="relative training loss", xscale="log", yscale="log",
                   title=mc_title(res, "lines: GE (C.15); markers: softmax MHA"), dpi=dpi)
