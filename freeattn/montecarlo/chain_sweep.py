@@ -142,6 +142,17 @@ class ChainResult:
                                           "verdict": verdict}
         return out
 
+    @classmethod
+    def from_dict(cls, data):
+        """Rebuild a result from :meth:`to_dict` output (the fits are recomputed from the
+        stored distances, the verdicts from the current :data:`STEPS`)."""
+        ns = tuple(int(n) for n in data["ns"])
+        values = {s: {m: [list(map(float, row)) for row in per_n] for m, per_n in d.items()}
+                  for s, d in data["values"].items()}
+        return cls(beta=float(data["beta"]), gamma_k=float(data["gamma_k"]),
+                   heads=int(data["heads"]), draws=int(data["draws"]), seed=int(data["seed"]),
+                   ns=ns, values=values, fits=_fits(ns, values), ranks=data["ranks"])
+
     def to_dict(self):
         return {"beta": self.beta, "gamma_k": self.gamma_k, "heads": self.heads,
                 "draws": self.draws, "seed": self.seed, "ns": list(self.ns),
@@ -235,13 +246,19 @@ def chain_rates(beta, ns=DEFAULT_N_GRID, *, gamma_k=1.0, heads=2, draws=4, seed=
         for s in names:
             for metric in rows[0].steps[s]:
                 values[s].setdefault(metric, []).append([r.steps[s][metric] for r in rows])
+    return ChainResult(beta=float(models[0].beta), gamma_k=float(gamma_k), heads=int(heads),
+                       draws=draws, seed=seed, ns=ns, values=values, fits=_fits(ns, values),
+                       ranks=ranks)
+
+
+def _fits(ns, values):
+    """step → metric → SlopeFit over all (n, draw) points (metrics with all values > 0)."""
     fits = {}
-    for s in names:
+    for s, per_metric in values.items():
         fits[s] = {}
-        for metric, per_n in values[s].items():
+        for metric, per_n in per_metric.items():
             xs = [n for n, row in zip(ns, per_n) for _ in row]
             ys = [y for row in per_n for y in row]
             if all(y > 0 for y in ys):
                 fits[s][metric] = fit_slope(xs, ys)
-    return ChainResult(beta=float(models[0].beta), gamma_k=float(gamma_k), heads=int(heads),
-                       draws=draws, seed=seed, ns=ns, values=values, fits=fits, ranks=ranks)
+    return fits
