@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..plotting.figures import errorbars, finish, mc_title, new_axes
 from ..montecarlo.samplers import AttentionModel
 from ..readout import IndependentKV, training_loss
 from ..readout.finite import draw_spectra, finite_training_loss, fixed_target, interval_dict
@@ -83,8 +84,6 @@ def summary(res):
 
 
 def plot(res, path, dpi=150):
-    from ..plotting.figures import errorbars, finish, mc_title, new_axes
-
     t = np.array(res["t"])
     fig, ax = new_axes()
     mcr = res.get("monte_carlo")

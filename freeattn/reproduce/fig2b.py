@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..plotting.figures import new_axes
+from ..plotting.setup import save
 from .fig2c import LAM, PATHS, SIGMA2, error, gamma_o
 
 __all__ = ["PUBLISHED", "map_error", "compute", "summary", "plot"]
@@ -92,9 +94,6 @@ def summary(res):
 
 
 def plot(res, path, dpi=150):
-    from ..plotting.figures import new_axes
-    from ..plotting.setup import save
-
     fig, ax = new_axes(figsize=(5.4, 3.9))
     h, g = np.array(res["h"]), np.array(res["gamma_o"])
     im = ax.pcolormesh(h, g, np.log10(np.array(res["error"])), shading="auto", cmap="viridis")

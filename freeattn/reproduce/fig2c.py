@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..plotting.figures import errorbars, finish, mc_title, new_axes
 from ..montecarlo.samplers import AttentionModel
 from ..readout import IndependentKV, ridge_error
 from ..readout.finite import draw_spectra, finite_ridge_error, interval_dict
@@ -95,8 +96,6 @@ def summary(res):
 
 
 def plot(res, path, dpi=150):
-    from ..plotting.figures import errorbars, finish, mc_title, new_axes
-
     fig, ax = new_axes()
     mcr = res.get("monte_carlo")
     for i, p in enumerate(PATHS):

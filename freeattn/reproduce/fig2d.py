@@ -12,6 +12,7 @@ import numpy as np
 from scipy.optimize import brentq
 
 from ..montecarlo.samplers import AttentionModel
+from ..plotting.figures import errorbars, finish, new_axes
 from ..readout import IndependentKV, ridge_error
 from ..readout.finite import draw_spectra, fieller_interval, finite_ridge_error
 
@@ -99,8 +100,6 @@ def summary(res):
 
 
 def plot(res, path, dpi=150):
-    from ..plotting.figures import errorbars, finish, new_axes
-
     fig, ax = new_axes()
     ax.plot(res["theory"]["beta"], res["theory"]["ratio"], "-", color="C0", label="GE (5.4)")
     ax.axhline(1.0, ls="--", color="gray", lw=0.8)

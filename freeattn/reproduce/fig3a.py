@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..plotting.figures import errorbars, finish, new_axes
 from ..montecarlo.samplers import AttentionModel
 from ..readout import IndependentKV, arrival_time
 from ..readout.finite import (bootstrap_arrival_interval, draw_spectra, fixed_target,
@@ -120,8 +121,6 @@ def summary(res):
 
 
 def plot(res, path, dpi=150):
-    from ..plotting.figures import errorbars, finish, new_axes
-
     th = res["theory"]
     fig, ax = new_axes()
     ax.axhline(th["fixed_widths"], color="C0", label="GE, fixed widths")

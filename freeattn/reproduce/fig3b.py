@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.optimize import brentq
 
+from ..plotting.figures import errorbars, finish, mc_title, new_axes
 from ..montecarlo.samplers import AttentionModel
 from ..readout import IndependentKV, TiedKV, ridge_error
 from ..readout.finite import draw_spectra, finite_ridge_error, interval_dict
@@ -110,8 +111,6 @@ def summary(res):
 
 
 def plot(res, path, dpi=150):
-    from ..plotting.figures import errorbars, finish, mc_title, new_axes
-
     th = res["theory"]
     fig, ax = new_axes()
     ax.plot(th["h"], th["gqa"], color="C0", label="GQA (pairs), (5.4)")

@@ -20,6 +20,8 @@ import numpy as np
 
 from ..montecarlo.metrics import ks_distance, t_interval
 from ..montecarlo.samplers import AttentionModel, draw_seed, sample
+from ..plotting.figures import new_axes
+from ..plotting.setup import save
 
 __all__ = ["PUBLISHED", "CONDITIONS", "PANELS", "model", "compute", "summary", "plot"]
 
@@ -126,9 +128,6 @@ def summary(res):
 
 def plot(res, path, dpi=150):
     """Three panels: histograms (64 bins) of the softmax spectra and the limits in black."""
-    from ..plotting.figures import new_axes
-    from ..plotting.setup import save
-
     fig, axes = new_axes(figsize=(13, 3.8), ncols=3)
     titles = {"a": "(a) attention sqrt(n/h) A^perp", "b": "(b) MHA^perp(X), h = 16",
               "c": "(c) sharing, d_O = 4096"}

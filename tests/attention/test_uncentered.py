@@ -132,3 +132,12 @@ def test_statistics_refuse_bad_matrices():
         with pytest.raises(ParameterError) as e:
             uncentered_statistics(bad, 2)
         assert e.value.param == "a"
+
+
+def test_docstring_examples():
+    import doctest
+
+    import freeattn.attention.uncentered as mod
+
+    result = doctest.testmod(mod, optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0 and result.failed == 0

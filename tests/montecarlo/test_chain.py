@@ -10,7 +10,7 @@ from scipy import stats
 from freeattn._validation import ParameterError
 from freeattn.montecarlo.chain import (MODELS, STEPS, chain_draw, chain_matrices, chain_model,
                                        feature_covariance, spectral_distances)
-from freeattn.montecarlo.chain_sweep import chain_rates, fit_slope
+from freeattn.montecarlo.chain_sweep import ChainResult, chain_rates, fit_slope
 from freeattn.montecarlo.samplers import theta1, theta2
 
 
@@ -156,6 +156,11 @@ def test_chain_rates_small_grid():
     ver = res.verdicts()
     assert ver["centering"]["ks"]["verdict"] == "within bound"
     assert "covariance" in res.table() and res.to_dict()["ns"] == [100, 200, 400]
+    import json
+
+    again = ChainResult.from_dict(json.loads(json.dumps(res.to_dict())))
+    assert again.fits["covariance"]["frob"].slope == frob.slope
+    assert again.table() == res.table()
 
 
 @pytest.mark.slow
