@@ -167,6 +167,8 @@ def plot_chain(results, path, *, dpi=110):
                             lw=0.8, alpha=0.7)
             ax.set_xscale("log")
             ax.set_yscale("log")
+            ax.set_xticks(ns, [str(int(n)) for n in ns])
+            ax.xaxis.set_minor_locator(plt.NullLocator())
             ax.set_title(f"beta = {res.beta:g}: {step.name} ({step.lemma})", fontsize=8)
             ax.legend(fontsize=6, loc="lower left")
             ax.tick_params(labelsize=7)
