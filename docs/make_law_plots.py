@@ -2,7 +2,7 @@
 
 Each figure draws the limit law's density over the pooled eigenvalues of a few draws of the
 true softmax layer and of its finite Gaussian equivalent (same weights), via
-``freeattn.montecarlo.check`` and ``freeattn.montecarlo.plot.plot_check``; the numbers in the
+``freeattn.montecarlo.check`` and ``freeattn.plotting.check.plot_check``; the numbers in the
 figure titles (KS of each model to the law) are computed in the same run.
 
 Usage (from the repository root): python docs/make_law_plots.py [--n 400] [--draws 3]
@@ -15,7 +15,7 @@ import os
 
 from freeattn.attention import MHAConfig
 from freeattn.montecarlo import AttentionModel, check
-from freeattn.montecarlo.plot import plot_check
+from freeattn.plotting.check import plot_check
 
 HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "img")
 
@@ -46,8 +46,7 @@ def main():
         if only is not None and fname not in only:
             continue
         cfg = MHAConfig.from_ratios(args.n, **layer)
-        res = check(cfg.law(kind), AttentionModel.from_config(cfg, kind), draws=args.draws,
-                    seed=0, workers=1)
+        res = check(cfg.law(kind), AttentionModel.from_config(cfg, kind), draws=args.draws, seed=0, workers=1)
         title = (f"{label}: β = 1, h = {cfg.heads}, γ_K = {cfg.gamma_k:g}, n = {cfg.n}\n"
                  f"KS to the law: softmax {res.softmax.ks:.3f}, Gaussian {res.gaussian.ks:.3f}"
                  f" ({args.draws} draws)")

@@ -5,7 +5,7 @@ running, or ``%load_ext freeattn.display``): the law classes do not import it, a
 ``_repr_html_`` / ``_repr_latex_`` are the plain fallbacks.
 
 * :func:`law_html` — name, parameters, support, atoms, first moments and the density as a
-  small inline SVG (one panel per support interval, see :func:`freeattn._plotting.density_figure`);
+  small inline SVG (one panel per support interval, see :func:`freeattn.plotting.density.density_figure`);
 * :func:`law_latex` — the law's algebraic equation P(G, z) = 0 (parameters in the papers'
   names and their values), or its first moments for a law without one;
 * :func:`latex_view` — wrap any sympy result (or list/dict of them) so that Jupyter renders
@@ -42,7 +42,8 @@ def _params(law):
 
 
 def _svg(law, points):
-    from ._plotting import density_figure, pyplot
+    from .plotting.density import density_figure
+    from .plotting.setup import pyplot
 
     fig = density_figure(law, points=points, figsize=None)
     w, h = fig.get_size_inches()

@@ -17,7 +17,7 @@ import pathlib
 import numpy as np
 
 from freeattn import Semicircle, compound_free_poisson, free_additive_convolution
-from freeattn._plotting import pyplot, save
+from freeattn.plotting.setup import pyplot, save
 from freeattn.laws.empirical import Empirical
 
 HERE = pathlib.Path(__file__).resolve().parent

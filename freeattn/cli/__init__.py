@@ -10,6 +10,7 @@ from .density import density
 from .readout import readout as _readout
 from .reproduce import reproduce as _reproduce
 from .symbolic import register as _register_symbolic
+from . import check_chain, reproduce_paper  # noqa: F401,E402  (add chain, uncentered to check; fig2b, figD1, tableD1 to reproduce)
 
 __all__ = ["main"]
 

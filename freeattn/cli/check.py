@@ -48,7 +48,7 @@ def _report(as_json, data, text, plot, draw_plot, out=None):
     """Print the results, write them to ``out`` (JSON), then the plot, so that a failed
     write does not lose them.
 
-    ``draw_plot(module)`` draws with :mod:`freeattn.montecarlo.plot` (imported only here).
+    ``draw_plot(module)`` draws with :mod:`freeattn.plotting.check` (imported only here).
     """
     click.echo(json.dumps(data, indent=2) if as_json else text)
     if out:
@@ -60,7 +60,7 @@ def _report(as_json, data, text, plot, draw_plot, out=None):
         if not as_json:
             click.echo(f"results written to {out}")
     if plot:
-        from ..montecarlo import plot as mc_plot
+        from ..plotting import check as mc_plot
 
         write_or_fail(lambda: draw_plot(mc_plot), plot, "--plot")
         if not as_json:

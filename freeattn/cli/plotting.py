@@ -1,7 +1,8 @@
 """Matplotlib figures for the CLI (imported only when a plot is asked for)."""
 from __future__ import annotations
 
-from .._plotting import density_figure, save
+from ..plotting.density import density_figure
+from ..plotting.setup import save
 
 
 def plot_density(law, x, pdf, path, mp_edge=None):

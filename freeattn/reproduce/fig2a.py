@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..plotting.figures import errorbars, finish, mc_title, new_axes
 from ..montecarlo.samplers import AttentionModel
 from ..readout import IndependentKV, training_loss
 from ..readout.finite import draw_spectra, finite_training_loss, fixed_target, interval_dict
 
-__all__ = ["PUBLISHED", "SIZES", "HEADS", "law", "compute", "plot", "summary"]
+__all__ = ["PUBLISHED", "SIZES", "HEADS", "MARKERS", "law", "compute", "plot", "summary"]
 
 PUBLISHED = {"max_abs_difference_mc_vs_limit": 0.003, "zero_mass_h32": 0.5,
              "h128_t100_mean_loss": 7.39e-5}
@@ -22,6 +23,8 @@ HEADS = (32, 64, 128)
 GAMMA_O = 2.0
 SIZES = {"paper": {"n": 4096, "head_width": 64}, "reduced": {"n": 256, "head_width": 4}}
 CHECK_TIMES = (1.0, 10.0, 100.0)
+#: the Monte Carlo markers drawn (and counted in Table D.1): every 5th time, t = 100 included
+MARKERS = slice(5, None, 5)
 
 
 def law(h):
@@ -81,26 +84,14 @@ def summary(res):
 
 
 def plot(res, path, dpi=150):
-    from .._plotting import pyplot, save
-
-    plt = pyplot()
     t = np.array(res["t"])
-    fig, ax = plt.subplots(figsize=(5, 3.6))
+    fig, ax = new_axes()
     mcr = res.get("monte_carlo")
     for i, h in enumerate(HEADS):
         c = f"C{i}"
         ax.plot(t[1:], res["theory"][str(h)][1:], color=c, label=f"h = {h}")
         if mcr:
-            pts = mcr["curves"][str(h)][1::5]
-            tt = t[1::5]
-            m = [p["mean"] for p in pts]
-            err = [[p["mean"] - p["low"] for p in pts], [p["high"] - p["mean"] for p in pts]]
-            ax.errorbar(tt, m, yerr=err, fmt="o", ms=3, color=c, capsize=2)
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.set_xlabel("gradient-flow time t")
-    ax.set_ylabel("relative training loss")
-    ax.set_title("lines: GE (C.15); markers: softmax MHA" + (f", n = {mcr['n']}" if mcr else ""),
-                 fontsize=8)
-    ax.legend(fontsize=8)
-    return save(fig, path, dpi)
+            errorbars(ax, t[MARKERS], mcr["curves"][str(h)][MARKERS], color=c)
+    return finish(fig, ax, path, xlabel="gradient-flow time t",
+                  ylabel="relative training loss", xscale="log", yscale="log",
+                  title=mc_title(res, "lines: GE (C.15); markers: softmax MHA"), dpi=dpi)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..plotting.figures import errorbars, finish, mc_title, new_axes
 from ..montecarlo.samplers import AttentionModel
 from ..readout import IndependentKV, ridge_error
 from ..readout.finite import draw_spectra, finite_ridge_error, interval_dict
@@ -95,26 +96,14 @@ def summary(res):
 
 
 def plot(res, path, dpi=150):
-    from .._plotting import pyplot, save
-
-    plt = pyplot()
-    fig, ax = plt.subplots(figsize=(5, 3.6))
+    fig, ax = new_axes()
     mcr = res.get("monte_carlo")
     for i, p in enumerate(PATHS):
         th = res["theory"][p]
         ax.plot(th["h"], th["error"], color=f"C{i}", label=p.replace("_", " "))
         if mcr:
-            pts = mcr[p]
-            ax.errorbar([q["h"] for q in pts], [q["mean"] for q in pts],
-                        yerr=[[q["mean"] - q["low"] for q in pts],
-                              [q["high"] - q["mean"] for q in pts]],
-                        fmt="o", ms=3, color=f"C{i}", capsize=2)
+            errorbars(ax, [q["h"] for q in mcr[p]], mcr[p], color=f"C{i}")
     for x in (32, 64, 96):
         ax.axvline(x, ls=":", color="gray", lw=0.8)
-    ax.set_yscale("log")
-    ax.set_xlabel("heads h (d_K = d_V fixed)")
-    ax.set_ylabel("coefficient error E_λ")
-    ax.set_title("lines: GE; markers: softmax MHA" + (f", n = {mcr['n']}" if mcr else ""),
-                 fontsize=8)
-    ax.legend(fontsize=8)
-    return save(fig, path, dpi)
+    return finish(fig, ax, path, xlabel="heads h (d_K = d_V fixed)",
+                  ylabel="coefficient error E_λ", yscale="log", title=mc_title(res), dpi=dpi)

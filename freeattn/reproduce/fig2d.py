@@ -12,6 +12,7 @@ import numpy as np
 from scipy.optimize import brentq
 
 from ..montecarlo.samplers import AttentionModel
+from ..plotting.figures import errorbars, finish, new_axes
 from ..readout import IndependentKV, ridge_error
 from ..readout.finite import draw_spectra, fieller_interval, finite_ridge_error
 
@@ -99,10 +100,7 @@ def summary(res):
 
 
 def plot(res, path, dpi=150):
-    from .._plotting import pyplot, save
-
-    plt = pyplot()
-    fig, ax = plt.subplots(figsize=(5, 3.6))
+    fig, ax = new_axes()
     ax.plot(res["theory"]["beta"], res["theory"]["ratio"], "-", color="C0", label="GE (5.4)")
     ax.axhline(1.0, ls="--", color="gray", lw=0.8)
     ax.axvline(res["beta_c"], ls=":", color="C3", lw=0.8,
@@ -110,12 +108,6 @@ def plot(res, path, dpi=150):
     mcr = res.get("monte_carlo")
     if mcr:
         p = mcr["points"]
-        x = [q["beta"] for q in p]
-        y = [q["ratio"] for q in p]
-        err = [[q["ratio"] - q["low"] for q in p], [q["high"] - q["ratio"] for q in p]]
-        ax.errorbar(x, y, yerr=err, fmt="o", color="C1", ms=4, capsize=2,
-                    label=f"softmax MHA (n = {mcr['n']})")
-    ax.set_xlabel("β")
-    ax.set_ylabel("E(64,192) / E(128,128)")
-    ax.legend(fontsize=8)
-    return save(fig, path, dpi)
+        errorbars(ax, [q["beta"] for q in p], p, value="ratio", color="C1", ms=4,
+                  label=f"softmax MHA (n = {mcr['n']})")
+    return finish(fig, ax, path, xlabel="β", ylabel="E(64,192) / E(128,128)", dpi=dpi)

@@ -6,12 +6,15 @@ hence the arrival time do not change.  Fixed parameter count N_par = 5n²: γ_K 
 5/(3 + 2 h_KV/h) (continuous), head widths rounded to integers for the sampled models.
 Theory: (5.4) at λ = s/2, Laplace inversion of (C.31), Brent's method for L(t) = 0.1.
 Markers: exact finite-matrix loss curves of a fixed centred target averaged over draws; the
-arrival time of the mean curve with a 2000-resample bootstrap interval.
+arrival time of the mean curve with a 2000-resample bootstrap interval.  As in the paper, the
+shared configurations (h_KV < h) are drawn on each path and the unshared h_KV = h draws are
+one common baseline for both paths (the gray diamond).
 """
 from __future__ import annotations
 
 import numpy as np
 
+from ..plotting.figures import errorbars, finish, new_axes
 from ..montecarlo.samplers import AttentionModel
 from ..readout import IndependentKV, arrival_time
 from ..readout.finite import (bootstrap_arrival_interval, draw_spectra, fixed_target,
@@ -66,18 +69,26 @@ def compute(mc="reduced", draws=10, seed=0, points=25, bootstrap=2000):
         size = SIZES[mc]
         n = size["n"]
         y = fixed_target(n, seed=seed)
-        pts = {"fixed_widths": [], "fixed_count": []}
-        for path in pts:
+
+        def point(k, dk, i):
+            model = AttentionModel(beta=1.0, n=n, d_k=dk, heads=HEADS, kind="mha",
+                                   d_v=dk, d_o=2 * n, kv_heads=k)
+            specs = [row[0] for row in draw_spectra(model, draws, seed + 1 + i)]
+            t = mean_curve_arrival(specs, y, LEVEL)
+            lo, hi = bootstrap_arrival_interval(specs, y, LEVEL, bootstrap, seed)
+            return {"kv_heads": k, "head_width": dk, "arrival": t, "low": lo, "high": hi,
+                    "theory": arrival_time(law(HEADS * dk / n), LEVEL)}
+
+        # the unshared baseline (h_KV = h): both paths start there, since the fixed-count
+        # width at h_KV = h, round(γ n/h) with γ = 5/(3 + 2) = 1, is the fixed head width
+        base_width = size["head_width"]
+        pts = {"baseline": point(HEADS, base_width, 0), "fixed_widths": [], "fixed_count": []}
+        for path in ("fixed_widths", "fixed_count"):
             for i, k in enumerate(KV_HEADS):
-                dk = size["head_width"] if path == "fixed_widths" else rounded_width(k, n)
-                model = AttentionModel(beta=1.0, n=n, d_k=dk, heads=HEADS, kind="mha",
-                                       d_v=dk, d_o=2 * n, kv_heads=k)
-                specs = [row[0] for row in draw_spectra(model, draws, seed + 1 + i)]
-                t = mean_curve_arrival(specs, y, LEVEL)
-                lo, hi = bootstrap_arrival_interval(specs, y, LEVEL, bootstrap, seed)
-                g = HEADS * dk / n
-                pts[path].append({"kv_heads": k, "head_width": dk, "arrival": t, "low": lo,
-                                  "high": hi, "theory": arrival_time(law(g), LEVEL)})
+                if k == HEADS:
+                    continue
+                dk = base_width if path == "fixed_widths" else rounded_width(k, n)
+                pts[path].append(point(k, dk, i))
         out["monte_carlo"] = {"size": mc, "n": n, "draws": draws, "seed": seed, **pts}
     return out
 
@@ -98,6 +109,9 @@ def summary(res):
     if mcr:
         lines.append(f"Monte Carlo ({mcr['size']}: n = {mcr['n']}, {mcr['draws']} draws): "
                      "h_KV  width  arrival [bootstrap 95%]  GE")
+        b = mcr["baseline"]
+        lines.append(f" unshared baseline (both paths):\n  {b['kv_heads']:3d}  {b['head_width']:4d}"
+                     f"  {b['arrival']:.3f} [{b['low']:.3f}, {b['high']:.3f}]  {b['theory']:.3f}")
         for path in ("fixed_widths", "fixed_count"):
             lines.append(f" {path}:")
             for p in mcr[path]:
@@ -107,11 +121,8 @@ def summary(res):
 
 
 def plot(res, path, dpi=150):
-    from .._plotting import pyplot, save
-
-    plt = pyplot()
     th = res["theory"]
-    fig, ax = plt.subplots(figsize=(5, 3.6))
+    fig, ax = new_axes()
     ax.axhline(th["fixed_widths"], color="C0", label="GE, fixed widths")
     ax.plot(th["share"], th["fixed_count_continuous"], color="C1",
             label="GE, fixed parameter count")
@@ -119,13 +130,10 @@ def plot(res, path, dpi=150):
     if mcr:
         for key, c in (("fixed_widths", "C0"), ("fixed_count", "C1")):
             p = mcr[key]
-            x = [HEADS / q["kv_heads"] for q in p]
-            y = [q["arrival"] for q in p]
-            err = [[q["arrival"] - q["low"] for q in p], [q["high"] - q["arrival"] for q in p]]
-            ax.errorbar(x, y, yerr=err, fmt="o", color=c, ms=4, capsize=2,
-                        label=f"softmax MHA, n = {mcr['n']}" if key == "fixed_widths" else None)
-    ax.set_xscale("log", base=2)
-    ax.set_xlabel("query heads per K/V head, h / h_KV")
-    ax.set_ylabel(f"time to loss {LEVEL}")
-    ax.legend(fontsize=8)
-    return save(fig, path, dpi)
+            errorbars(ax, [HEADS / q["kv_heads"] for q in p], p, value="arrival", color=c,
+                      ms=4, label=f"softmax MHA, n = {mcr['n']}" if key == "fixed_widths"
+                      else None)
+        errorbars(ax, [1.0], [mcr["baseline"]], value="arrival", color="gray", ms=6,
+                  marker="D", label="unshared (h_KV = h)")
+    return finish(fig, ax, path, xlabel="query heads per K/V head, h / h_KV",
+                  ylabel=f"time to loss {LEVEL}", xscale=("log", {"base": 2}), dpi=dpi)

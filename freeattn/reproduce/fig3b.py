@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.optimize import brentq
 
+from ..plotting.figures import errorbars, finish, mc_title, new_axes
 from ..montecarlo.samplers import AttentionModel
 from ..readout import IndependentKV, TiedKV, ridge_error
 from ..readout.finite import draw_spectra, finite_ridge_error, interval_dict
@@ -110,26 +111,16 @@ def summary(res):
 
 
 def plot(res, path, dpi=150):
-    from .._plotting import pyplot, save
-
-    plt = pyplot()
     th = res["theory"]
-    fig, ax = plt.subplots(figsize=(5, 3.6))
+    fig, ax = new_axes()
     ax.plot(th["h"], th["gqa"], color="C0", label="GQA (pairs), (5.4)")
     ax.plot(th["h"], th["tied"], color="C1", label="tied K = V, (5.5)")
     ax.axvline(th["crossover_h"], ls=":", color="gray", lw=0.8)
     mcr = res.get("monte_carlo")
     if mcr:
+        pts = mcr["points"]
         for s, c in (("gqa", "C0"), ("tied", "C1")):
-            pts = mcr["points"]
-            ax.errorbar([p["h"] for p in pts], [p[s]["mean"] for p in pts],
-                        yerr=[[p[s]["mean"] - p[s]["low"] for p in pts],
-                              [p[s]["high"] - p[s]["mean"] for p in pts]],
-                        fmt="o", ms=3, color=c, capsize=2)
-    ax.set_xscale("log", base=2)
-    ax.set_xlabel("heads h (h d_K = h d_V = d_O = n/2)")
-    ax.set_ylabel("coefficient error E_λ")
-    ax.set_title("lines: GE; markers: softmax MHA" + (f", n = {mcr['n']}" if mcr else ""),
-                 fontsize=8)
-    ax.legend(fontsize=8)
-    return save(fig, path, dpi)
+            errorbars(ax, [p["h"] for p in pts], [p[s] for p in pts], color=c)
+    return finish(fig, ax, path, xlabel="heads h (h d_K = h d_V = d_O = n/2)",
+                  ylabel="coefficient error E_λ", xscale=("log", {"base": 2}),
+                  title=mc_title(res), dpi=dpi)

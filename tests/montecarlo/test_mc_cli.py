@@ -171,7 +171,7 @@ def test_mha_one_draw_reports_no_spread():
 
 
 def test_a_failed_plot_write_keeps_the_results_and_exits_3(monkeypatch, tmp_path):
-    import freeattn.montecarlo.plot as mc_plot
+    import freeattn.plotting.check as mc_plot
 
     def broken(*args, **kwargs):
         raise OSError("disk full")

@@ -5,7 +5,7 @@ import sympy as sp
 
 import freeattn.display as display
 from freeattn import MarchenkoPastur, attention_law
-from freeattn._plotting import density_figure
+from freeattn.plotting.density import density_figure
 
 
 def test_html_table_and_inline_svg():

@@ -3,11 +3,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._plotting import pyplot as _pyplot
-from .._plotting import save
-from .metrics import density_histogram
+from ..montecarlo.metrics import density_histogram
+from .setup import pyplot as _pyplot
+from .setup import save
 
-__all__ = ["plot_check", "plot_linearization", "plot_sweep"]
+__all__ = ["plot_check", "plot_linearization", "plot_sweep", "plot_chain"]
 
 
 def plot_check(law, softmax, gaussian, path, *, title=None, bins=80, dpi=90):
@@ -115,4 +115,67 @@ def plot_sweep(result, path, *, dpi=90):
     ax.set_xlabel("n  (thin lines: fitted C n^-rate, rate labelled)")
     ax.set_ylabel("distance to the limit law")
     ax.legend(fontsize=7)
+    return save(fig, path, dpi)
+
+
+#: metric → (label, marker) of the chain plot
+_CHAIN_METRICS = {"op": ("operator norm", "o"), "frob": ("Frobenius/sqrt(n)", "s"),
+                  "ks": ("KS", "^"), "w1": ("rel. W1", "v")}
+
+
+def plot_chain(results, path, *, dpi=110):
+    """Log–log distances along the chain of Table 1 against n, one column per β.
+
+    Parameters
+    ----------
+    results : sequence of ChainResult
+        One column each (e.g. β = 0.5, 1, 1.5); rows: the four steps and the end-to-end pair.
+    path : str
+        Output file (format from the extension).
+
+    Each panel shows, for one step, the mean distance over draws at each n for the operator
+    norm and normalised Frobenius norm of the difference (paired steps) and the KS and
+    relative W₁ distances of the spectra, the least-squares fit C n^{slope} (thin line,
+    slope in the legend), and a dashed reference line n^{exponent} for the exponent the paper
+    states (Table 1, Lemmas 4.2–4.5) through the fitted value at the smallest n.
+    """
+    from ..montecarlo.chain import END_TO_END, STEPS
+
+    plt = _pyplot()
+    steps = STEPS + (END_TO_END,)
+    cols = len(results)
+    fig, axes = plt.subplots(len(steps), cols, figsize=(4.2 * cols, 2.6 * len(steps)),
+                             squeeze=False, sharex=True)
+    for j, res in enumerate(results):
+        ns = np.array(res.ns, dtype=float)
+        grid = np.geomspace(ns.min(), ns.max(), 20)
+        for i, step in enumerate(steps):
+            ax = axes[i][j]
+            for k, (metric, (label, marker)) in enumerate(_CHAIN_METRICS.items()):
+                vals = res.values[step.name].get(metric)
+                fit = res.fits[step.name].get(metric)
+                if vals is None or fit is None:
+                    continue
+                color = f"C{k}"
+                ax.plot(ns, [np.mean(x) for x in vals], marker, color=color, ms=4,
+                        label=f"{label}: {fit.slope:+.2f}±{fit.half_width:.2f}")
+                ax.plot(grid, np.exp(fit.intercept) * grid ** fit.slope, color=color, lw=0.8)
+                rate = step.rates.get(metric)
+                if rate is not None:
+                    y0 = np.exp(fit.intercept) * ns.min() ** fit.slope
+                    ax.plot(grid, y0 * (grid / ns.min()) ** rate[0], ls="--", color=color,
+                            lw=0.8, alpha=0.7)
+            ax.set_xscale("log")
+            ax.set_yscale("log")
+            ax.set_xticks(ns, [str(int(n)) for n in ns])
+            ax.xaxis.set_minor_locator(plt.NullLocator())
+            ax.set_title(f"beta = {res.beta:g}: {step.name} ({step.lemma})", fontsize=8)
+            ax.legend(fontsize=6, loc="lower left")
+            ax.tick_params(labelsize=7)
+            if i == len(steps) - 1:
+                ax.set_xlabel("n")
+            if j == 0:
+                ax.set_ylabel("distance", fontsize=8)
+    fig.suptitle("Chain of Table 1 (Hayase & Karakida 2026): points = mean over draws, "
+                 "thin = fit, dashed = paper's exponent", fontsize=9)
     return save(fig, path, dpi)

@@ -1,0 +1,128 @@
+"""``freeattn reproduce fig2b|figD1|tableD1|dof-expansion``: the rest of the multi-head paper."""
+from __future__ import annotations
+
+import json
+
+import click
+
+from ._paths import check_output_path, write_or_fail
+from .reproduce import reproduce
+
+__all__ = ["fig2b", "figD1", "tableD1", "dof_expansion"]
+
+
+def _emit(mod, res, plot, no_plot, out):
+    click.echo("\n".join(mod.summary(res)))
+    if out:
+        def write():
+            with open(out, "w") as fh:
+                json.dump(res, fh, indent=1, default=float)
+        write_or_fail(write, out, "--out")
+        click.echo(f"wrote {out}")
+    if plot and not no_plot:
+        write_or_fail(lambda: mod.plot(res, plot), plot, "--plot")
+        click.echo(f"wrote {plot}")
+
+
+def _paths(plot, no_plot, out):
+    if plot and not no_plot:
+        check_output_path(plot, "--plot", plot=True)
+    check_output_path(out, "--out")
+
+
+_plot = click.option("--plot", type=click.Path(dir_okay=False), default=None,
+                     help="Figure file (format from the extension).")
+_no_plot = click.option("--no-plot", is_flag=True, help="Do not write the figure.")
+_out = click.option("--out", type=click.Path(dir_okay=False), default=None,
+                    help="Write all numbers as JSON to this file.")
+
+
+@reproduce.command("fig2b", short_help="Coefficient-error map over h and gamma_O (Fig. 2(b))")
+@click.option("--points", type=click.IntRange(5, 400), default=57, show_default=True,
+              help="Grid points in h (gamma_O gets 49 * points/57).")
+@_plot
+@_no_plot
+@_out
+def fig2b(points, plot, no_plot, out):
+    """Fig. 2(b), §D.3: the limiting ridge error E_λ over h and γ_O (γ_K = γ_V = h/64,
+    λ = 1e-4, σ² = 0.1), the two paths and the width boundaries, with the boundary
+    crossings h = 32, 64, 96 and the map's peaks compared with them."""
+    from ..reproduce import fig2b as mod
+
+    _paths(plot or "fig2b.png", no_plot, out)
+    res = mod.compute(points_h=points, points_g=max(5, round(49 * points / 57)))
+    _emit(mod, res, plot or "fig2b.png", no_plot, out)
+
+
+@reproduce.command("figD1", short_help="Attention and MHA spectra at n = 256 (Fig. D.1)")
+@click.option("--draws", type=click.IntRange(min=1), default=10, show_default=True)
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
+@_plot
+@_no_plot
+@_out
+def figD1(draws, seed, plot, no_plot, out):
+    """Fig. D.1, §D.7: head splitting (a), output width (b), K/V sharing and tying (c) at
+    n = 256, β = 1; 64-bin histograms of the softmax spectra with the limits."""
+    from ..reproduce import figD1 as mod
+
+    _paths(plot or "figD1.png", no_plot, out)
+    res = mod.compute(draws=draws, seed=seed)
+    _emit(mod, res, plot or "figD1.png", no_plot, out)
+
+
+@reproduce.command("tableD1", short_help="Largest error bars of the learning figures (Table D.1)")
+@click.option("--from", "inputs", multiple=True, type=click.Path(exists=True, dir_okay=False),
+              help="A JSON file written by 'freeattn reproduce figX --out' (repeatable); "
+                   "figures not given are computed at --mc size.")
+@click.option("--mc", type=click.Choice(["none", "reduced", "paper"]), default="reduced",
+              show_default=True, help="Size of the figures computed here (none: only --from).")
+@click.option("--draws", type=click.IntRange(min=2), default=10, show_default=True)
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
+@_out
+def tableD1(inputs, mc, draws, seed, out):
+    """Table D.1: for each learning figure, the largest distance from a plotted estimate to
+    its 95 % interval's farther end, absolute and relative, beside the paper's."""
+    from ..reproduce import tableD1 as mod
+
+    check_output_path(out, "--out")
+    given = {}
+    for path in inputs:
+        with open(path) as fh:
+            data = json.load(fh)
+        name = data.get("figure")
+        if name not in mod.FIGURES:
+            raise click.BadParameter(f"{path!r} is not a figure result of {mod.FIGURES}",
+                                     param_hint="--from")
+        given[name] = data
+    res = mod.compute(given, mc=mc, draws=draws, seed=seed)
+    _emit(mod, res, None, True, out)
+
+
+@reproduce.command("dof-expansion", short_help="(C.22), (C.23): w at strong regularisation")
+@click.option("--beta", type=float, default=1.0, show_default=True)
+@click.option("--gamma-k", "gamma_k", type=float, default=1.0, show_default=True)
+@click.option("--gamma-v", "gamma_v", type=float, default=1.0, show_default=True)
+@click.option("--gamma-o", "gamma_o", type=float, default=None,
+              help="Include the output projection (adds 1/γ_O to m̄₂).")
+@click.option("--heads", default="4,16", show_default=True, help="Two head counts h1,h2.")
+@_out
+def dof_expansion(beta, gamma_k, gamma_v, gamma_o, heads, out):
+    """§C.4: (C.22) w = 1/λ − m̄₂/λ² + R, 0 <= R <= m̄₃/λ³, against the exact w of (5.4);
+    (C.23) the head-count gap (1/h1 − 1/h2)/λ²; the β = 1 tied/independent comparison."""
+    from ..reproduce import dof_expansion as mod
+    from ._errors import usage_error
+
+    try:
+        hs = tuple(int(h) for h in heads.split(","))
+        if len(hs) != 2 or not 0 < hs[0] < hs[1]:
+            raise ValueError
+    except ValueError:
+        raise click.BadParameter("must be two head counts 0 < h1 < h2, e.g. 4,16",
+                                 param_hint="--heads") from None
+    check_output_path(out, "--out")
+    try:
+        res = mod.compute(beta=beta, gamma_k=gamma_k, heads=hs, gamma_v=gamma_v,
+                          gamma_o=gamma_o)
+    except (TypeError, ValueError) as exc:
+        raise usage_error(exc, gamma_v="--gamma-v", gamma_o="--gamma-o") from None
+    _emit(mod, res, None, True, out)
