@@ -43,7 +43,8 @@ import sympy as sp
 from .._context import inner_dps, mp_route, to_mp, tolerance
 from .._validation import Param, ParameterError, declare
 from ..algebraic import exact as _exact
-from ..algebraic.polynomial import G, rename_symbols, stieltjes_factor, series_moments, z
+from ..algebraic.polynomial import (G, rename_symbols, series_moments, stieltjes_factor,
+                                    substitute_polynomial, z)
 from ..laws._params import exact as _exact_value, fresh
 from ..laws.algebraic import AlgebraicLaw
 from ..laws.base import Law
@@ -263,12 +264,22 @@ class RectangularConvolution(Law):
                 best[act] = np.where(better, res, best[act])
                 if it == maxit:
                     break
-                det = J[0][0] * J[1][1] - J[0][1] * J[1][0]
-                d1 = (J[1][1] * f1 - J[0][1] * f2) / det
-                d2 = (J[0][0] * f2 - J[1][0] * f1) / det
-                n1, n2 = u1[act] - d1, u2[act] - d2
-                step = np.abs(d1) + np.abs(d2)
-                size = np.abs(u1[act]) + np.abs(u2[act])
+                # far out (|u| beyond the hull) the step is taken in w = 1/u: a
+                # subordination point may pass through ∞ (G = 0 there: D = 0), where w = 0
+                # is an ordinary point
+                ua1, ua2 = u1[act], u2[act]
+                far1, far2 = np.abs(ua1) > 2 * self._sc, np.abs(ua2) > 2 * self._sc
+                c1 = np.where(far1, -ua1 * ua1, 1.0)
+                c2 = np.where(far2, -ua2 * ua2, 1.0)
+                J00, J01, J10, J11 = J[0][0] * c1, J[0][1] * c2, J[1][0] * c1, J[1][1] * c2
+                det = J00 * J11 - J01 * J10
+                d1 = (J11 * f1 - J01 * f2) / det
+                d2 = (J00 * f2 - J10 * f1) / det
+                n1 = np.where(far1, 1 / (1 / ua1 - d1), ua1 - d1)
+                n2 = np.where(far2, 1 / (1 / ua2 - d2), ua2 - d2)
+                step = np.abs(d1) / np.where(far1, np.abs(1 / ua1), np.abs(ua1)) \
+                    + np.abs(d2) / np.where(far2, np.abs(1 / ua2), np.abs(ua2))
+                size = 2.0
                 fin = ~np.isfinite(step) | (step <= 4e-16 * size) | (~better & (best[act] <= 1e-13))
                 u1[act] = np.where(fin | ~np.isfinite(n1), u1[act], n1)
                 u2[act] = np.where(fin | ~np.isfinite(n2), u2[act], n2)
@@ -291,12 +302,18 @@ class RectangularConvolution(Law):
             d1 = -(J[1][1] * fy1 - J[0][1] * fy2) / det
             d2 = -(J[0][0] * fy2 - J[1][0] * fy1) / det
             dy = y1 - y0
-            n1, n2 = u1 + d1 * dy, u2 + d2 * dy
+            far1, far2 = np.abs(u1) > 2 * self._sc, np.abs(u2) > 2 * self._sc
+            n1 = np.where(far1, 1 / (1 / u1 - d1 * dy / (u1 * u1)), u1 + d1 * dy)
+            n2 = np.where(far2, 1 / (1 / u2 - d2 * dy / (u2 * u2)), u2 + d2 * dy)
             good = np.isfinite(n1) & np.isfinite(n2)
         return np.where(good, n1, u1 + dy), np.where(good, n2, u2 + dy)
 
-    def _solve(self, y, ratio=_LADDER_RATIO, states=None):
-        """(u₁, u₂, G, converged) at complex y (Im y ≥ 0; real y: the on-axis limit)."""
+    def _solve(self, y, ratio=_LADDER_RATIO, states=None, floor=_LADDER_FLOOR):
+        """(u₁, u₂, G, converged) at complex y (Im y ≥ 0; real y: the on-axis limit).
+
+        A solution at the target must continue the one at the lowest rung (a jump there is
+        Newton landing on another root of the system next to an edge); points that fail
+        go down a finer and deeper ladder once more."""
         y = np.asarray(y, dtype=complex)
         Y = 4.0 * self._sc + 1.0
         st = {} if states is None else states
@@ -304,7 +321,7 @@ class RectangularConvolution(Law):
         u1, u2 = top.copy(), top.copy()
         u1, u2, _ = self._newton(u1, u2, top, st, 40)
         h = Y
-        floor = _LADDER_FLOOR * self._sc
+        floor = floor * self._sc
         prev = top
         while True:
             h *= ratio
@@ -314,17 +331,25 @@ class RectangularConvolution(Law):
             u1, u2 = self._predict(u1, u2, prev, yk, st)
             u1, u2, _ = self._newton(u1, u2, yk, st, 12)
             prev = yk
+        r1, r2 = u1.copy(), u2.copy()
         u1, u2 = self._predict(u1, u2, prev, y, st)
         u1, u2, conv = self._newton(u1, u2, y, st, 40)
+        with np.errstate(all="ignore"):
+            def dist(a, b):  # on the Riemann sphere's scale: in w = 1/u far out
+                far = np.abs(b) > 2 * self._sc
+                return np.where(far, np.abs(1 / a - 1 / b) * self._sc ** 2, np.abs(a - b))
+
+            jump = dist(u1, r1) + dist(u2, r2)
+            conv &= ~(jump > 1e-3 * self._sc)
         with np.errstate(all="ignore"):
             g1 = st[0][1]
             g2 = st[1][1]
             s = u1 * g1 + u2 * g2 - 1
             Gv = s / y
         ok = conv & np.isfinite(Gv) & ~((y.imag > 0) & (Gv.imag > 1e-12 * np.abs(Gv)))
-        if not np.all(ok) and ratio < 0.7:
+        if not np.all(ok) and ratio < 0.5:
             idx = np.flatnonzero(~ok)
-            a, b, c, d = self._solve(y[idx], ratio=0.7)
+            a, b, c, d = self._solve(y[idx], ratio=0.5, floor=1e-15)
             sub = self._last_states
             u1[idx], u2[idx], Gv[idx], ok[idx] = a, b, c, d
             for i, v in sub.items():
@@ -629,9 +654,19 @@ def _moments_of(law, order):
 
 # --------------------------------------------------------------------------- algebraic
 def _fresh_copy(law):
-    ren = {s: fresh(s.name.rsplit("_", 1)[0]) for s in law.values}
-    P = rename_symbols(law.symbolic_polynomial, ren)
-    return P, {ren[s]: v for s, v in law.values.items()}
+    """The law's polynomial with its rational parameter values substituted exactly and the
+    other (transcendental) parameters renamed apart, and their values.
+
+    Rational values go in before the elimination: the rectangular R-relation of, e.g.,
+    MP_y is linear only at y = λ, and an elimination generic in y and λ would give a factor
+    that splits at the values (a wrong Stieltjes factor)."""
+    rational = {s: v for s, v in law.values.items() if getattr(v, "is_Rational", False)}
+    P = substitute_polynomial(law.symbolic_polynomial, rational) if rational else \
+        law.symbolic_polynomial
+    rest = {s: v for s, v in law.values.items() if s not in rational}
+    ren = {s: fresh(s.name.rsplit("_", 1)[0]) for s in rest}
+    P = rename_symbols(P, ren)
+    return P, {ren[s]: v for s, v in rest.items()}
 
 
 def rectangular_polynomial(P1, P2, ratio):
@@ -747,10 +782,8 @@ def rectangular_free_convolution(mu, nu, ratio, method=None):
     if method == "algebraic":
         P1, v1 = _fresh_copy(mu)
         P2, v2 = _fresh_copy(nu)
-        lam = fresh("ratio")
-        P = rectangular_polynomial(P1, P2, lam)
-        law = AlgebraicLaw(P, {**v1, **v2, lam: ratio_x}, name=name)
-        return law
+        P = rectangular_polynomial(P1, P2, ratio_x)
+        return AlgebraicLaw(P, {**v1, **v2}, name=name)
     return RectangularConvolution(mu, nu, ratio_x, name=name)
 
 
