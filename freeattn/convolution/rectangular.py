@@ -148,8 +148,15 @@ class _Input:
         return g, ok
 
     def value(self, u, guess=None):
-        """(G(u), G′(u)); ``guess`` = (u₀, G(u₀), G′(u₀)) at nearby points or None."""
+        """(G(u), G′(u)); ``guess`` = (u₀, G(u₀), G′(u₀)) at nearby points or None.
+
+        A point within rounding of the real axis is taken on it (G(x + i0), the limit from
+        above): a subordination point on the input's support (e.g. u₂ = y for δ₀ ⊞_λ ν) must
+        not be evaluated on the conjugate sheet because of a −1e-17 imaginary part."""
         u = np.asarray(u, dtype=complex)
+        tiny = (u.imag < 0) & (u.imag > -1e-13 * (np.abs(u) + 1e-300))
+        if np.any(tiny):
+            u = np.where(tiny, u.real + 0j, u)
         if self.poly is None:
             with np.errstate(all="ignore"):
                 g = self.law._cauchy_float(u)
@@ -286,6 +293,13 @@ class RectangularConvolution(Law):
                 act = act[~fin]
                 if act.size == 0:
                     break
+            # the inputs' states at the returned (best) iterates, from which G is read
+            stale = np.flatnonzero((st[0][0] != best1) | (st[1][0] != best2))
+            if stale.size:
+                for i, b in ((0, best1), (1, best2)):
+                    part = tuple(c[stale] for c in st[i])
+                    g, dg = self._in[i].value(b[stale], part)
+                    st[i][0][stale], st[i][1][stale], st[i][2][stale] = b[stale], g, dg
         return best1, best2, best <= 1e-11
 
     def _predict(self, u1, u2, y0, y1, st):
@@ -346,7 +360,7 @@ class RectangularConvolution(Law):
             g2 = st[1][1]
             s = u1 * g1 + u2 * g2 - 1
             Gv = s / y
-        ok = conv & np.isfinite(Gv) & ~((y.imag > 0) & (Gv.imag > 1e-12 * np.abs(Gv)))
+        ok = conv & np.isfinite(Gv) & ~(Gv.imag > 1e-12 * np.abs(Gv))
         if not np.all(ok) and ratio < 0.5:
             idx = np.flatnonzero(~ok)
             a, b, c, d = self._solve(y[idx], ratio=0.5, floor=1e-15)
@@ -500,6 +514,19 @@ class RectangularConvolution(Law):
         slack = 1e-9 * (hi - lo) + 1e-14 * self._sc
         if good and lo - slack <= v[2] <= hi + slack:
             return float(v[2])
+        # Newton failed (e.g. an input's own square-root edge sits on the critical point):
+        # shrink the bracket to rounding level
+        for _ in range(12):
+            if abs(b - a) <= 4e-16 * max(abs(a), abs(b), 1e-300):
+                break
+            xs = np.linspace(a, b, 33)[1:-1]
+            u1, u2, g, ok = self._solve(xs + 0j)
+            ins = ok & self._inside(u1, u2, g)
+            k = int(np.flatnonzero(ins)[0]) if np.any(ins) else xs.size
+            if k > 0:
+                a = xs[k - 1]
+            if k < xs.size:
+                b = xs[k]
         return 0.5 * (a + b)
 
     def _crit(self, v):
@@ -702,7 +729,9 @@ def rectangular_polynomial(P1, P2, ratio):
     def relation(p, cc):
         # G = h/(λc + 1), z = (c + 1)(λc + 1)/h with λ = Ln/Ld
         lc1 = Ln * cc + Ld  # Ld (λc + 1)
-        return _exact.subs_rational(p, {"G": (h * Ld, lc1), "z": ((cc + one) * lc1, h * Ld)})
+        # no monomial stripping: for δ₀ the relation is c(λc + 1) = 0 and c is its root
+        return _exact.subs_rational(p, {"G": (h * Ld, lc1), "z": ((cc + one) * lc1, h * Ld)},
+                                    strip_monomials=False)
 
     k1 = relation(p1, c1)
     k2 = relation(p2, c - c1)
