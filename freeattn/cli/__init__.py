@@ -161,3 +161,4 @@ if __name__ == "__main__":  # pragma: no cover
 from .density_mha import density_mha as _density_mha  # noqa: E402
 
 density.add_command(_density_mha)
+from . import residual as _residual  # noqa: E402,F401  (registers density/check residual)
