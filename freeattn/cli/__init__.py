@@ -9,6 +9,7 @@ from .check import check as _check
 from .density import density
 from .readout import readout as _readout
 from .reproduce import reproduce as _reproduce
+from .residual import check_residual_command, density_residual
 from .symbolic import register as _register_symbolic
 from . import check_chain, reproduce_paper  # noqa: F401,E402  (add chain, uncentered to check; fig2b, figD1, tableD1 to reproduce)
 
@@ -32,6 +33,8 @@ def main():
     """freeattn: free-probability laws of self-attention spectra."""
 
 
+density.add_command(density_residual)
+_check.add_command(check_residual_command)
 main.add_command(density)
 main.add_command(_check)
 main.add_command(_reproduce)

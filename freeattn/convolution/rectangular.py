@@ -1,0 +1,829 @@
+r"""Rectangular free additive convolution ⊞_λ (Benaych-Georges 2009) of laws of squared
+singular values.
+
+For n × p matrices A, B with n/p → λ ∈ (0, 1], asymptotically free in the rectangular sense
+(e.g. one of them bi-orthogonally invariant and independent of the other), the law of the
+squared singular values of A + B (the n eigenvalues of (A + B)(A + B)ᵀ) is ν_A ⊞_λ ν_B.
+Everything here is written in the variable of those laws (on [0, ∞), zeros included); the
+transforms are those of :mod:`freeattn.transforms.rectangular`:
+
+    D(y) = G(y)(λ y G(y) + 1 − λ),   C(D(y)) = y G(y) − 1,   C_{μ⊞_λν} = C_μ + C_ν.
+
+Two routes:
+
+* **algebraic** (both inputs :class:`~freeattn.laws.AlgebraicLaw`): with g = h/(λc + 1),
+  y = (c + 1)(λc + 1)/h, each input's polynomial gives the relation K(h, c) = 0 of its
+  rectangular R-transform; K_{μ⊞_λν}(h, c) = Res_{c₁}(K_μ(h, c₁), K_ν(h, c − c₁)) (FLINT), and
+  back P(G, y) = K(G(λyG + 1 − λ), yG − 1), Stieltjes factor selected by m₁ and m₂.
+* **subordination** (any laws on [0, ∞): empirical, numeric, …): additivity of C means that at
+  h = D(y) the inputs are evaluated at points u₁, u₂ with D_μ(u₁) = D_ν(u₂) = D(y) and
+  y G(y) − 1 = (u₁G_μ(u₁) − 1) + (u₂G_ν(u₂) − 1) (the rectangular analogue of Biane's
+  subordination; Belinschi, Benaych-Georges & Guionnet 2009, Thm 2.?; derived in
+  ``derivations/rectangular_subordination.py``).  With gᵢ = Gᵢ(uᵢ), s = u₁g₁ + u₂g₂ − 1:
+
+      f₁ = D_μ(u₁) − D_ν(u₂) = 0,     f₂ = s(λ s + 1 − λ) − y D_μ(u₁) = 0,    G(y) = s/y.
+
+  Solved by Newton's method continued down a ladder of heights Im y from far above the axis
+  (where uᵢ ≈ y), and at real y directly (on-axis limit, never a fixed ε); edges are real
+  critical points (f = 0, det ∂_u f = 0) refined by Newton from a bracketing scan.
+
+Atoms (both routes): (μ ⊞_λ ν)({0}) = max(0, μ({0}) + ν({0}) − 1) (rank of a sum), and for
+x > 0, max(0, μ({x}) + 2ν({0}) − 2) (and μ ↔ ν): an eigenvector of AAᵀ at x survives when it
+meets the kernels of both Bᵀ and B A ᵀ (2 rank(B) conditions); at λ = 1 this is the
+Bercovici–Voiculescu rule for the symmetrised laws.  δ₀ is the identity of ⊞_λ.
+"""
+from __future__ import annotations
+
+import math
+
+import mpmath
+import numpy as np
+import sympy as sp
+
+from .._context import inner_dps, mp_route, to_mp, tolerance
+from .._validation import Param, ParameterError, declare
+from ..algebraic import exact as _exact
+from ..algebraic.polynomial import (G, rename_symbols, series_moments, stieltjes_factor,
+                                    substitute_polynomial, z)
+from ..laws._params import exact as _exact_value, fresh
+from ..laws.algebraic import AlgebraicLaw
+from ..laws.base import Law
+from ..transforms.rectangular import (check_ratio, moments_from_rectangular_cumulants,
+                                      rectangular_cumulants_from_moments)
+
+__all__ = ["rectangular_free_convolution", "boxplus_rectangular", "RectangularConvolution",
+           "rectangular_polynomial", "METHODS"]
+
+METHODS = ("algebraic", "subordination")
+
+_MU = Param("mu", "law", "μ", "law of squared singular values on [0, ∞)")
+_NU = Param("nu", "law", "ν", "law of squared singular values on [0, ∞)")
+_RATIO = Param("ratio", lambda name, v: check_ratio(v, name), "λ",
+               "λ = n/p in (0, 1] (n × p matrices, n ≤ p)")
+
+#: continuation ladder: ratio between successive heights, lowest rung (× scale)
+_LADDER_RATIO = 0.25
+_LADDER_FLOOR = 1e-9
+#: scan points for the support, θ-nodes per interval of the on-axis table
+_SCAN_POINTS = 1601
+_TABLE_NODES = 257
+#: the mass check: density + atoms must be 1 to this
+_MASS_TOL = 1e-9
+#: masses below this are rounding of the atom rule, not atoms
+_ATOM_TOL = 1e-14
+
+
+# --------------------------------------------------------------------------- inputs
+def _poly_coefficients(law):
+    """Float coefficient matrix of the law's P(G, z): rows G^deg..G^0, columns z^dz..z^0."""
+    P = sp.Poly(sp.expand(law.polynomial), G, z)
+    dg, dz = P.degree(G), P.degree(z)
+    cf = np.zeros((dg + 1, dz + 1), dtype=complex)
+    for (i, j), c in P.terms():
+        cf[dg - i, dz - j] = complex(sp.N(c, 20))
+    scale = np.max(np.abs(cf))
+    return cf / scale
+
+
+class _Input:
+    """G and G′ of one input law at complex points, warm-started.
+
+    For an :class:`AlgebraicLaw` without a closed form, Newton's method on P(g, u) = 0 polishes
+    a guess (first-order prediction from the previous point, or 1/u far out), accepted when it
+    converges near the guess on the sheet Im g · Im u ≤ 0; other points fall back to the
+    law's own G.  G′ = −∂_zP/∂_GP there.  Any other law: its own hooks."""
+
+    def __init__(self, law, param="mu"):
+        self.law = law
+        self.poly = None
+        #: the law has its own (closed-form) G: used as it is, G′ from the polynomial
+        self.closed = type(law)._cauchy_float is not AlgebraicLaw._cauchy_float
+        if isinstance(law, AlgebraicLaw):
+            cf = _poly_coefficients(law)
+            dcf = np.array([np.polyder(r) if r.size > 1 else np.zeros(1) for r in cf])
+            self.poly = (cf, dcf.reshape(cf.shape[0], -1))
+        lo, hi = _hull(law)
+        if lo < -1e-12 * (1 + abs(hi)):
+            raise ParameterError(param, f"{param} = {law.name} must be a law of squared singular values "
+                                       f"(supported on [0, ∞)); its support starts at {lo}")
+        self.hull = (max(lo, 0.0), hi)
+        self.mean = float(law.mean())
+
+    def _coeffs(self, u):
+        """Rows of P(·, u) and ∂_zP(·, u) (G^deg..G^0) at the points u: one matrix product
+        with the powers of u."""
+        cf, dcf = self.poly
+        k = cf.shape[1]
+        V = np.empty((k, u.size), dtype=complex)
+        V[k - 1] = 1.0
+        for j in range(k - 2, -1, -1):
+            V[j] = V[j + 1] * u
+        C = cf @ V
+        dC = dcf @ V[1:] if k > 1 else np.zeros_like(C)
+        return C, dC
+
+    @staticmethod
+    def _horner(C, g):
+        p = C[0] * np.ones_like(g)
+        pg = np.zeros_like(p)
+        for k in range(1, C.shape[0]):
+            pg = pg * g + p
+            p = p * g + C[k]
+        return p, pg
+
+    def _polish(self, g, u, C):
+        start = g.copy()
+        with np.errstate(all="ignore"):
+            step = np.full(u.shape, np.inf)
+            for _ in range(12):
+                p, pg = self._horner(C, g)
+                d = p / pg
+                g = g - d
+                step = np.abs(d)
+                if np.all(step <= 1e-14 * np.abs(g)):
+                    break
+            ok = (np.isfinite(g) & (step <= 1e-11 * np.abs(g))
+                  & (np.abs(g - start) <= 0.25 * np.abs(start))
+                  & (g.imag * np.sign(u.imag) <= 1e-12 * np.abs(g)))
+        return g, ok
+
+    def value(self, u, guess=None):
+        """(G(u), G′(u)); ``guess`` = (u₀, G(u₀), G′(u₀)) at nearby points or None.
+
+        A point within rounding of the real axis is taken on it (G(x + i0), the limit from
+        above): a subordination point on the input's support (e.g. u₂ = y for δ₀ ⊞_λ ν) must
+        not be evaluated on the conjugate sheet because of a −1e-17 imaginary part."""
+        u = np.asarray(u, dtype=complex)
+        tiny = (u.imag < 0) & (u.imag > -1e-13 * (np.abs(u) + 1e-300))
+        if np.any(tiny):
+            u = np.where(tiny, u.real + 0j, u)
+        if self.poly is None:
+            with np.errstate(all="ignore"):
+                g = self.law._cauchy_float(u)
+                dg = self.law._cauchy_derivative_float(u)
+            return g, dg
+        C, dC = self._coeffs(u)
+        if self.closed:
+            with np.errstate(all="ignore"):
+                g = self.law._cauchy_float(u)
+                _, pg = self._horner(C, g)
+                dg = -self._horner(dC, g)[0] / pg
+            return g, dg
+        with np.errstate(all="ignore"):
+            if guess is None or guess[0].shape != u.shape:
+                g0 = 1.0 / u
+            else:
+                u0, gg, dd = guess
+                g0 = np.where(np.isfinite(gg) & np.isfinite(dd), gg + dd * (u - u0), 1.0 / u)
+        g, ok = self._polish(g0, u, C)
+        if not np.all(ok):
+            bad = ~ok
+            with np.errstate(all="ignore"):
+                g[bad] = self.law._cauchy_float(u[bad])
+        with np.errstate(all="ignore"):
+            _, pg = self._horner(C, g)
+            pz = self._horner(dC, g)[0]
+            dg = -pz / pg
+        return g, dg
+
+    def value_mp(self, u, dps):
+        g = mpmath.mpc(self.law.cauchy_transform(u, dps=dps))
+        dg = mpmath.mpc(self.law.cauchy_transform_derivative(u, dps=dps))
+        return g, dg
+
+
+def _hull(law):
+    pts = [float(v) for ab in law.support() for v in ab] + [float(a) for a, _ in law.atoms()]
+    if not pts:
+        raise ValueError(f"{law.name} has neither support nor atoms")
+    return min(pts), max(pts)
+
+
+def _mass_at(atoms, x, tol=1e-12):
+    return sum((m for a, m in atoms if abs(a - x) <= tol * (1 + abs(x))), 0.0)
+
+
+# --------------------------------------------------------------------------- the law
+class RectangularConvolution(Law):
+    """μ ⊞_λ ν by subordination (see :func:`rectangular_free_convolution`).
+
+    Convention: G(y) = ∫ dν(x)/(y − x) of the law of squared singular values (on [0, ∞),
+    mass 1 with atoms).  ``u_solution(y)`` gives the subordination points (u₁, u₂).
+    """
+
+    parameters = (_MU, _NU, _RATIO)
+
+    def __init__(self, mu, nu, ratio, name=None):
+        declare(self.parameters, mu=mu, nu=nu, ratio=ratio)
+        self.mu, self.nu = mu, nu
+        self._ratio_exact = _exact_value(ratio, "ratio")
+        self.ratio = float(self._ratio_exact)
+        self._in = [_Input(mu, "mu"), _Input(nu, "nu")]
+        self.name = name or f"({mu.name}) ⊞_{self.ratio:g} ({nu.name})"
+        (_, b1), (_, b2) = self._in[0].hull, self._in[1].hull
+        self._hi = (math.sqrt(b1) + math.sqrt(b2)) ** 2
+        self._sc = max(self._hi, 1e-300)
+
+    # ------------------------------------------------------------ the system
+    def _eval(self, i, u, st):
+        g, dg = self._in[i].value(u, st.get(i))
+        st[i] = (u, g, dg)
+        return g, dg
+
+    def _eqs(self, u1, u2, y, st):
+        lam = self.ratio
+        g1, d1 = self._eval(0, u1, st)
+        g2, d2 = self._eval(1, u2, st)
+        D1 = g1 * (lam * u1 * g1 + 1 - lam)
+        D2 = g2 * (lam * u2 * g2 + 1 - lam)
+        dD1 = d1 * (2 * lam * u1 * g1 + 1 - lam) + lam * g1 * g1
+        dD2 = d2 * (2 * lam * u2 * g2 + 1 - lam) + lam * g2 * g2
+        s = u1 * g1 + u2 * g2 - 1
+        e1, e2 = g1 + u1 * d1, g2 + u2 * d2
+        q = 2 * lam * s + 1 - lam
+        # f₂ is divided by y (its terms are O(1) far out: s ~ 1, y D ~ 1)
+        f1 = (D1 - D2) * y
+        f2 = (s * (lam * s + 1 - lam)) / 1.0 - y * D1
+        J = [[dD1 * y, -dD2 * y], [q * e1 - y * dD1, q * e2]]
+        return (f1, f2), J, s
+
+    def _newton(self, u1, u2, y, st, maxit):
+        N = y.shape[0]
+        best1, best2 = u1.copy(), u2.copy()
+        best = np.full(N, np.inf)
+        act = np.arange(N)
+        with np.errstate(all="ignore"):
+            for it in range(maxit + 1):
+                sa = {i: tuple(c[act] for c in v) for i, v in st.items() if v[0].shape == (N,)}
+                (f1, f2), J, _ = self._eqs(u1[act], u2[act], y[act], sa)
+                for i, v in sa.items():
+                    if i in st and st[i][0].shape == (N,):
+                        for full, part in zip(st[i], v):
+                            full[act] = part
+                    else:
+                        st[i] = tuple(np.full(N, np.nan, dtype=complex) for _ in v)
+                        for full, part in zip(st[i], v):
+                            full[act] = part
+                res = np.abs(f1) + np.abs(f2)
+                better = res < best[act]
+                best1[act] = np.where(better, u1[act], best1[act])
+                best2[act] = np.where(better, u2[act], best2[act])
+                best[act] = np.where(better, res, best[act])
+                if it == maxit:
+                    break
+                # far out (|u| beyond the hull) the step is taken in w = 1/u: a
+                # subordination point may pass through ∞ (G = 0 there: D = 0), where w = 0
+                # is an ordinary point
+                ua1, ua2 = u1[act], u2[act]
+                far1, far2 = np.abs(ua1) > 2 * self._sc, np.abs(ua2) > 2 * self._sc
+                c1 = np.where(far1, -ua1 * ua1, 1.0)
+                c2 = np.where(far2, -ua2 * ua2, 1.0)
+                J00, J01, J10, J11 = J[0][0] * c1, J[0][1] * c2, J[1][0] * c1, J[1][1] * c2
+                det = J00 * J11 - J01 * J10
+                d1 = (J11 * f1 - J01 * f2) / det
+                d2 = (J00 * f2 - J10 * f1) / det
+                n1 = np.where(far1, 1 / (1 / ua1 - d1), ua1 - d1)
+                n2 = np.where(far2, 1 / (1 / ua2 - d2), ua2 - d2)
+                step = np.abs(d1) / np.where(far1, np.abs(1 / ua1), np.abs(ua1)) \
+                    + np.abs(d2) / np.where(far2, np.abs(1 / ua2), np.abs(ua2))
+                size = 2.0
+                fin = ~np.isfinite(step) | (step <= 4e-16 * size) | (~better & (best[act] <= 1e-13))
+                u1[act] = np.where(fin | ~np.isfinite(n1), u1[act], n1)
+                u2[act] = np.where(fin | ~np.isfinite(n2), u2[act], n2)
+                act = act[~fin]
+                if act.size == 0:
+                    break
+            # the inputs' states at the returned (best) iterates, from which G is read
+            stale = np.flatnonzero((st[0][0] != best1) | (st[1][0] != best2))
+            if stale.size:
+                for i, b in ((0, best1), (1, best2)):
+                    part = tuple(c[stale] for c in st[i])
+                    g, dg = self._in[i].value(b[stale], part)
+                    st[i][0][stale], st[i][1][stale], st[i][2][stale] = b[stale], g, dg
+        return best1, best2, best <= 1e-11
+
+    def _predict(self, u1, u2, y0, y1, st):
+        """First-order continuation step: u(y₁) ≈ u(y₀) + u′(y₀)(y₁ − y₀), u′ = −J⁻¹ ∂f/∂y
+        (∂f₁/∂y = D_μ − D_ν, ∂f₂/∂y = −D_μ at the solution)."""
+        with np.errstate(all="ignore"):
+            lam = self.ratio
+            g1, g2 = st[0][1], st[1][1]
+            D1 = g1 * (lam * u1 * g1 + 1 - lam)
+            D2 = g2 * (lam * u2 * g2 + 1 - lam)
+            (f1, f2), J, _ = self._eqs(u1, u2, y0, {i: v for i, v in st.items()})
+            fy1, fy2 = D1 - D2, -D1
+            det = J[0][0] * J[1][1] - J[0][1] * J[1][0]
+            d1 = -(J[1][1] * fy1 - J[0][1] * fy2) / det
+            d2 = -(J[0][0] * fy2 - J[1][0] * fy1) / det
+            dy = y1 - y0
+            far1, far2 = np.abs(u1) > 2 * self._sc, np.abs(u2) > 2 * self._sc
+            n1 = np.where(far1, 1 / (1 / u1 - d1 * dy / (u1 * u1)), u1 + d1 * dy)
+            n2 = np.where(far2, 1 / (1 / u2 - d2 * dy / (u2 * u2)), u2 + d2 * dy)
+            good = np.isfinite(n1) & np.isfinite(n2)
+        return np.where(good, n1, u1 + dy), np.where(good, n2, u2 + dy)
+
+    def _solve(self, y, ratio=_LADDER_RATIO, states=None, floor=_LADDER_FLOOR):
+        """(u₁, u₂, G, converged) at complex y (Im y ≥ 0; real y: the on-axis limit).
+
+        A solution at the target must continue the one at the lowest rung (a jump there is
+        Newton landing on another root of the system next to an edge); points that fail
+        go down a finer and deeper ladder once more."""
+        y = np.asarray(y, dtype=complex)
+        Y = 4.0 * self._sc + 1.0
+        st = {} if states is None else states
+        top = y.real + 1j * np.maximum(y.imag, Y)
+        u1, u2 = top.copy(), top.copy()
+        u1, u2, _ = self._newton(u1, u2, top, st, 40)
+        h = Y
+        floor = floor * self._sc
+        prev = top
+        while True:
+            h *= ratio
+            if h < floor:
+                break
+            yk = y.real + 1j * np.maximum(y.imag, h)
+            u1, u2 = self._predict(u1, u2, prev, yk, st)
+            u1, u2, _ = self._newton(u1, u2, yk, st, 12)
+            prev = yk
+        r1, r2 = u1.copy(), u2.copy()
+        u1, u2 = self._predict(u1, u2, prev, y, st)
+        u1, u2, conv = self._newton(u1, u2, y, st, 40)
+        with np.errstate(all="ignore"):
+            def dist(a, b):  # on the Riemann sphere's scale: in w = 1/u far out
+                far = np.abs(b) > 2 * self._sc
+                return np.where(far, np.abs(1 / a - 1 / b) * self._sc ** 2, np.abs(a - b))
+
+            jump = dist(u1, r1) + dist(u2, r2)
+            conv &= ~(jump > 1e-3 * self._sc)
+        with np.errstate(all="ignore"):
+            g1 = st[0][1]
+            g2 = st[1][1]
+            s = u1 * g1 + u2 * g2 - 1
+            Gv = s / y
+        ok = conv & np.isfinite(Gv) & ~(Gv.imag > 1e-12 * np.abs(Gv))
+        if not np.all(ok) and ratio < 0.5:
+            idx = np.flatnonzero(~ok)
+            a, b, c, d = self._solve(y[idx], ratio=0.5, floor=1e-15)
+            sub = self._last_states
+            u1[idx], u2[idx], Gv[idx], ok[idx] = a, b, c, d
+            for i, v in sub.items():
+                for full, part in zip(st[i], v):
+                    full[idx] = part
+        self._last_states = st
+        return u1, u2, Gv, ok
+
+    def u_solution(self, y):
+        """Subordination points (u₁, u₂) at y (array_like, Im y ≥ 0): G_μ, G_ν are evaluated
+        there, D_μ(u₁) = D_ν(u₂) = D(y) (float64)."""
+        u1, u2, _, ok = self._solve(np.atleast_1d(np.asarray(y, dtype=complex)))
+        return u1, u2
+
+    def _cauchy_float(self, zz):
+        zz = np.asarray(zz, dtype=complex)
+        out = np.empty(zz.shape, dtype=complex)
+        if zz.size == 0:
+            return out
+        fin = np.isfinite(zz)
+        out[~fin] = 0.0
+        lower = zz.imag < 0
+        zq = np.where(lower, zz.conj(), zz)
+        pts = zq[fin]
+        res = np.empty(pts.shape, dtype=complex)
+        on_axis = pts.imag == 0
+        if np.any(~on_axis):
+            _, _, g, ok = self._solve(pts[~on_axis])
+            self._raise_unless(ok, pts[~on_axis])
+            res[~on_axis] = g
+        if np.any(on_axis):
+            res[on_axis] = self._axis_G(pts[on_axis].real)
+        out[fin] = res
+        out[lower] = out[lower].conj()
+        return out
+
+    def _raise_unless(self, ok, pts):
+        if not np.all(ok):
+            raise ArithmeticError(f"{self.name}: subordination did not converge at "
+                                  f"y = {pts[~ok][:3]}")
+
+    # ------------------------------------------------------------ atoms
+    def _atom_rule(self):
+        """(location, mass) pairs from the input atoms (masses may be ≤ 0)."""
+        A, B = self.mu.atoms(), self.nu.atoms()
+        a0, b0 = _mass_at(A, 0.0), _mass_at(B, 0.0)
+        out = [(0.0, a0 + b0 - 1)]
+        out += [(float(x), m + 2 * b0 - 2) for x, m in A if abs(x) > 1e-12 * (1 + abs(x))]
+        out += [(float(x), m + 2 * a0 - 2) for x, m in B if abs(x) > 1e-12 * (1 + abs(x))]
+        return out
+
+    @property
+    def _atom_list(self):
+        if "_atom_v" not in self.__dict__:
+            merged = {}
+            for x, m in self._atom_rule():
+                merged[x] = merged.get(x, 0.0) + m if x != 0.0 else m
+            self._atom_v = sorted((x, m) for x, m in merged.items() if m > _ATOM_TOL)
+        return self._atom_v
+
+    @mp_route
+    def _atoms(self, dps):
+        if dps is None:
+            return list(self._atom_list)
+        return [(mpmath.mpf(a), mpmath.mpf(m)) for a, m in self._atom_list]
+
+    # ------------------------------------------------------------ support
+    def _inside(self, u1, u2, g):
+        size = np.abs(u1) + np.abs(u2) + 1e-300
+        return ((np.abs(u1.imag) > 1e-10 * size) | (np.abs(u2.imag) > 1e-10 * size)) & \
+            (g.imag < -1e-13 * np.abs(g))
+
+    def _find_support(self):
+        hi = self._hi
+        pad = 1e-3 * hi + 1e-12
+        th = np.linspace(0.0, math.pi, _SCAN_POINTS // 2)
+        x = np.unique(np.concatenate([np.linspace(0.0, hi + pad, _SCAN_POINTS - th.size),
+                                      (hi + pad) * (1 - np.cos(th)) / 2]))
+        for a, _ in self._atom_list + [(0.0, 0.0)]:
+            x = x[np.abs(x - a) > 1e-9 * self._sc]
+        u1, u2, g, ok = self._solve(x + 0j)
+        inside = self._inside(u1, u2, g) & ok
+        out = []
+        i, n = 0, x.size
+        while i < n:
+            if not inside[i]:
+                i += 1
+                continue
+            j = i
+            while j + 1 < n and inside[j + 1]:
+                j += 1
+            if j == n - 1:
+                raise ArithmeticError(f"{self.name}: density does not vanish at the end of "
+                                      f"the hull [0, {hi}]")
+            a = 0.0 if i == 0 else self._refine_edge(x[i - 1], x[i])
+            b = self._refine_edge(x[j + 1], x[j])
+            out.append((float(a), float(b)))
+            i = j + 1
+        return out
+
+    def _refine_edge(self, x_out, x_in):
+        """Edge between x_out (outside) and x_in (inside): a bracket shrunk by vectorised
+        sub-grids, then Newton on the real critical system (f = 0, det J = 0) with
+        complex-step derivatives; the bracket midpoint if Newton leaves the bracket."""
+        if x_out <= 0 < x_in:
+            probe = np.array([1e-12 * x_in + 0j])
+            a1, a2, gp, okp = self._solve(probe)
+            if okp[0] and self._inside(a1, a2, gp)[0]:
+                return 0.0
+            x_out = 0.0
+        a, b = x_out, x_in
+        ua = None
+        for _ in range(2):
+            xs = np.linspace(a, b, 33)[1:-1]  # ordered from the outside end a toward b
+            u1, u2, g, ok = self._solve(xs + 0j)
+            ins = ok & self._inside(u1, u2, g)
+            k = int(np.flatnonzero(ins)[0]) if np.any(ins) else xs.size
+            if k > 0:
+                a = xs[k - 1]
+                ua = (u1[k - 1].real, u2[k - 1].real)
+                self._crit_state = {i: tuple(np.array([c[k - 1]]) for c in v)
+                                    for i, v in self._last_states.items()}
+            if k < xs.size:
+                b = xs[k]
+        if ua is None:
+            return 0.5 * (a + b)
+        v = np.array([ua[0], ua[1], a], dtype=float)
+        hstep = 1e-30 * self._sc
+        good = False
+        for _ in range(30):
+            F = self._crit(v.astype(complex))
+            M = np.zeros((3, 3))
+            for k in range(3):
+                e = np.zeros(3, dtype=complex)
+                e[k] = 1j * hstep
+                M[:, k] = (self._crit(v + e) / hstep).imag
+            try:
+                d = np.linalg.solve(M, F.real)
+            except np.linalg.LinAlgError:
+                break
+            if not np.all(np.isfinite(d)):
+                break
+            v = v - d
+            if abs(d[2]) <= 1e-15 * (abs(v[2]) + 1e-3 * self._sc):
+                good = True
+                break
+        lo, hi = min(a, b), max(a, b)
+        slack = 1e-9 * (hi - lo) + 1e-14 * self._sc
+        if good and lo - slack <= v[2] <= hi + slack:
+            return float(v[2])
+        # Newton failed (e.g. an input's own square-root edge sits on the critical point):
+        # shrink the bracket to rounding level
+        for _ in range(12):
+            if abs(b - a) <= 4e-16 * max(abs(a), abs(b), 1e-300):
+                break
+            xs = np.linspace(a, b, 33)[1:-1]
+            u1, u2, g, ok = self._solve(xs + 0j)
+            ins = ok & self._inside(u1, u2, g)
+            k = int(np.flatnonzero(ins)[0]) if np.any(ins) else xs.size
+            if k > 0:
+                a = xs[k - 1]
+            if k < xs.size:
+                b = xs[k]
+        return 0.5 * (a + b)
+
+    def _crit(self, v):
+        u1, u2, y = (np.array([v[0]]), np.array([v[1]]), np.array([v[2]]))
+        # the inputs' values at the last outside point of the bracket start their polish
+        st = dict(getattr(self, "_crit_state", {}))
+        (f1, f2), J, _ = self._eqs(u1, u2, y, st)
+        det = J[0][0] * J[1][1] - J[0][1] * J[1][0]
+        return np.array([f1[0], f2[0], det[0] / (1 + abs(det[0].real))])
+
+    @property
+    def _support_float(self):
+        if "_support_v" not in self.__dict__:
+            self._support_v = self._find_support()
+        return self._support_v
+
+    @mp_route
+    def _support(self, dps):
+        if dps is None:
+            return list(self._support_float)
+        return [(mpmath.mpf(a), mpmath.mpf(b)) for a, b in self._support_float]
+
+    # ------------------------------------------------------------ density on the axis
+    @property
+    def _tables(self):
+        if "_tables_v" not in self.__dict__:
+            tabs = []
+            theta = np.linspace(0.0, math.pi, _TABLE_NODES)[1:-1]
+            for a, b in self._support_float:
+                x = a + (b - a) * (1 - np.cos(theta)) / 2
+                st = {}
+                u1, u2, g, ok = self._solve(x + 0j, states=st)
+                tabs.append(dict(a=a, b=b, theta=theta, u1=u1, u2=u2, st=st))
+            self._tables_v = tabs
+        return self._tables_v
+
+    def _axis_G(self, x):
+        """G(x + i0) at real x: inside the support by Newton from the θ-table, elsewhere by
+        the full continuation."""
+        out = np.empty(x.shape, dtype=complex)
+        done = np.zeros(x.shape, bool)
+        for t in self._tables:
+            m = (x > t["a"]) & (x < t["b"])
+            if not np.any(m):
+                continue
+            xm = x[m]
+            th = np.arccos(np.clip(1 - 2 * (xm - t["a"]) / (t["b"] - t["a"]), -1, 1))
+
+            def interp(arr, th=th, t=t):
+                return (np.interp(th, t["theta"], arr.real)
+                        + 1j * np.interp(th, t["theta"], arr.imag))
+
+            u1, u2 = interp(t["u1"]), interp(t["u2"])
+            st = {i: tuple(interp(c) for c in v) for i, v in t["st"].items()}
+            y = xm + 0j
+            v1, v2, conv = self._newton(u1.copy(), u2.copy(), y, st, 15)
+            with np.errstate(all="ignore"):
+                g = (v1 * st[0][1] + v2 * st[1][1] - 1) / y
+                near = (np.abs(v1 - u1) + np.abs(v2 - u2)) <= 0.1 * (np.abs(u1) + np.abs(u2))
+            ok = conv & near & np.isfinite(g) & self._inside(v1, v2, g)
+            if not np.all(ok):
+                _, _, g2, ok2 = self._solve(y[~ok])
+                self._raise_unless(ok2, y[~ok])
+                g[~ok] = g2
+            out[m] = g
+            done |= m
+        if np.any(~done):
+            _, _, g, ok = self._solve(x[~done] + 0j)
+            self._raise_unless(ok, x[~done] + 0j)
+            out[~done] = g
+        return out
+
+    def _pdf_float(self, x):
+        x = np.asarray(x, dtype=float)
+        out = np.zeros(x.shape)
+        inside = np.zeros(x.shape, bool)
+        for a, b in self._support_float:
+            inside |= (x > a) & (x < b)
+        if np.any(inside):
+            g = self._axis_G(x[inside])
+            out[inside] = np.maximum(-g.imag / math.pi, 0.0)
+        out[np.isnan(x)] = np.nan
+        return out
+
+    # ------------------------------------------------------------ mass check
+    def _mass_tables(self):
+        tables = super()._mass_tables()
+        cache = self._cache()
+        if not cache.get("mass_checked"):
+            total = math.fsum([t["mass"] for t in tables] + [m for _, m in self._atom_list])
+            if abs(total - 1) > _MASS_TOL:
+                raise ArithmeticError(f"{self.name}: total mass {total!r} ≠ 1 (atoms "
+                                      f"{self._atom_list}); the support scan missed a component")
+            cache["mass_checked"] = True
+        return tables
+
+    def total_mass(self):
+        """Density mass plus atoms (the mass check's sum; 1 to 1e-9 or ArithmeticError)."""
+        tables = self._mass_tables()
+        return math.fsum([t["mass"] for t in tables] + [m for _, m in self._atom_list])
+
+    # ------------------------------------------------------------ mpmath
+    @mp_route
+    def _cauchy_mp(self, zv, dps):
+        zv = mpmath.mpc(zv)
+        conj = mpmath.im(zv) < 0
+        zq = mpmath.conj(zv) if conj else zv
+        u1, u2, _, ok = self._solve(np.array([complex(zq)]))
+        if not ok[0]:
+            raise ArithmeticError(f"{self.name}: subordination did not converge at y = {zq}")
+        u = [mpmath.mpc(complex(u1[0])), mpmath.mpc(complex(u2[0]))]
+        lam = to_mp(self._ratio_exact)
+        tol = tolerance(dps, 1e-3)
+        inner = inner_dps(dps)
+        s = None
+        for _ in range(60):
+            (g1, d1), (g2, d2) = self._in[0].value_mp(u[0], inner), self._in[1].value_mp(u[1], inner)
+            D1 = g1 * (lam * u[0] * g1 + 1 - lam)
+            D2 = g2 * (lam * u[1] * g2 + 1 - lam)
+            dD1 = d1 * (2 * lam * u[0] * g1 + 1 - lam) + lam * g1 * g1
+            dD2 = d2 * (2 * lam * u[1] * g2 + 1 - lam) + lam * g2 * g2
+            s = u[0] * g1 + u[1] * g2 - 1
+            q = 2 * lam * s + 1 - lam
+            f1, f2 = D1 - D2, s * (lam * s + 1 - lam) - zq * D1
+            J = mpmath.matrix([[dD1, -dD2], [q * (g1 + u[0] * d1) - zq * dD1, q * (g2 + u[1] * d2)]])
+            d = mpmath.lu_solve(J, mpmath.matrix([f1, f2]))
+            u = [u[0] - d[0], u[1] - d[1]]
+            if abs(d[0]) + abs(d[1]) <= tol * (abs(u[0]) + abs(u[1])):
+                break
+        (g1, _), (g2, _) = self._in[0].value_mp(u[0], inner), self._in[1].value_mp(u[1], inner)
+        val = (u[0] * g1 + u[1] * g2 - 1) / zq
+        return mpmath.conj(val) if conj else val
+
+    # ------------------------------------------------------------ moments
+    def exact_moments(self, order):
+        """m₁..m_order from the rectangular free cumulants (exact where the inputs' moments
+        are exact): c(μ ⊞_λ ν) = c(μ) + c(ν)."""
+        a = _moments_of(self.mu, order)
+        b = _moments_of(self.nu, order)
+        lam = self._ratio_exact
+        ca = rectangular_cumulants_from_moments(a, lam)
+        cb = rectangular_cumulants_from_moments(b, lam)
+        return moments_from_rectangular_cumulants([x + y for x, y in zip(ca, cb)], lam)
+
+
+def _moments_of(law, order):
+    try:
+        return list(law.exact_moments(order))
+    except NotImplementedError:
+        return [law.moment(k) for k in range(1, order + 1)]
+
+
+# --------------------------------------------------------------------------- algebraic
+def _fresh_copy(law):
+    """The law's polynomial with its rational parameter values substituted exactly and the
+    other (transcendental) parameters renamed apart, and their values.
+
+    Rational values go in before the elimination: the rectangular R-relation of, e.g.,
+    MP_y is linear only at y = λ, and an elimination generic in y and λ would give a factor
+    that splits at the values (a wrong Stieltjes factor)."""
+    rational = {s: v for s, v in law.values.items() if getattr(v, "is_Rational", False)}
+    P = substitute_polynomial(law.symbolic_polynomial, rational) if rational else \
+        law.symbolic_polynomial
+    rest = {s: v for s, v in law.values.items() if s not in rational}
+    ren = {s: fresh(s.name.rsplit("_", 1)[0]) for s in rest}
+    P = rename_symbols(P, ren)
+    return P, {ren[s]: v for s, v in rest.items()}
+
+
+def rectangular_polynomial(P1, P2, ratio):
+    """Polynomial of μ ⊞_λ ν from those of μ and ν (exact, FLINT resultant).
+
+    Parameters
+    ----------
+    P1, P2 : sympy expressions in ``G``, ``z`` and parameter symbols (distinct between them)
+    ratio : sympy symbol or exact number, λ
+
+    Returns
+    -------
+    sympy expression
+        The irreducible factor of K(G(λzG + 1 − λ), zG − 1) carrying the Stieltjes branch,
+        K(h, c) = Res_{c₁}(K₁(h, c₁), K₂(h, c − c₁)), K_i(h, c) = numerator of
+        P_i(h/(λc + 1), (c + 1)(λc + 1)/h) (the rectangular R-relation; Benaych-Georges
+        2009), selected by m₁ = a₁ + b₁, m₂ = a₂ + b₂ + 2(1 + λ)a₁b₁.
+    """
+    lam = sp.sympify(ratio)
+    syms = (_exact.free_symbols(P1) | _exact.free_symbols(P2) | lam.free_symbols) - {G, z}
+    names = {s.name for s in syms} | {"G", "z", "w", "S", "S_1"}
+    ctx = _exact.context(names)
+    p1, p2 = _exact.to_flint(P1, ctx), _exact.to_flint(P2, ctx)
+    Gv, zv, h, c, c1 = (ctx.gen(ctx.variable_to_index(n)) for n in ("G", "z", "w", "S", "S_1"))
+    L = _exact.to_flint(lam, ctx) if lam.free_symbols else None
+    if L is None:
+        num, den = sp.fraction(sp.nsimplify(lam))
+        Ln, Ld = ctx.constant(int(num)), ctx.constant(int(den))
+    else:
+        Ln, Ld = L, ctx.constant(1)
+    one = ctx.constant(1)
+
+    def relation(p, cc):
+        # G = h/(λc + 1), z = (c + 1)(λc + 1)/h with λ = Ln/Ld
+        lc1 = Ln * cc + Ld  # Ld (λc + 1)
+        # no monomial stripping: for δ₀ the relation is c(λc + 1) = 0 and c is its root
+        return _exact.subs_rational(p, {"G": (h * Ld, lc1), "z": ((cc + one) * lc1, h * Ld)},
+                                    strip_monomials=False)
+
+    k1 = relation(p1, c1)
+    k2 = relation(p2, c - c1)
+    res = k1.resultant(k2, "S_1")
+    # back: h = G(λ z G + 1 − λ), c = zG − 1
+    hb = Gv * (Ln * zv * Gv + Ld - Ln)
+    back = _exact.subs_rational(res, {"w": (hb, Ld), "S": (zv * Gv - one, one)})
+    expr = _exact.to_sympy(back, tuple(syms | {G, z}))
+    a1, a2 = series_moments(P1, 2)
+    b1, b2 = series_moments(P2, 2)
+    return stieltjes_factor(expr, (a1 + b1, a2 + b2 + 2 * (1 + lam) * a1 * b1))
+
+
+# --------------------------------------------------------------------------- public
+def rectangular_free_convolution(mu, nu, ratio, method=None):
+    """Rectangular free additive convolution μ ⊞_λ ν of two laws of squared singular values.
+
+    If A, B are n × p matrices (n/p → λ ∈ (0, 1]), asymptotically free in the rectangular
+    sense (e.g. independent with one of them bi-orthogonally invariant), and the squared
+    singular values of A and B (the n eigenvalues of A Aᵀ, B Bᵀ, zeros included) have the
+    limit laws μ and ν, then those of A + B have the limit law μ ⊞_λ ν (Benaych-Georges 2009,
+    "Rectangular random matrices, related convolution", PTRF 144, Thm 3.?).
+
+    Parameters
+    ----------
+    mu, nu : Law
+        Laws on [0, ∞) (the squared singular values; e.g. ``MarchenkoPastur(λ)`` for a
+        Gaussian n × p matrix with N(0, 1/p) entries, ``PointMass(1)`` for
+        sqrt(p)⁻¹[√p I_n, 0]).
+    ratio : float in (0, 1], or an exact number
+        λ = n/p (rows/columns, n ≤ p).  λ = 1: ⊞ of the symmetrised laws; λ → 0: ⊞ of μ and
+        ν themselves (Benaych-Georges 2009, §3.3).
+    method : {None, "algebraic", "subordination"}
+        ``"algebraic"`` (default when both inputs are :class:`AlgebraicLaw` of small degree):
+        exact polynomial by a FLINT resultant on the rectangular R-relations (see
+        :func:`rectangular_polynomial`).  ``"subordination"`` (default otherwise): the
+        subordination system of :mod:`freeattn.convolution.rectangular`, on-axis limits.
+
+    Returns
+    -------
+    Law
+        An :class:`AlgebraicLaw` or a :class:`RectangularConvolution`, on [0, ∞), mass 1 with
+        atoms: (μ ⊞_λ ν)({0}) = max(0, μ({0}) + ν({0}) − 1); at x > 0,
+        max(0, μ({x}) + 2ν({0}) − 2) and the same with μ ↔ ν.  Convention: G(y) = ∫ dν(x)/(y − x).
+
+    Raises
+    ------
+    ParameterError
+        For ``ratio`` outside (0, 1] (``.param == "ratio"``), an input with mass on (−∞, 0),
+        or a bad ``method``.
+    ParameterTypeError
+        If ``mu`` or ``nu`` is not a Law.
+
+    Examples
+    --------
+    >>> from freeattn import MarchenkoPastur
+    >>> law = rectangular_free_convolution(MarchenkoPastur(0.5), MarchenkoPastur(0.5), 0.5)
+    >>> round(law.mean(), 12)        # D_2 MP_{1/2}: Gaussian variances add
+    2.0
+    """
+    declare((_MU, _NU, _RATIO), mu=mu, nu=nu, ratio=ratio)
+    ratio_x = _exact_value(ratio, "ratio")
+    for name, law in (("mu", mu), ("nu", nu)):
+        lo, _ = _hull(law)
+        if lo < -1e-12:
+            raise ParameterError(name, f"{name} must be a law of squared singular values "
+                                       f"(supported on [0, ∞)); its support starts at {lo:g}")
+    if method not in (None,) + METHODS:
+        raise ParameterError("method", f"method must be one of {METHODS!r} or None, got {method!r}")
+    algebraic_inputs = isinstance(mu, AlgebraicLaw) and isinstance(nu, AlgebraicLaw)
+    if method == "algebraic" and not algebraic_inputs:
+        raise ParameterError("method", "method='algebraic' needs AlgebraicLaw inputs; use "
+                                       "method='subordination'")
+    if method is None:
+        method = "algebraic" if algebraic_inputs and _small(mu) and _small(nu) else "subordination"
+    name = f"({mu.name}) ⊞_{float(ratio_x):g} ({nu.name})"
+    if method == "algebraic":
+        P1, v1 = _fresh_copy(mu)
+        P2, v2 = _fresh_copy(nu)
+        P = rectangular_polynomial(P1, P2, ratio_x)
+        return AlgebraicLaw(P, {**v1, **v2}, name=name)
+    return RectangularConvolution(mu, nu, ratio_x, name=name)
+
+
+#: the default route is algebraic only below this degree of P in G and z (beyond it the
+#: eliminant's discriminant is too large for a fast law)
+_SMALL_DEGREE = 3
+
+
+def _small(law):
+    P = sp.Poly(law.symbolic_polynomial, G, z)
+    return max(P.degree(G), P.degree(z)) <= _SMALL_DEGREE
+
+
+boxplus_rectangular = rectangular_free_convolution

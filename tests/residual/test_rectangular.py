@@ -1,0 +1,257 @@
+"""Rectangular free convolution ⊞_λ: independent references for every relation.
+
+References used here (none of them calls the code under test): closed-form Gaussian laws
+(variances add), δ₀ as the identity, Haagerup–Larsen/Benaych-Georges' λ = 1 case through the
+square ⊞ of the symmetrised laws, the λ → 0 limit (⊞ of the squared laws), the
+Dozier–Silverstein equation of information-plus-noise matrices solved as a cubic, exact
+moments from the rectangular cumulants, finite-matrix rank counts for the atom rule, and the
+algebraic route against the subordination route.
+"""
+from fractions import Fraction
+
+import numpy as np
+import pytest
+import sympy as sp
+
+from freeattn import (Discrete, MarchenkoPastur, PointMass, Semicircle,
+                      free_additive_convolution)
+from freeattn._validation import ParameterError
+from freeattn.convolution.rectangular import RectangularConvolution, rectangular_free_convolution
+from freeattn.laws import AlgebraicLaw
+from freeattn.algebraic.polynomial import G, z
+from freeattn.transforms.rectangular import (moments_from_rectangular_cumulants,
+                                             rectangular_cumulants_from_moments,
+                                             rectangular_r_transform)
+
+
+def interior(law, k=7):
+    (a, b), = law.support()
+    return np.linspace(a, b, k + 2)[1:-1]
+
+
+# ------------------------------------------------------------------ transforms
+def test_cumulants_roundtrip_exact():
+    m = [Fraction(2), Fraction(7), Fraction(31), Fraction(150)]
+    lam = Fraction(1, 3)
+    c = rectangular_cumulants_from_moments(m, lam)
+    assert moments_from_rectangular_cumulants(c, lam) == m
+    assert c[0] == 2 and c[1] == 7 - (1 + lam) * 4
+
+
+def test_r_transform_of_gaussian_is_linear():
+    # D_{σ²} MP_λ has C(h) = σ² h (derivations/rectangular_transform.py, 3.)
+    lam, s2 = 0.4, 1.7
+    law = MarchenkoPastur(lam).dilate(s2)
+    h = np.array([0.01, 0.02 + 0.01j, -0.015])
+    np.testing.assert_allclose(rectangular_r_transform(law, h, lam), s2 * h, rtol=1e-11)
+
+
+# ------------------------------------------------------------------ identities
+@pytest.mark.parametrize("method", ["subordination", "algebraic"])
+def test_delta0_is_identity(method):
+    nu = MarchenkoPastur(Fraction(1, 2)).dilate(3)
+    law = rectangular_free_convolution(PointMass(0), nu, Fraction(1, 2), method=method)
+    x = interior(nu)
+    np.testing.assert_allclose(law.pdf(x), nu.pdf(x), rtol=1e-12)
+    np.testing.assert_allclose(law.support(), nu.support(), rtol=1e-12)
+
+
+def test_delta0_identity_on_atoms():
+    nu = Discrete([1.0, 2.0], [0.3, 0.7])
+    law = rectangular_free_convolution(PointMass(0), nu, 0.5)
+    np.testing.assert_allclose(law.atoms(), [(1.0, 0.3), (2.0, 0.7)], atol=1e-14)
+    assert law.support() == []
+
+
+@pytest.mark.parametrize("method", ["subordination", "algebraic"])
+@pytest.mark.parametrize("lam", [Fraction(1, 2), Fraction(1, 5), Fraction(1)])
+def test_gaussian_variances_add(method, lam):
+    a, b = MarchenkoPastur(lam).dilate(Fraction(1, 2)), MarchenkoPastur(lam).dilate(2)
+    law = rectangular_free_convolution(a, b, lam, method=method)
+    ref = MarchenkoPastur(lam).dilate(Fraction(5, 2))
+    x = interior(ref) if lam != 1 else np.linspace(0.05, 9.9, 7)
+    np.testing.assert_allclose(law.pdf(x), ref.pdf(x), rtol=1e-11)
+    assert law.support()[0][1] == pytest.approx(ref.support()[0][1], rel=1e-12)
+
+
+def test_lambda_one_is_boxplus_of_symmetrised_laws():
+    # δ₁ ↔ ½(δ₋₁ + δ₁), D_{σ²} MP₁ ↔ Semicircle(σ²) (quarter circle law); ρ_ν(x) = ρ_s(√x)/√x
+    s2 = 0.3
+    law = rectangular_free_convolution(PointMass(1), MarchenkoPastur(1).dilate(s2), 1)
+    sym = free_additive_convolution(Discrete([-1.0, 1.0], [0.5, 0.5]), Semicircle(s2))
+    x = interior(law, 9)
+    np.testing.assert_allclose(law.pdf(x), sym.pdf(np.sqrt(x)) / np.sqrt(x), rtol=1e-10)
+    b = law.support()[-1][1]
+    assert np.sqrt(b) == pytest.approx(sym.support()[-1][1], rel=1e-9)
+
+
+def test_lambda_to_zero_is_boxplus_of_the_laws():
+    # ⊞_λ → ⊞ of the squared-singular-value laws, at rate O(λ)
+    nu = MarchenkoPastur(0.5)
+    ref = nu.affine(1.0, 1.0)   # δ₁ ⊞ ν
+    x = np.linspace(1.2, 3.7, 6)
+    errs = []
+    for lam in (1e-2, 1e-3, 1e-4):
+        law = rectangular_free_convolution(PointMass(1), nu, lam)
+        errs.append(np.max(np.abs(law.pdf(x) - ref.pdf(x))))
+    assert errs[-1] < 1e-3
+    assert 5 < errs[0] / errs[1] < 20 and 5 < errs[1] / errs[2] < 20  # linear in λ
+
+
+def _dozier_silverstein_density(x, lam, s2):
+    """Dozier & Silverstein (2007, J. Multivariate Anal. 98, Thm 1.1) for H = δ₁:
+    m = 1/(1/b − b x + σ²(1 − c)), b = 1 + σ² c m, c = λ, m(x) = ∫ dν(t)/(t − x);
+    the cubic m(1 − b² x + σ²(1 − c) b) − b = 0 solved by numpy.roots, the root with
+    Im m > 0; density Im m/π."""
+    out = []
+    for xv in x:
+        b = np.array([s2 * lam, 1.0])
+        poly = np.polysub(np.polymul([1.0, 0.0], np.polyadd(
+            np.polysub([1.0], xv * np.polymul(b, b)), s2 * (1 - lam) * b)), b)
+        roots = np.roots(poly)
+        out.append(max(r.imag for r in roots) / np.pi)
+    return np.array(out)
+
+
+@pytest.mark.parametrize("lam,s2", [(0.5, 0.25), (0.2, 1.0), (0.9, 0.05)])
+def test_information_plus_noise(lam, s2):
+    law = rectangular_free_convolution(PointMass(1), MarchenkoPastur(lam).dilate(s2), lam)
+    for a, b in law.support():
+        x = np.linspace(a, b, 11)[1:-1]
+        np.testing.assert_allclose(law.pdf(x), _dozier_silverstein_density(x, lam, s2),
+                                   rtol=1e-10, atol=1e-13)
+
+
+def test_information_plus_noise_monte_carlo():
+    # a finite check that the normalisation is the one of X/√d + σ G/√d
+    lam, s2, n = 0.5, 0.25, 400
+    d = int(n / lam)
+    rng = np.random.default_rng(3)
+    r = np.hstack([np.eye(n), np.zeros((n, d - n))]) * np.sqrt(d)
+    m = (r + np.sqrt(s2) * rng.standard_normal((n, d))) / np.sqrt(d)
+    eig = np.linalg.eigvalsh(m @ m.T)
+    law = rectangular_free_convolution(PointMass(1), MarchenkoPastur(lam).dilate(s2), lam)
+    from freeattn.montecarlo import ks_distance
+    assert ks_distance(eig, law) < 0.02
+
+
+# ------------------------------------------------------------------ atoms, mass, moments
+def test_atom_rule_against_rank_counts():
+    lam = 0.5
+    mu = Discrete([0.0, 1.0], [0.5, 0.5])
+    nu = Discrete([0.0, 2.0], [0.95, 0.05])
+    law = rectangular_free_convolution(mu, nu, lam)
+    atoms = dict(law.atoms())
+    assert atoms[0.0] == pytest.approx(0.45, abs=1e-12)
+    assert atoms[1.0] == pytest.approx(0.4, abs=1e-12)
+    # finite matrices in general position: the multiplicities are exactly n·mass
+    n, p = 400, 800
+    rng = np.random.default_rng(0)
+    a = np.zeros((n, p))
+    a[np.arange(n // 2), np.arange(n // 2)] = 1.0
+    r = n // 20
+    u = np.linalg.qr(rng.standard_normal((n, n)))[0][:, :r]
+    v = np.linalg.qr(rng.standard_normal((p, p)))[0][:, :r]
+    b = np.sqrt(2.0) * u @ v.T
+    eig = np.linalg.eigvalsh((a + b) @ (a + b).T)
+    assert np.sum(np.abs(eig) < 1e-9) == round(0.45 * n)
+    assert np.sum(np.abs(eig - 1) < 1e-9) == round(0.4 * n)
+    assert law.total_mass() == pytest.approx(1.0, abs=1e-9)
+
+
+def test_exact_moments_match_quadrature():
+    lam = Fraction(1, 3)
+    law = RectangularConvolution(PointMass(1), MarchenkoPastur(Fraction(1, 2)).dilate(2), lam)
+    m = law.exact_moments(3)
+    for k in (1, 2, 3):
+        assert law.moment(k) == pytest.approx(float(m[k - 1]), rel=1e-10)
+
+
+def test_mpmath_route_polishes_float():
+    law = RectangularConvolution(PointMass(1), MarchenkoPastur(0.5).dilate(0.25), 0.5)
+    zq = 1.3 + 0.2j
+    g30 = law.cauchy_transform(zq, dps=30)
+    assert complex(g30) == pytest.approx(complex(law.cauchy_transform(zq)), rel=1e-13)
+
+
+# ------------------------------------------------------------------ routes agree
+def _two_point(a, b, p):
+    """An algebraic two-point law p δ_a + (1 − p) δ_b (P = G(z − a)(z − b) − …)."""
+    return AlgebraicLaw(G * (z - a) * (z - b) - (p * (z - b) + (1 - p) * (z - a)),
+                        name=f"two-point({a}, {b}, {p})")
+
+
+def _families(rng):
+    def rat(lo, hi, den=8):
+        return sp.Rational(int(rng.integers(lo * den, hi * den + 1)), den)
+
+    return [
+        lambda: MarchenkoPastur(rat(0.25, 2)).dilate(rat(0.25, 2)),
+        lambda: PointMass(rat(0.25, 3)),
+        lambda: Semicircle(rat(0.125, 0.5)).affine(rat(2.5, 4), 1),   # semicircle on (0, ∞)
+        lambda: _two_point(rat(0.5, 1.5), rat(2, 3), rat(0.25, 0.75)),
+        lambda: MarchenkoPastur(rat(0.5, 2)).dilate(rat(1, 2)).affine(rat(0, 1), 1),
+    ]
+
+
+def _pairs(count, seed):
+    rng = np.random.default_rng(seed)
+    fam = _families(rng)
+    out = []
+    for _ in range(count):
+        i, j = rng.integers(0, len(fam), 2)
+        lam = sp.Rational(int(rng.integers(1, 9)), 8)
+        out.append((fam[i](), fam[j](), lam))
+    return out
+
+
+def _agree(mu, nu, lam):
+    A = rectangular_free_convolution(mu, nu, lam, method="algebraic")
+    S = rectangular_free_convolution(mu, nu, lam, method="subordination")
+    assert len(A.support()) == len(S.support())
+    np.testing.assert_allclose(np.ravel(A.support()), np.ravel(S.support()), rtol=1e-9, atol=1e-12)
+    for (a1, m1), (a2, m2) in zip(A.atoms(), S.atoms()):
+        assert a1 == pytest.approx(a2, abs=1e-10) and m1 == pytest.approx(m2, abs=1e-10)
+    for a, b in A.support():
+        x = np.linspace(a, b, 9)[1:-1]
+        np.testing.assert_allclose(A.pdf(x), S.pdf(x), rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("mu,nu,lam", _pairs(3, 11))
+def test_routes_agree_small(mu, nu, lam):
+    _agree(mu, nu, lam)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mu,nu,lam", _pairs(20, 2026))
+def test_routes_agree_random_pairs(mu, nu, lam):
+    _agree(mu, nu, lam)
+
+
+def test_routes_agree_attention_law():
+    from freeattn import attention_law
+    mu = attention_law(1.0, 2.0, 1).dilate(sp.Rational(1, 4))
+    _agree(PointMass(1), mu, sp.Rational(1, 2))
+
+
+# ------------------------------------------------------------------ bad input
+@pytest.mark.parametrize("ratio", [0, 1.5, -0.2, float("nan")])
+def test_bad_ratio(ratio):
+    with pytest.raises(ParameterError) as e:
+        rectangular_free_convolution(PointMass(1), MarchenkoPastur(0.5), ratio)
+    assert e.value.param == "ratio"
+
+
+def test_negative_support_refused():
+    with pytest.raises(ParameterError) as e:
+        rectangular_free_convolution(Semicircle(1), MarchenkoPastur(0.5), 0.5)
+    assert e.value.param == "mu"
+
+
+def test_bad_method():
+    with pytest.raises(ParameterError) as e:
+        rectangular_free_convolution(PointMass(1), MarchenkoPastur(0.5), 0.5, method="x")
+    assert e.value.param == "method"
+    with pytest.raises(ParameterError):
+        rectangular_free_convolution(Discrete([1.0], [1.0]), MarchenkoPastur(0.5), 0.5,
+                                     method="algebraic")
