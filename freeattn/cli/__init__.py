@@ -161,3 +161,6 @@ if __name__ == "__main__":  # pragma: no cover
 from .density_mha import density_mha as _density_mha  # noqa: E402
 
 density.add_command(_density_mha)
+from .sweep import sweep as _sweep  # noqa: E402
+
+main.add_command(_sweep)
