@@ -30,6 +30,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_convolution.py
 	$(BIN)/python benchmarks/bench_precision.py
 	$(BIN)/python benchmarks/bench_readout.py
+	$(BIN)/python benchmarks/bench_sweep.py
 
 clean:
 	rm -rf $(VENV) demo build *.egg-info
