@@ -30,7 +30,11 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_convolution.py
 	$(BIN)/python benchmarks/bench_precision.py
 	$(BIN)/python benchmarks/bench_readout.py
+<<<<<<< HEAD
 	$(BIN)/python benchmarks/bench_residual.py
+=======
+	$(BIN)/python benchmarks/bench_sweep.py
+>>>>>>> speed
 
 clean:
 	rm -rf $(VENV) demo build *.egg-info

@@ -10,6 +10,7 @@ from .density import density
 from .readout import readout as _readout
 from .reproduce import reproduce as _reproduce
 from .residual import check_residual_command, density_residual
+from .sweep import sweep as _sweep
 from .symbolic import register as _register_symbolic
 from . import check_chain, reproduce_paper  # noqa: F401,E402  (add chain, uncentered to check; fig2b, figD1, tableD1 to reproduce)
 
@@ -39,6 +40,7 @@ main.add_command(density)
 main.add_command(_check)
 main.add_command(_reproduce)
 main.add_command(_readout)
+main.add_command(_sweep)
 _register_symbolic(main)  # equation, moments, edges
 
 
