@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: install demo test bench clean
+.PHONY: install demo test bench docs gallery clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -23,18 +23,24 @@ demo: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest
 
+# Each benchmark's output is also recorded in docs/bench/ for the site's performance page.
 bench: $(STAMP)
-	$(BIN)/python benchmarks/run.py
-	$(BIN)/python benchmarks/bench_montecarlo.py
-	$(BIN)/python benchmarks/bench_coldstart.py
-	$(BIN)/python benchmarks/bench_convolution.py
-	$(BIN)/python benchmarks/bench_precision.py
-	$(BIN)/python benchmarks/bench_readout.py
-<<<<<<< HEAD
-	$(BIN)/python benchmarks/bench_residual.py
-=======
-	$(BIN)/python benchmarks/bench_sweep.py
->>>>>>> speed
+	$(BIN)/python docs/record_bench.py benchmarks/run.py
+	$(BIN)/python docs/record_bench.py benchmarks/bench_montecarlo.py
+	$(BIN)/python docs/record_bench.py benchmarks/bench_coldstart.py
+	$(BIN)/python docs/record_bench.py benchmarks/bench_convolution.py
+	$(BIN)/python docs/record_bench.py benchmarks/bench_precision.py
+	$(BIN)/python docs/record_bench.py benchmarks/bench_readout.py
+	$(BIN)/python docs/record_bench.py benchmarks/bench_residual.py
+	$(BIN)/python docs/record_bench.py benchmarks/bench_sweep.py
+
+# The documentation site (mkdocs.yml): warnings are errors; the notebook runs at build time.
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/python -m mkdocs build --strict --site-dir site
+
+# Regenerates every reproduced table and figure (docs/img/, docs/gallery/) and docs/gallery.md.
+gallery: $(STAMP)
+	MPLBACKEND=Agg $(BIN)/python docs/make_gallery.py
 
 clean:
-	rm -rf $(VENV) demo build *.egg-info
+	rm -rf $(VENV) demo build site *.egg-info
