@@ -71,6 +71,17 @@ def _check_build(build, names):
                              f"{', '.join(params)})") from None
 
 
+def _check_picklable(build):
+    import pickle
+
+    try:
+        pickle.dumps(build)
+    except Exception as exc:  # noqa: BLE001 - any pickling failure means the same
+        raise ParameterError("build", f"workers > 1 sends build to other processes by pickling, "
+                                      f"which fails for {build!r} ({exc}): use a module-level "
+                                      "function, or scheduler= (Dask pickles closures)") from None
+
+
 def _x_grid(x):
     if x is None:
         return None
@@ -473,6 +484,7 @@ def sweep(build, *, moments=4, x=None, cdf=False, ridge=None, arrival_level=None
                 results.append(_evaluate(build, p, spec))
                 bar.update(1)
         else:
+            _check_picklable(build)
             workers = min(workers, len(points))
             size = chunk or max(1, len(points) // (4 * workers))
             results = _run_processes(build, points, spec, workers, bar, size)

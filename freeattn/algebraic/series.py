@@ -29,6 +29,7 @@ from collections import OrderedDict
 
 import sympy as sp
 
+from .._validation import integer_at_least
 from . import exact
 from .polynomial import G, parameter_order, z
 
@@ -285,9 +286,7 @@ def _exact_fractions(p, subst, order):
 
 
 def _check_order(order):
-    if isinstance(order, bool) or int(order) != order or order < 0:
-        raise ValueError(f"order must be an integer >= 0, got {order!r}")
-    return int(order)
+    return integer_at_least("order", order, 0)
 
 
 def series_moments(P, order):
@@ -312,8 +311,9 @@ def series_moments(P, order):
     Raises
     ------
     ValueError
-        If G = 1/z + O(z^-2) is not a simple root of P at infinity, or ``order`` is not an
-        integer ≥ 0.
+        If G = 1/z + O(z^-2) is not a simple root of P at infinity.
+    ParameterError
+        If ``order`` is not an integer ≥ 0.
     exact.NotConvertible
         If P is not a polynomial with rational coefficients.
 
@@ -357,8 +357,9 @@ def series_moments_at(P, values, order):
     Raises
     ------
     ValueError
-        If G ~ 1/z is not a simple root of P at infinity (at these values), or ``order`` is
-        not an integer ≥ 0.
+        If G ~ 1/z is not a simple root of P at infinity (at these values).
+    ParameterError
+        If ``order`` is not an integer ≥ 0.
     exact.NotConvertible
         If P is not a polynomial with rational coefficients.
 

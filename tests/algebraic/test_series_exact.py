@@ -7,6 +7,7 @@ import pytest
 import sympy as sp
 
 from freeattn import MarchenkoPastur, MHAConfig, attention_law, boxtimes
+from freeattn._validation import ParameterError
 from freeattn.algebraic import polynomial as pm
 from freeattn.algebraic.polynomial import G, z
 from freeattn.algebraic.series import series_moments, series_moments_at, series_moments_numeric
@@ -160,8 +161,9 @@ def test_errors():
     with pytest.raises(ValueError, match="simple root"):
         # dq = 1 − 2y vanishes at y = 1/2 (P = G² there)
         series_moments_at((G * z - 1) * (1 - 2 * y) + G**2, {y: sp.Rational(1, 2)}, 3)
-    with pytest.raises(ValueError, match="order"):
+    with pytest.raises(ParameterError) as info:
         series_moments(G * z - 1 - G**2, -1)
+    assert info.value.param == "order"
     assert series_moments(G * z - 1 - G**2, 0) == []
 
 

@@ -69,6 +69,12 @@ def test_readout_quantities_equal_direct_calls():
     assert res.ridge_error[0, 0] == float(ridge_error(law, 0.01, 0.1, 1.5))
 
 
+def test_unpicklable_build_with_workers():
+    with pytest.raises(ParameterError) as info:
+        sweep(lambda beta: attention_law(beta, 1.0), beta=[1.0, 1.2], workers=2, progress=False)
+    assert info.value.param == "build"
+
+
 def test_recorded_errors():
     res = sweep(attention_law, beta=[1.0, 9.0], gamma_k=[1.0], moments=2, errors="record",
                 progress=False)
