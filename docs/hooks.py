@@ -13,7 +13,7 @@ import re
 
 #: namespaces with an API page api/<name>.md, in the order of the navigation
 NAMESPACES = ("laws", "attention", "convolution", "transforms", "readout", "symbolic",
-              "montecarlo")
+              "montecarlo", "sweeps")
 
 _MATHJAX = re.compile(
     r"<script[^>]*src=\"[^\"]*mathjax[^\"]*\"[^>]*>\s*</script>"

@@ -11,7 +11,7 @@ from .convolution import (boxplus, boxtimes, compound_free_poisson, free_additiv
                           free_multiplicative_power)
 from .laws import AlgebraicLaw, FreePoisson, Law, MarchenkoPastur, PointMass, Semicircle
 from .laws import CauchyLaw, Discrete, Empirical, Mixture, NumericalLaw, Transformed
-from .sweep import SweepResult, sweep
+from .sweeps import LawGrid, sweep
 
 from . import display as _display
 
@@ -26,5 +26,5 @@ __all__ = [
     "attention_law", "rho_law", "theta1", "theta2", "c_beta", "head_average_law", "values_law",
     "mha_output_law", "MHAConfig",
     "Discrete", "Empirical", "NumericalLaw", "CauchyLaw", "Mixture", "Transformed",
-    "sweep", "SweepResult",
+    "sweep", "LawGrid",
 ]

@@ -1,5 +1,6 @@
 """Helpers for users' own test suites (pytest or plain assert-based)."""
 from __future__ import annotations
+from .montecarlo import check
 
 __all__ = ["assert_spectrum_matches"]
 
@@ -48,8 +49,6 @@ def assert_spectrum_matches(law, model, *, draws=4, seed=0, ks_tol=0.02, rel_w1_
     >>> model = AttentionModel.from_ratios(1.0, 400, gamma_k=1.0) # doctest: +SKIP
     >>> assert_spectrum_matches(attention_law(1.0, 1.0), model, ks_tol=0.04)  # doctest: +SKIP
     """
-    from .montecarlo import check
-
     result = check(law, model, draws=draws, seed=seed, ks_tol=ks_tol, rel_w1_tol=rel_w1_tol,
                    target=target, exclude_top=exclude_top, workers=workers, **kwargs)
     if not result.passed:

@@ -15,6 +15,7 @@ from ..montecarlo import (AttentionModel, compare_draws, finite_size_sweep, line
                           run_draws)
 from ..montecarlo import check as run_check
 from ..montecarlo.check import check_exclude_top
+from ..plotting import check as mc_plot
 from ._domains import REAL, param_option
 from ._errors import RunError
 from ._errors import usage_error as _usage
@@ -48,7 +49,7 @@ def _report(as_json, data, text, plot, draw_plot, out=None):
     """Print the results, write them to ``out`` (JSON), then the plot, so that a failed
     write does not lose them.
 
-    ``draw_plot(module)`` draws with :mod:`freeattn.plotting.check` (imported only here).
+    ``draw_plot(module)`` draws with :mod:`freeattn.plotting.check` (imported with the module; it loads matplotlib only when drawing).
     """
     click.echo(json.dumps(data, indent=2) if as_json else text)
     if out:
@@ -60,8 +61,6 @@ def _report(as_json, data, text, plot, draw_plot, out=None):
         if not as_json:
             click.echo(f"results written to {out}")
     if plot:
-        from ..plotting import check as mc_plot
-
         write_or_fail(lambda: draw_plot(mc_plot), plot, "--plot")
         if not as_json:
             click.echo(f"plot written to {plot}")

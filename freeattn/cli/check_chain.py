@@ -13,6 +13,10 @@ import click
 from ._errors import usage_error as _usage
 from ._paths import check_output_path, write_or_fail
 from .check import check
+from ..montecarlo.chain_sweep import chain_rates
+from ..plotting.check import plot_chain
+from ..montecarlo import AttentionModel
+from ..montecarlo.uncentered import uncentered_check
 
 __all__ = ["chain", "uncentered"]
 
@@ -52,8 +56,6 @@ def chain(beta, n_grid, gamma_k, heads, draws, seed, as_json, out, plot):
     rate that Table 1 and Lemmas 4.2-4.5 state.  "not converged" marks a step whose distance
     falls more slowly than the proof's control at these n.
     """
-    from ..montecarlo.chain_sweep import chain_rates
-
     ns = _ints(n_grid, "--n-grid")
     check_output_path(out, "--out")
     check_output_path(plot, "--plot", plot=True)
@@ -71,8 +73,6 @@ def chain(beta, n_grid, gamma_k, heads, draws, seed, as_json, out, plot):
                 json.dump(data, fh, indent=1)
         write_or_fail(write, out, "--out")
     if plot:
-        from ..plotting.check import plot_chain
-
         write_or_fail(lambda: plot_chain([res], plot), plot, "--plot")
         if not as_json:
             click.echo(f"plot written to {plot}")
@@ -92,9 +92,6 @@ def uncentered(beta, gamma_k, heads, n, draws, seed, no_law, as_json):
     """Corollary C.3: s1(A)/sqrt(h) -> 1, s2(A) -> 0, top singular vector -> 1/sqrt(n),
     ||A||_F^2/h -> e^(beta^2), stable rank -> e^(beta^2), (C.13) A A^T = hP + A^perp A^perp^T,
     and the bulk of the uncentered sqrt(n/h) A against nu_inf,h."""
-    from ..montecarlo import AttentionModel
-    from ..montecarlo.uncentered import uncentered_check
-
     try:
         model = AttentionModel.from_ratios(beta, n, gamma_k, heads, kind="attention")
         res = uncentered_check(model, draws=draws, seed=seed, law=not no_law)

@@ -13,6 +13,7 @@ from ._errors import usage_error
 from ._output import CURVE_OUT_HELP, curve_payload, num, write_curve
 from ._paths import check_curve_outputs, split_out, write_or_fail
 from .density_mha import density_mha
+from .plotting import plot_density
 
 __all__ = ["density"]
 
@@ -77,8 +78,6 @@ def density_attention(beta, gamma_k, heads, points, out, as_json, plot, dps):
         if not as_json:
             click.echo(f"wrote {out}")
     if plot:
-        from .plotting import plot_density  # matplotlib: only when a plot is asked for
-
         xs = np.linspace(a, b, max(points, 800))  # the figure gets a fine grid of its own
         write_or_fail(lambda: plot_density(law, xs, law.pdf(xs), plot, mp_edge=4 * th1),
                       plot, "--plot")

@@ -21,6 +21,7 @@ from ._errors import usage_error
 from ._layer import SHARING_CHOICE, preset_kv_heads, preset_note
 from ._output import CURVE_OUT_HELP, curve_payload, num, write_curve
 from ._paths import check_curve_outputs, split_out, write_or_fail
+from .plotting import plot_density
 
 __all__ = ["density_mha"]
 
@@ -128,8 +129,6 @@ def density_mha(preset, beta, heads, kv_heads, sharing, gamma_k, gamma_v, gamma_
         if not as_json:
             click.echo(f"wrote {out}")
     if plot:
-        from .plotting import plot_density
-
         xs = np.linspace(a, b, max(points, 800))
         write_or_fail(lambda: plot_density(law, xs, law.pdf(xs), plot), plot, "--plot")
         if not as_json:

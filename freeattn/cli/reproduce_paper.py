@@ -7,6 +7,11 @@ import click
 
 from ._paths import check_output_path, write_or_fail
 from .reproduce import reproduce
+from ..reproduce import fig2b as mod
+from ..reproduce import figD1 as mod
+from ..reproduce import tableD1 as mod
+from ..reproduce import dof_expansion as mod
+from ._errors import usage_error
 
 __all__ = ["fig2b", "figD1", "tableD1", "dof_expansion"]
 
@@ -47,8 +52,6 @@ def fig2b(points, plot, no_plot, out):
     """Fig. 2(b), §D.3: the limiting ridge error E_λ over h and γ_O (γ_K = γ_V = h/64,
     λ = 1e-4, σ² = 0.1), the two paths and the width boundaries, with the boundary
     crossings h = 32, 64, 96 and the map's peaks compared with them."""
-    from ..reproduce import fig2b as mod
-
     _paths(plot or "fig2b.png", no_plot, out)
     res = mod.compute(points_h=points, points_g=max(5, round(49 * points / 57)))
     _emit(mod, res, plot or "fig2b.png", no_plot, out)
@@ -63,8 +66,6 @@ def fig2b(points, plot, no_plot, out):
 def figD1(draws, seed, plot, no_plot, out):
     """Fig. D.1, §D.7: head splitting (a), output width (b), K/V sharing and tying (c) at
     n = 256, β = 1; 64-bin histograms of the softmax spectra with the limits."""
-    from ..reproduce import figD1 as mod
-
     _paths(plot or "figD1.png", no_plot, out)
     res = mod.compute(draws=draws, seed=seed)
     _emit(mod, res, plot or "figD1.png", no_plot, out)
@@ -82,8 +83,6 @@ def figD1(draws, seed, plot, no_plot, out):
 def tableD1(inputs, mc, draws, seed, out):
     """Table D.1: for each learning figure, the largest distance from a plotted estimate to
     its 95 % interval's farther end, absolute and relative, beside the paper's."""
-    from ..reproduce import tableD1 as mod
-
     check_output_path(out, "--out")
     given = {}
     for path in inputs:
@@ -109,9 +108,6 @@ def tableD1(inputs, mc, draws, seed, out):
 def dof_expansion(beta, gamma_k, gamma_v, gamma_o, heads, out):
     """§C.4: (C.22) w = 1/λ − m̄₂/λ² + R, 0 <= R <= m̄₃/λ³, against the exact w of (5.4);
     (C.23) the head-count gap (1/h1 − 1/h2)/λ²; the β = 1 tied/independent comparison."""
-    from ..reproduce import dof_expansion as mod
-    from ._errors import usage_error
-
     try:
         hs = tuple(int(h) for h in heads.split(","))
         if len(hs) != 2 or not 0 < hs[0] < hs[1]:

@@ -10,15 +10,18 @@ import json
 import click
 import numpy as np
 
+from ..attention.config import MHAConfig
+from ..attention.residual import residual_law, residual_outlier
+from ..montecarlo.residual import check_residual
 from ._errors import usage_error
+from ._output import write_curve
 from ._paths import check_curve_outputs, write_or_fail
+from .plotting import plot_density
 
 __all__ = ["density_residual", "check_residual_command"]
 
 
 def _config(preset, n, d, heads, kv_heads, d_k, sharing, rho, beta):
-    from ..attention.config import MHAConfig
-
     over = {k: v for k, v in dict(n=n, d=d, heads=heads, kv_heads=kv_heads, d_k=d_k,
                                   sharing=sharing, rho=rho, beta=beta).items() if v is not None}
     if "d" in over:
@@ -64,9 +67,6 @@ def density_residual(preset, alpha, n, d, heads, kv_heads, d_k, sharing, rho, be
     """Density of the squared singular values of R/√d, R = X + α √n MHA(X):
     δ₁ ⊞_λ D_{α²λ} ν_MHA with λ = n/d (Benaych-Georges 2009), and the outlier of the
     uncentred R (Benaych-Georges & Nadakuditi 2012)."""
-    from ..attention.residual import residual_law, residual_outlier
-    from . import _write_curve
-
     check_curve_outputs(points, out, plot)
     try:
         cfg = _config(preset, n, d, heads, kv_heads, d_k, sharing, rho, beta)
@@ -95,12 +95,10 @@ def density_residual(preset, alpha, n, d, heads, kv_heads, d_k, sharing, rho, be
     if out:
         params = dict(kind="residual", preset=preset, alpha=alpha, **cfg.to_dict(),
                       outlier=outlier)
-        write_or_fail(lambda: _write_curve(out, law, params, support, atoms, x, pdf), out,
+        write_or_fail(lambda: write_curve(out, law, params, support, atoms, x, pdf), out,
                       "--out")
         click.echo(f"wrote {out}")
     if plot:
-        from .plotting import plot_density
-
         xs = np.linspace(a, b, max(points, 800))
         write_or_fail(lambda: plot_density(law, xs, law.pdf(xs), plot), plot, "--plot")
         click.echo(f"wrote {plot}")
@@ -116,7 +114,6 @@ def check_residual_command(preset, alpha, n, d, heads, kv_heads, d_k, sharing, r
     """Monte Carlo of the true softmax residual stream and its Gaussian equivalent against
     the residual law: KS, relative W₁ (bulk, outlier removed) and the outlier, with 95 %
     Student-t intervals over draws."""
-    from ..montecarlo.residual import check_residual
 
     try:
         cfg = _config(preset, n, d, heads, kv_heads, d_k, sharing, rho, beta)

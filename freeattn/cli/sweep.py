@@ -13,6 +13,8 @@ import numpy as np
 from ._errors import usage_error
 from ._paths import write_or_fail
 from ._progress import progress_option, show_progress
+from ..attention import MHAConfig, attention_law
+from ..sweeps import sweep as run_sweep
 
 __all__ = ["sweep"]
 
@@ -49,8 +51,6 @@ class _Layer:
         self.preset, self.kind, self.fixed = preset, kind, fixed
 
     def __call__(self, **point):
-        from ..attention import MHAConfig
-
         over = {**self.fixed, **point}
         if "heads" in point and "kv_heads" not in self.fixed:
             over["kv_heads"] = point["heads"]
@@ -80,8 +80,6 @@ def _common(f):
 
 
 def _run(build, axes, moments, x, cdf, workers, out, plot, quantity, progress, flags):
-    from ..sweep import sweep as run_sweep
-
     xs = _axis(x, "--x")
     try:
         res = run_sweep(build, moments=moments, x=xs, cdf=cdf, workers=workers,
@@ -116,8 +114,6 @@ def sweep():
 @_common
 def sweep_attention(beta, gamma_k, heads, moments, x, cdf, workers, out, plot, quantity, progress):
     """ν_{∞,h} = attention_law(β, γ_K, h) over a grid (axes in the order β, γ_K, h)."""
-    from ..attention import attention_law
-
     axes = {"beta": _axis(beta, "--beta"), "gamma_k": _axis(gamma_k, "--gamma-k"),
             "heads": _axis(heads, "--heads", integer=True)}
     _run(attention_law, axes, moments, x, cdf, workers, out, plot, quantity, progress, {})
@@ -134,8 +130,6 @@ def sweep_attention(beta, gamma_k, heads, moments, x, cdf, workers, out, plot, q
 @_common
 def sweep_mha(preset, beta, heads, kind, moments, x, cdf, workers, out, plot, quantity, progress):
     """The layer law of a preset over β (and h), its widths n, d, d_K, d_V, d_O kept."""
-    from ..attention import MHAConfig
-
     try:
         MHAConfig.preset(preset)
     except (TypeError, ValueError, KeyError) as exc:

@@ -159,15 +159,26 @@ class AttentionModel(WidthRatios):
     def from_config(cls, cfg, kind="mha", x=None):
         """The finite softmax/Gaussian model of the layer ``cfg`` (replaces ``MHAConfig.model``).
 
+        The model draws with cfg's float β and ρ; ``model.config`` is ``cfg`` itself, so that
+        ``model.law()`` is ``cfg.law(kind)`` (an exact β or ρ of cfg kept exact).
+
         Parameters
         ----------
         cfg : freeattn.attention.MHAConfig
+            The layer (widths, heads, sharing, β, ρ).
         kind : {'attention', 'head_average', 'values', 'mha'}, default 'mha'
+            Which matrix of the layer the model samples.
         x : ndarray of shape (n, d), optional
             Input with X Xᵀ/d = I_n (default sqrt(d)[I_n, 0]).
 
-        The model draws with cfg's float β and ρ; ``model.config`` is ``cfg`` itself, so that
-        ``model.law()`` is ``cfg.law(kind)`` (an exact β or ρ of cfg kept exact).
+        Returns
+        -------
+        AttentionModel
+
+        Raises
+        ------
+        ParameterTypeError
+            If ``cfg`` is not an MHAConfig.
         """
         if not isinstance(cfg, MHAConfig):
             raise v.ParameterTypeError("cfg", f"cfg must be an MHAConfig, got "

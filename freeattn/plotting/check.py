@@ -6,6 +6,7 @@ import numpy as np
 from ..montecarlo.metrics import density_histogram
 from .setup import pyplot as _pyplot
 from .setup import save
+from ..montecarlo.chain import END_TO_END, STEPS
 
 __all__ = ["plot_check", "plot_linearization", "plot_sweep", "plot_chain"]
 
@@ -139,8 +140,6 @@ def plot_chain(results, path, *, dpi=110):
     slope in the legend), and a dashed reference line n^{exponent} for the exponent the paper
     states (Table 1, Lemmas 4.2–4.5) through the fitted value at the smallest n.
     """
-    from ..montecarlo.chain import END_TO_END, STEPS
-
     plt = _pyplot()
     steps = STEPS + (END_TO_END,)
     cols = len(results)

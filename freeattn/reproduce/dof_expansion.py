@@ -21,6 +21,7 @@ import math
 from .. import _validation as v
 from ..attention import c_beta, theta1, theta2
 from ..transforms.cumulants import moments_from_s_transform_series, s_transform_series
+from ..readout import IndependentKV, dof
 
 __all__ = ["normalised_moments", "dof_expansion", "head_count_gap", "tied_versus_independent",
            "PUBLISHED", "compute", "summary"]
@@ -162,8 +163,6 @@ def compute(beta=1.0, gamma_k=1.0, heads=(4, 16), gamma_v=1.0, gamma_o=None,
             lambdas=LAMBDAS):
     """(C.22) against the exact w_ν̄(λ) of the scalar equation (5.4), (C.23) for two head
     counts, and the β = 1 tied/independent comparison of §C.4 at h = heads[0]."""
-    from ..readout import IndependentKV, dof
-
     h1, h2 = heads
     rows = {}
     for h in heads:

@@ -15,6 +15,7 @@ import numpy as np
 from ..plotting.figures import new_axes
 from ..plotting.setup import save
 from .fig2c import LAM, PATHS, SIGMA2, error, gamma_o
+from ..readout import IndependentKV, ridge_error
 
 __all__ = ["PUBLISHED", "map_error", "compute", "summary", "plot"]
 
@@ -28,8 +29,6 @@ GAMMA_O_RANGE = (0.1, 10.0)
 
 def map_error(h, g_o):
     """E_λ at γ_K = γ_V = h/64 and γ_O (β = 1, λ = 1e-4, σ² = 0.1)."""
-    from ..readout import IndependentKV, ridge_error
-
     g = h / 64
     return float(ridge_error(IndependentKV(1.0, g, h, g, g_o), LAM, SIGMA2, g_o))
 

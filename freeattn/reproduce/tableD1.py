@@ -12,6 +12,7 @@ maxima are for its sizes (n = 4096 or 8192), so at reduced sizes the numbers dif
 from __future__ import annotations
 
 import importlib
+from .fig2a import MARKERS
 
 __all__ = ["PUBLISHED", "EXTRA", "FIGURES", "error_bar", "rows", "compute", "summary"]
 
@@ -63,8 +64,6 @@ def rows(results):
         figure, quantity, absolute, relative (%), where (the point of the largest relative
         bar), published (absolute, relative %), and ``extra`` rows for the text's numbers.
     """
-    from .fig2a import MARKERS
-
     out = []
 
     def add(fig, quantity, pts, value="mean"):

@@ -24,6 +24,15 @@ import numpy as np
 
 from .. import _validation as v
 from .._validation import ParameterError
+from ..attention import MHAConfig
+from ..montecarlo.samplers import AttentionModel
+from ..montecarlo.metrics import ks_two_sample, rel_w1_two_sample
+from ..montecarlo.runner import run_draws
+from ..montecarlo.samplers import _output_rank
+from ..montecarlo._blas import single_threaded_blas
+from ..montecarlo._lapack import eigvalsh
+from ..montecarlo.runner import _start_method
+from ..montecarlo.metrics import t_interval
 
 __all__ = ["ROWS", "PAPER", "Stat", "RowResult", "reproduce_row", "reproduce_table",
            "draw_cost", "draw_work", "Rates", "measure_rates", "draw_seconds",
@@ -62,8 +71,6 @@ class Stat:
     @classmethod
     def of(cls, values, confidence=0.95):
         """Mean, t half-width t_{N−1,(1+c)/2} s/sqrt(N) and sd s (ddof = 1) of ``values``."""
-        from ..montecarlo.metrics import t_interval
-
         vals = np.asarray(values, dtype=float)
         iv = t_interval(vals, confidence)
         if vals.size < 2:
@@ -166,11 +173,6 @@ def reproduce_row(name, draws=PAPER_DRAWS, seed=0, *, workers=None, scheduler=No
     MemoryError
         Before drawing, when one draw does not fit in the memory available.
     """
-    from ..attention import MHAConfig
-    from ..montecarlo.samplers import AttentionModel
-    from ..montecarlo.metrics import ks_two_sample, rel_w1_two_sample
-    from ..montecarlo.runner import run_draws
-
     cfg = MHAConfig.preset(_row_name(name))
     draws = v.positive_integer("draws", draws)
     mean = cfg.table_d2_mean()
@@ -201,8 +203,6 @@ def draw_work(cfg, method="reduced"):
     (standard normal variates) and ``eig_n3`` (Σ n³ over the eigenvalue problems, two n × n
     Grams). Counts follow :func:`freeattn.montecarlo.sample` step by step for ``method``.
     """
-    from ..montecarlo.samplers import _output_rank
-
     n, h, hkv, dk, dv, do = cfg.n, cfg.heads, cfg.kv_heads, cfg.d_k, cfg.d_v, cfg.d_o
     tied = cfg.sharing == "tied_kv"
     p = h * dv
@@ -280,9 +280,6 @@ def _median_time(fn, repeat):
 def _measure_rates(_=None, repeat=3):
     """One process's rates (BLAS pinned to one thread, as in a draw); medians of ``repeat``
     timings (not the best: on a shared machine the best is a lucky moment)."""
-    from ..montecarlo._blas import single_threaded_blas
-    from ..montecarlo._lapack import eigvalsh
-
     rng = np.random.default_rng(0)
     m = 1024
     with single_threaded_blas():
@@ -323,7 +320,6 @@ def measure_rates(workers=1):
     else:
         import concurrent.futures as cf
 
-        from ..montecarlo.runner import _start_method
 
         with cf.ProcessPoolExecutor(max_workers=workers, mp_context=_start_method(None)) as pool:
             vals = list(pool.map(_measure_rates, range(workers)))
@@ -353,8 +349,6 @@ def estimate_seconds(name, draws=PAPER_DRAWS, workers=1, rates=None, method="red
     changing their load) is measured in docs/table-d2.md by setting estimates beside the
     times of full rows.
     """
-    from ..attention import MHAConfig
-
     cfg = MHAConfig.preset(_row_name(name))
     workers = v.positive_integer("workers", workers)
     draws = v.positive_integer("draws", draws)

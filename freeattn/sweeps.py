@@ -23,9 +23,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .plotting.setup import pyplot
 from ._validation import ParameterError, ParameterTypeError, integer_at_least, positive
 
-__all__ = ["sweep", "SweepResult"]
+__all__ = ["sweep", "LawGrid"]
 
 #: scalar quantities per point, in the order of the CSV columns
 SCALARS = ("left_edge", "right_edge", "intervals", "atom_mass", "atoms_count")
@@ -130,7 +131,7 @@ def _evaluate(build, point, spec):
             if spec.cdf:
                 out["cdf"] = np.asarray(law.cdf(spec.x), dtype=float)
         if spec.ridge is not None:
-            from .readout import ridge_error
+            from .readout import ridge_error  # here: readout loads scipy.optimize, kept out of `import freeattn`
 
             r = spec.ridge
             out["ridge_error"] = float(ridge_error(law, _resolve(r["lam"], point),
@@ -153,7 +154,7 @@ def _evaluate_chunk(build, points, spec):
 
 # ------------------------------------------------------------------ result
 @dataclass
-class SweepResult:
+class LawGrid:
     """The quantities of a parameter grid, each an array of the grid's shape (+ trailing axes).
 
     Attributes
@@ -251,8 +252,6 @@ class SweepResult:
     def plot(self, quantity="right_edge", path=None, ax=None):
         """Heat map of a scalar ``quantity`` over the first two axes (a curve for one axis;
         further axes at their first value).  Returns the matplotlib Axes; writes ``path``."""
-        from ._plotting import pyplot
-
         plt = pyplot()
         data = self._quantity(quantity)
         names = list(self.axes)
@@ -338,7 +337,7 @@ def _assemble(axes, results, spec):
         if arrival is not None:
             arrival[i] = r["arrival_time"]
     errors = {tuple(int(j) for j in k): v for k, v in errors.items()}
-    return SweepResult(
+    return LawGrid(
         axes=axes, **{k: v.reshape(shape) for k, v in arrays.items()},
         **{k: v.reshape(shape) for k, v in ints.items()}, atoms=atoms.reshape(shape),
         moments=moments.reshape(shape + (K,)), x=spec.x,
@@ -436,7 +435,7 @@ def sweep(build, *, moments=4, x=None, cdf=False, ridge=None, arrival_level=None
 
     Returns
     -------
-    SweepResult
+    LawGrid
         Arrays of shape ``tuple(len(v) for v in grid.values())`` (+ a trailing K or nx).
 
     Raises
