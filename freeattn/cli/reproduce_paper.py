@@ -7,10 +7,10 @@ import click
 
 from ._paths import check_output_path, write_or_fail
 from .reproduce import reproduce
-from ..reproduce import fig2b as mod
-from ..reproduce import figD1 as mod
-from ..reproduce import tableD1 as mod
-from ..reproduce import dof_expansion as mod
+from ..reproduce import dof_expansion as _dof_expansion
+from ..reproduce import fig2b as _fig2b
+from ..reproduce import figD1 as _figD1
+from ..reproduce import tableD1 as _tableD1
 from ._errors import usage_error
 
 __all__ = ["fig2b", "figD1", "tableD1", "dof_expansion"]
@@ -52,6 +52,7 @@ def fig2b(points, plot, no_plot, out):
     """Fig. 2(b), §D.3: the limiting ridge error E_λ over h and γ_O (γ_K = γ_V = h/64,
     λ = 1e-4, σ² = 0.1), the two paths and the width boundaries, with the boundary
     crossings h = 32, 64, 96 and the map's peaks compared with them."""
+    mod = _fig2b
     _paths(plot or "fig2b.png", no_plot, out)
     res = mod.compute(points_h=points, points_g=max(5, round(49 * points / 57)))
     _emit(mod, res, plot or "fig2b.png", no_plot, out)
@@ -66,6 +67,7 @@ def fig2b(points, plot, no_plot, out):
 def figD1(draws, seed, plot, no_plot, out):
     """Fig. D.1, §D.7: head splitting (a), output width (b), K/V sharing and tying (c) at
     n = 256, β = 1; 64-bin histograms of the softmax spectra with the limits."""
+    mod = _figD1
     _paths(plot or "figD1.png", no_plot, out)
     res = mod.compute(draws=draws, seed=seed)
     _emit(mod, res, plot or "figD1.png", no_plot, out)
@@ -83,6 +85,7 @@ def figD1(draws, seed, plot, no_plot, out):
 def tableD1(inputs, mc, draws, seed, out):
     """Table D.1: for each learning figure, the largest distance from a plotted estimate to
     its 95 % interval's farther end, absolute and relative, beside the paper's."""
+    mod = _tableD1
     check_output_path(out, "--out")
     given = {}
     for path in inputs:
@@ -108,6 +111,7 @@ def tableD1(inputs, mc, draws, seed, out):
 def dof_expansion(beta, gamma_k, gamma_v, gamma_o, heads, out):
     """§C.4: (C.22) w = 1/λ − m̄₂/λ² + R, 0 <= R <= m̄₃/λ³, against the exact w of (5.4);
     (C.23) the head-count gap (1/h1 − 1/h2)/λ²; the β = 1 tied/independent comparison."""
+    mod = _dof_expansion
     try:
         hs = tuple(int(h) for h in heads.split(","))
         if len(hs) != 2 or not 0 < hs[0] < hs[1]:
