@@ -111,7 +111,7 @@ def _sympy_to_mp(value):
         return _sympy_real_to_mp(value, value)
     if not getattr(value, "is_number", False):
         raise TypeError(f"cannot convert {value!r} to an mpmath number (not a number)")
-    evaluated = value.evalf(mpmath.mp.dps + 5)
+    evaluated = value.evalf(inner_dps(mpmath.mp.dps))
     re, im = evaluated.as_real_imag()
     re = _sympy_real_to_mp(re, value)
     if im == 0:
@@ -182,11 +182,13 @@ def mp_route(method):
     return wrapper
 
 
-def inner_dps(dps):
+def inner_dps(dps, levels=1):
     """Precision at which a route running at ``dps`` calls another route (a component law's
     hook, a transform): the caller's working precision ``dps + GUARD_DPS``, so the callee's
-    own guard digits come on top and its rounded-back result loses nothing the caller keeps."""
-    return int(dps) + GUARD_DPS
+    own guard digits come on top and its rounded-back result loses nothing the caller keeps.
+    ``levels`` > 1: that many guard layers (a cancellation-prone computation, e.g. a series
+    whose coefficients are converted once and then combined)."""
+    return int(dps) + int(levels) * GUARD_DPS
 
 
 def tolerance(dps=None, factor=1.0):

@@ -32,7 +32,7 @@ import numpy as np
 import sympy as sp
 from scipy.optimize.elementwise import find_root
 
-from .._context import MASS_TOL, inner_dps, mp_route, to_mp, tolerance
+from .._context import MASS_TOL, TINY, inner_dps, mp_route, to_mp, tolerance
 from .._validation import Param, declare
 from ..laws.generic import density_interval
 from ..quadrature.tables import cdf_sf, quantile
@@ -67,6 +67,36 @@ _EDGE_PANEL = 2e-3
 #: edge (16 nodes: 0.5 %), where the density is still well-conditioned; the integrand is
 #: smooth in u there, so 4 nodes integrate the panel to ~(width)^8
 _EDGE_NODES = 4
+
+#: float64 Newton polish of an input's G: all steps below this (relative) → one last step;
+#: accepted at this relative step, and Im g ≤ this × |g| (the sheet Im g ≤ 0)
+_POLISH_LAST = 1e-9
+_POLISH_RTOL = 1e-12
+#: central difference of G for an input without G′: step and its floor (relative)
+_DIFF_STEP = 1e-5
+_DIFF_FLOOR = 1e-6
+#: Newton on the subordination system: a step below this (relative) is rounding level
+_NEWTON_STEP_RTOL = 4e-16
+#: the system's residual, relative to the size of its terms, at which a point has converged
+_RESIDUAL_RTOL = 1e-12
+#: lowest rung of the continuation ladder (fraction of the scale); points closer than this
+#: to an atom are left out of the support scan
+_LADDER_FLOOR = 1e-9
+#: the fixed-point sweeps stop once no point moves by more than this × the scale
+_FIXED_POINT_TOL = 1e-13
+#: a warm start confirms when the solution stays within 10 % of it plus this × the scale
+_WARM_SLACK = 1e-3
+#: inside the support ⟺ some subordination function has Im u above this × Σ|u|
+_OFF_AXIS_RTOL = 1e-11
+#: margin of the support scan beyond the hull (fraction of its width)
+_SCAN_PAD = 1e-3
+#: distance (fraction of the scale) within which an edge is taken to be a borderline point,
+#: and the probe of a hard edge at 0 (fraction of the first inside point)
+_EDGE_SLACK = 1e-12
+#: complex step of the edge Newton's derivatives (fraction of the scale)
+_COMPLEX_STEP = 1e-30
+#: the edge Newton stops at this relative step
+_EDGE_NEWTON_RTOL = 1e-15
 #: reference distance (fraction of the local scale) of the end fit (_end_fit)
 _END_FIT_REF = 1e-12
 #: trapezoidal nodes of the mean-value circle of G at a singular gap point (error 2^-n)
@@ -157,10 +187,10 @@ class _Input:
                 step = np.abs(d)
                 if last:
                     break
-                last = bool(np.all(step <= 1e-9 * np.abs(g)))
-            ok = (np.isfinite(g) & (step <= 1e-12 * np.abs(g)) & (np.abs(w) > 0)
+                last = bool(np.all(step <= _POLISH_LAST * np.abs(g)))
+            ok = (np.isfinite(g) & (step <= _POLISH_RTOL * np.abs(g)) & (np.abs(w) > 0)
                   & (np.abs(g - start) <= 0.3 * np.abs(start))
-                  & (g.imag <= 1e-12 * np.abs(g)))
+                  & (g.imag <= _POLISH_RTOL * np.abs(g)))
         return g, ok
 
     def value(self, w, guess=None):
@@ -206,7 +236,7 @@ class _Input:
                 return g, hook(w)
             except NotImplementedError:
                 pass
-        h = 1e-5 * np.maximum(np.abs(w.imag), 1e-6 * (1 + np.abs(w)))
+        h = _DIFF_STEP * np.maximum(np.abs(w.imag), _DIFF_FLOOR * (1 + np.abs(w)))
         dg = (self.law._cauchy_float(w + h) - self.law._cauchy_float(w - h)) / (2 * h)
         return g, dg
 
@@ -318,10 +348,10 @@ class SubordinationLaw(Law):
     def _scale(self):
         if "_scale_v" not in self.__dict__:
             lo, hi = self._hull()
-            self._scale_v = max(abs(lo), abs(hi), hi - lo, 1e-300)
+            self._scale_v = max(abs(lo), abs(hi), hi - lo, TINY)
         return self._scale_v
 
-    def _newton(self, u, z, st, maxit, tol=4e-16):
+    def _newton(self, u, z, st, maxit, tol=_NEWTON_STEP_RTOL):
         """Vectorised Newton on the system; returns (u, converged mask, residual).
 
         Each point keeps its best iterate (smallest residual).  A point is done when its
@@ -355,7 +385,7 @@ class SubordinationLaw(Law):
                 d = _solve2(J, f)
                 dn = sum(np.abs(di) for di in d)
                 bad = ~np.isfinite(dn)
-                fin = stalled | ((dn <= tol * (sum(np.abs(ui) for ui in ua) + 1e-300)) & ~bad
+                fin = stalled | ((dn <= tol * (sum(np.abs(ui) for ui in ua) + TINY)) & ~bad
                                  & better)
                 move = ~fin & ~bad
                 for ui, uai, di in zip(u, ua, d):
@@ -365,7 +395,7 @@ class SubordinationLaw(Law):
                 if act.size == 0:
                     break
             size = self._res_scale(best, z)
-            conv = best_res <= 1e-12 * size
+            conv = best_res <= _RESIDUAL_RTOL * size
             if act.size:  # leave the inputs' states at the best iterates
                 sa = _sub_state(st, act, N)
                 self._eqs([bi[act] for bi in best], z[act], sa)
@@ -374,11 +404,11 @@ class SubordinationLaw(Law):
 
     def _ladder_floor(self, z):
         """Lowest rung of the continuation ladder per point (then the target itself)."""
-        return np.full(z.shape, 1e-9 * self._scale)
+        return np.full(z.shape, _LADDER_FLOOR * self._scale)
 
     def _res_scale(self, u, z):
         """Size of the terms of the equations (residuals are judged relative to it)."""
-        return sum(np.abs(ui) for ui in u) + np.abs(z) + 1e-300
+        return sum(np.abs(ui) for ui in u) + np.abs(z) + TINY
 
     @staticmethod
     def _project(u, old=None):
@@ -389,7 +419,7 @@ class SubordinationLaw(Law):
         below = u.imag < 0
         if old is None:
             return np.where(below, u.real + 0j, u)
-        far = below & (u.imag < -1e-12 * np.abs(u))
+        far = below & (u.imag < -_POLISH_RTOL * np.abs(u))
         return np.where(far, u.real + 0.5j * old.imag, np.where(below, u.real + 0j, u))
 
     def _fixed_point(self, u, z, st, iters):
@@ -399,7 +429,7 @@ class SubordinationLaw(Law):
                 new = [self._project(v) for v in self._fixed(u, z, st)]
                 change = max(float(np.nanmax(np.abs(a - b), initial=0)) for a, b in zip(new, u))
                 u = new
-                if change <= 1e-13 * self._scale:
+                if change <= _FIXED_POINT_TOL * self._scale:
                     break
         return u
 
@@ -537,7 +567,7 @@ class SubordinationLaw(Law):
         G = self._G_from_solution(u, z, st)
         with np.errstate(all="ignore"):
             near = sum(np.abs(ui - vi) for ui, vi in zip(u, u0)) <= 0.1 * (
-                sum(np.abs(vi) for vi in u0) + 1e-3 * self._scale)
+                sum(np.abs(vi) for vi in u0) + _WARM_SLACK * self._scale)
         ok = conv & near & np.isfinite(G) & self._inside(G, u)
         if not np.all(ok):
             _, G2, ok2 = self._solve_float(z[~ok])
@@ -664,17 +694,17 @@ class SubordinationLaw(Law):
         """On the real axis: inside the support ⟺ a subordination function is off the axis
         (Im u ~ sqrt(distance to the edge); G alone is ill-conditioned next to a hard edge,
         where it diverges) and Im G < 0."""
-        size = sum(np.abs(ui) for ui in u) + 1e-300
+        size = sum(np.abs(ui) for ui in u) + TINY
         off = np.zeros(G.shape, bool)
         for ui in u:
-            off |= ui.imag > 1e-11 * size
+            off |= ui.imag > _OFF_AXIS_RTOL * size
         return off & (G.imag < 0)
 
     def _find_support(self):
         """Scan the hull for sign changes of Im u, then refine each edge as a real critical
         point of the subordination system (f = 0, det ∂_u f = 0)."""
         lo, hi = self._hull()
-        pad = 1e-3 * (hi - lo) + 1e-12 * self._scale
+        pad = _SCAN_PAD * (hi - lo) + _EDGE_SLACK * self._scale
         # uniform points plus points graded toward both ends of the hull (x = a + (b − a)
         # sin²(θ/2)), where narrow components and gaps next to the extreme edges hide
         th = np.linspace(0.0, math.pi, _SCAN_POINTS // 2)
@@ -684,7 +714,7 @@ class SubordinationLaw(Law):
         atoms = [a for a, _ in self._atom_list]
         keep = np.ones(x.shape, bool)
         for a in atoms + ([0.0] if self._half_line else []):
-            keep &= np.abs(x - a) > 1e-9 * self._scale
+            keep &= np.abs(x - a) > _LADDER_FLOOR * self._scale
         x = x[keep]
         u, G, ok = self._solve_float(x + 0j)
         inside = self._inside(G, u) & ok
@@ -750,7 +780,7 @@ class SubordinationLaw(Law):
         each solved in one vectorised call; returns (a, b, u at a)."""
         u_a = None
         for _ in range(rounds):
-            if abs(b - a) <= 4e-16 * max(abs(a), abs(b), 1e-300):
+            if abs(b - a) <= _NEWTON_STEP_RTOL * max(abs(a), abs(b), TINY):
                 break
             xs = np.linspace(a, b, 65)[1:-1]
             u, G, ok = self._solve_float(xs + 0j)
@@ -774,13 +804,13 @@ class SubordinationLaw(Law):
             # the law lives on [0, ∞): 0 is a breakpoint of the system (z = 0) and the
             # edge lies in [0, x_in]; a density still positive at 1e-12·x_in has its edge at 0
             # (a hard edge, e.g. x^{-2/3} for MP₁ ⊠ MP₁)
-            probe = np.array([1e-12 * x_in + 0j])
+            probe = np.array([_EDGE_SLACK * x_in + 0j])
             u_p, G_p, ok_p = self._solve_float(probe)
             if ok_p[0] and self._inside(G_p, u_p)[0]:
                 return 0.0
             x_out = 0.0
         a, b, u_a = self._bracket(x_out, x_in, 3)
-        slack = 1e-12 * self._scale
+        slack = _EDGE_SLACK * self._scale
         for p in self._borderline:  # a hard edge at a borderline point of the atom rule
             if min(a, b) - slack <= p <= max(a, b) + slack:
                 return p
@@ -789,7 +819,7 @@ class SubordinationLaw(Law):
         n = self._n
         v = np.array([complex(c).real for c in u_a] + [a], dtype=complex)
         st = {}
-        h = 1e-30 * self._scale
+        h = _COMPLEX_STEP * self._scale
         good = False
         with np.errstate(all="ignore"):
             for _ in range(40):
@@ -806,7 +836,7 @@ class SubordinationLaw(Law):
                 if not np.all(np.isfinite(d)):
                     break
                 v = v.real - d
-                if abs(d[-1]) <= 1e-15 * (abs(v[-1].real) + self._scale * 1e-3):
+                if abs(d[-1]) <= _EDGE_NEWTON_RTOL * (abs(v[-1].real) + self._scale * _WARM_SLACK):
                     good = True
                     break
         xe = float(v[-1].real)
@@ -1016,7 +1046,7 @@ class _MultiplicativeSubordination(SubordinationLaw):
     def _ladder_floor(self, z):
         # near 0 the natural scale is |z| itself (a hard edge or an atom at 0)
         az = np.abs(z)
-        return 1e-9 * np.where(az > 0, np.minimum(az, self._scale), self._scale)
+        return _LADDER_FLOOR * np.where(az > 0, np.minimum(az, self._scale), self._scale)
 
     def _G_from_solution(self, u, z, st):
         return u[0] * self._ev(0, u[0], st)[0] / z
@@ -1126,7 +1156,7 @@ class CompoundFreePoisson(SubordinationLaw):
             return super()._ladder_floor(z)
         # near 0 the natural scale is |z| itself (a hard edge or an atom at 0)
         az = np.abs(z)
-        return 1e-9 * np.where(az > 0, np.minimum(az, self._scale), self._scale)
+        return _LADDER_FLOOR * np.where(az > 0, np.minimum(az, self._scale), self._scale)
 
     def _G_from_solution(self, u, z, st):
         return 1 / u[0]

@@ -29,6 +29,9 @@ __all__ = ["MarchenkoPastur", "FreePoisson"]
 #: the closed-form cdf is used where F and 1 − F are ≥ this (cancellation-free there); the
 #: θ-quadrature of the algebraic route serves the tails to full relative accuracy
 _CDF_BULK = 1e-3
+#: ratios y for which the closed-form cdf bulk is cancellation-free (it subtracts O(1)
+#: arcsines whose difference is O(min(y, 1/y)))
+_CLOSED_CDF_RATIOS = (1e-2, 1e2)
 
 
 # closed forms, written once against a precision context (freeattn._context.FLOAT64 / MPMATH)
@@ -197,7 +200,7 @@ class MarchenkoPastur(AlgebraicLaw):
         xs = x / s
         out = np.where(xs >= 0, atom, 0.0) + np.where(xs >= b, mass, 0.0)
         inside = (xs > a) & (xs < b)
-        if not 1e-2 <= y <= 1e2:
+        if not _CLOSED_CDF_RATIOS[0] <= y <= _CLOSED_CDF_RATIOS[1]:
             # the closed form subtracts O(1) arcsines whose difference is O(min(y, 1/y)):
             # outside this range the θ-quadrature route is the accurate one
             out[inside] = AlgebraicLaw._cdf_float(self, x[inside])
