@@ -16,12 +16,17 @@ written once here:
 * :func:`inner_dps` — the precision at which a route calls another route (no literal
   ``dps + 5`` anywhere);
 * :func:`tolerance` — the absolute/relative tolerance that goes with a working precision
-  (float64 when ``dps`` is ``None``), so that no tolerance literal is needed elsewhere.
+  (float64 when ``dps`` is ``None``), so that no tolerance literal is needed elsewhere;
+* :data:`FLOAT64`, :data:`MPMATH`, :func:`context` — the small arithmetic context (``sqrt``,
+  ``log``, ``pi``, ``where``, ``isnan``, ``inf``) a closed form is written against once: numpy
+  arrays in float64, mpmath numbers at the working precision (mpmath's own model of functions
+  written against ``ctx``).
 """
 from __future__ import annotations
 
 import decimal
 import inspect
+import math
 import fractions
 import functools
 import numbers
@@ -30,7 +35,8 @@ import mpmath
 import numpy as np
 
 __all__ = ["GUARD_DPS", "FLOAT_REFERENCE_DPS", "FLOAT_EPS", "TINY", "MASS_TOL", "workdps",
-           "to_mp", "round_back", "mp_route", "inner_dps", "tolerance"]
+           "to_mp", "round_back", "mp_route", "inner_dps", "tolerance", "FLOAT64", "MPMATH",
+           "context"]
 
 GUARD_DPS = 10
 #: precision at which float64 results' reference data (edges, atoms, parameters) are computed
@@ -105,7 +111,7 @@ def _sympy_to_mp(value):
         return _sympy_real_to_mp(value, value)
     if not getattr(value, "is_number", False):
         raise TypeError(f"cannot convert {value!r} to an mpmath number (not a number)")
-    evaluated = value.evalf(mpmath.mp.dps + 5)
+    evaluated = value.evalf(inner_dps(mpmath.mp.dps))
     re, im = evaluated.as_real_imag()
     re = _sympy_real_to_mp(re, value)
     if im == 0:
@@ -176,11 +182,13 @@ def mp_route(method):
     return wrapper
 
 
-def inner_dps(dps):
+def inner_dps(dps, levels=1):
     """Precision at which a route running at ``dps`` calls another route (a component law's
     hook, a transform): the caller's working precision ``dps + GUARD_DPS``, so the callee's
-    own guard digits come on top and its rounded-back result loses nothing the caller keeps."""
-    return int(dps) + GUARD_DPS
+    own guard digits come on top and its rounded-back result loses nothing the caller keeps.
+    ``levels`` > 1: that many guard layers (a cancellation-prone computation, e.g. a series
+    whose coefficients are converted once and then combined)."""
+    return int(dps) + int(levels) * GUARD_DPS
 
 
 def tolerance(dps=None, factor=1.0):
@@ -191,3 +199,62 @@ def tolerance(dps=None, factor=1.0):
     if dps is None:
         return factor * FLOAT_EPS
     return mpmath.mpf(factor) * mpmath.mpf(10) ** (-int(dps))
+
+
+class _Float64Context:
+    """numpy, vectorised over float64/complex128 arrays (elementwise ``where``)."""
+
+    sqrt = staticmethod(np.sqrt)
+    log = staticmethod(np.log)
+    where = staticmethod(np.where)
+    isnan = staticmethod(np.isnan)
+    pi = math.pi
+    inf = math.inf
+    nan = math.nan
+    mp = False
+
+    @staticmethod
+    def number(value):
+        return float(value)
+
+
+class _MpContext:
+    """mpmath scalars at the current working precision (``where`` picks one branch)."""
+
+    sqrt = staticmethod(mpmath.sqrt)
+    log = staticmethod(mpmath.log)
+    isnan = staticmethod(mpmath.isnan)
+    mp = True
+
+    @staticmethod
+    def where(cond, a, b):
+        return a if cond else b
+
+    @property
+    def pi(self):
+        return +mpmath.pi
+
+    @property
+    def inf(self):
+        return mpmath.inf
+
+    @property
+    def nan(self):
+        return mpmath.nan
+
+    @staticmethod
+    def number(value):
+        return to_mp(value)
+
+
+#: the float64 context of a closed form written once (see :func:`context`)
+FLOAT64 = _Float64Context()
+#: the mpmath context of a closed form written once
+MPMATH = _MpContext()
+
+
+def context(dps):
+    """The arithmetic context of a precision: :data:`FLOAT64` for ``dps=None``, else
+    :data:`MPMATH` (whose numbers are at the working precision set by :func:`workdps` or
+    :func:`mp_route`)."""
+    return FLOAT64 if dps is None else MPMATH

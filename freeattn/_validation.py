@@ -43,6 +43,9 @@ __all__ = [
     "check_probabilities",
 ]
 
+#: weights must sum to 1 to this (nothing is renormalised silently)
+PROBABILITY_RTOL = 1e-9
+
 
 class ParameterError(ValueError):
     """A parameter outside its declared domain.
@@ -400,7 +403,7 @@ def real_vector(name, values, min_size=1):
     return arr
 
 
-def probability_vector(name, weights, size, rtol=1e-9):
+def probability_vector(name, weights, size, rtol=PROBABILITY_RTOL):
     """Return ``weights`` as a float ndarray of ``size`` non-negative numbers summing to 1
     (to ``rtol``), else raise ParameterError.  Nothing is renormalised silently: pass
     ``w / w.sum()`` for counts."""

@@ -10,6 +10,9 @@ from ..laws.algebraic import AlgebraicLaw
 
 METHODS = ("algebraic", "subordination")
 
+#: a law "on [0, ∞)" may start this far below 0 (relative): rounding of a computed edge
+_NEGATIVE_RTOL = 1e-12
+
 
 def choose_method(method, laws, algebraic_possible=True, why=""):
     """``None`` → "algebraic" when every input is an :class:`AlgebraicLaw` (and the
@@ -93,7 +96,7 @@ def check_positive_law(name, law):
     if is_positive_by_construction(law):
         return
     lo, _ = hull(law)
-    if lo < -1e-12 * (1 + abs(lo)):
+    if lo < -_NEGATIVE_RTOL * (1 + abs(lo)):
         raise ParameterError(name, f"{name} must be supported on [0, ∞); its support starts at {lo}")
     m1 = mean_of(law)
     if not m1 > 0:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import sympy as sp
+
 from ..algebraic.polynomial import boxtimes_polynomial, rename_symbols
 from ..laws._params import fresh
 from ..laws.algebraic import AlgebraicLaw, AtomAtZero
@@ -16,9 +18,15 @@ __all__ = ["free_multiplicative_convolution", "boxtimes", "free_multiplicative_p
 
 
 def _fresh_copy(law):
-    """The law's symbolic polynomial and values with parameter symbols renamed apart."""
+    """The law's symbolic polynomial and values with parameter symbols renamed apart.
+
+    Floating-point coefficients of a user's polynomial (``AlgebraicLaw(0.1*z*G**2 + …)``) are
+    taken as their binary values, exact rationals, as every float parameter is
+    (:func:`freeattn._validation.exact`): sympy's eliminations over the domain RR cannot
+    decide that a coefficient is zero and raised PolynomialDivisionFailed."""
     ren = {s: fresh(s.name.rsplit("_", 1)[0]) for s in law.values}
     P = rename_symbols(law.symbolic_polynomial, ren)
+    P = P.xreplace({f: sp.Rational(f) for f in P.atoms(sp.Float)})
     return P, {ren[s]: v for s, v in law.values.items()}
 
 

@@ -16,7 +16,7 @@ import math
 import mpmath
 import numpy as np
 
-from .._context import FLOAT_REFERENCE_DPS, mp_route, to_mp, workdps
+from .._context import FLOAT64, FLOAT_REFERENCE_DPS, MPMATH, mp_route, to_mp, workdps
 from ..algebraic.polynomial import G, z
 from .._validation import Param
 from ._params import fresh
@@ -29,29 +29,45 @@ __all__ = ["MarchenkoPastur", "FreePoisson"]
 #: the closed-form cdf is used where F and 1 − F are ≥ this (cancellation-free there); the
 #: θ-quadrature of the algebraic route serves the tails to full relative accuracy
 _CDF_BULK = 1e-3
+#: ratios y for which the closed-form cdf bulk is cancellation-free (it subtracts O(1)
+#: arcsines whose difference is O(min(y, 1/y)))
+_CLOSED_CDF_RATIOS = (1e-2, 1e2)
 
 
-def _mp_edges_float(y):
-    """(a, b) for ratio y as doubles, a = (y − 1)²/(1 + √y)² without cancellation at y ≈ 1."""
-    r = math.sqrt(y)
+# closed forms, written once against a precision context (freeattn._context.FLOAT64 / MPMATH)
+def _edges(ctx, y):
+    """(a, b) = ((1 − √y)², (1 + √y)²), a = (y − 1)²/(1 + √y)² without cancellation at y ≈ 1."""
+    r = ctx.sqrt(y)
     return (y - 1) ** 2 / (1 + r) ** 2, (1 + r) ** 2
 
 
-def _mp_edges_mp(y):
-    """(a, b) = ((1 − √y)², (1 + √y)²) at the current mpmath precision, a without
-    cancellation at y ≈ 1."""
-    r = mpmath.sqrt(y)
-    return (y - 1) ** 2 / (1 + r) ** 2, (1 + r) ** 2
+def _density(ctx, x, y, a, b, ca=0, cb=0):
+    """sqrt((b − x)(x − a))/(2π y x) on (a, b), ∞ at x = 0 for y = 1, 0 elsewhere; b − x and
+    x − a computed as (b_f − x) + cb and (x − a_f) − ca (edge-accurate in float64)."""
+    inside = (x > a) & (x < b)
+    val = (ctx.sqrt(ctx.where(inside, ((b - x) + cb) * ((x - a) - ca), 0 * x + 0))
+           / (2 * ctx.pi * y * ctx.where(inside, x, 1 + 0 * x)))
+    pole = (x == 0) & (y == 1)
+    return ctx.where(pole, ctx.inf, ctx.where(inside, val, 0 * val + 0))
+
+
+def _cauchy_upper(ctx, zq, y, a, b):
+    """G(z) = 2/(z + y − 1 + sqrt(z − a) sqrt(z − b)) on the closed upper half-plane, taken as
+    (s − r)/(2yz) where that root is the larger (no cancellation); ∞ at z = 0 for y ≥ 1."""
+    rt = ctx.sqrt(zq - a) * ctx.sqrt(zq - b)
+    sm = zq + y - 1
+    big = abs(sm + rt) >= abs(sm - rt)
+    pole = (zq == 0) & (y >= 1)
+    one = 1 + 0 * zq
+    # every denominator is made safe on the branch not taken (mpmath evaluates both)
+    g = ctx.where(big, 2 / ctx.where(big & ~pole, sm + rt, one),
+                  (sm - rt) / ctx.where(big | pole, one, 2 * y * zq))
+    return ctx.where(pole, ctx.inf + 0 * zq, g)
 
 
 def _mp_pdf(x, y, a, b, ca=0.0, cb=0.0):
-    out = np.zeros(x.shape)
-    m = (x > a) & (x < b)
-    xm = x[m]
-    out[m] = np.sqrt(((b - xm) + cb) * ((xm - a) - ca)) / (2 * math.pi * y * xm)
-    if y == 1:
-        out[x == 0] = np.inf
-    return out
+    with np.errstate(invalid="ignore", over="ignore"):  # outside the support: discarded
+        return _density(FLOAT64, x, y, a, b, ca, cb)
 
 
 def _mp_cauchy(zz, y, a, b):
@@ -60,12 +76,8 @@ def _mp_cauchy(zz, y, a, b):
     zq = np.where(lower, zz.conj(), zz)
     zq = _complex(zq.real, np.abs(zq.imag))
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        r = np.sqrt(zq - a) * np.sqrt(zq - b)
-        s = zq + y - 1
-        big = np.abs(s + r) >= np.abs(s - r)
-        g = np.where(big, 2 / (s + r), (s - r) / (2 * y * zq))
+        g = _cauchy_upper(FLOAT64, zq, y, a, b)
     g = np.where(np.isinf(zq), 0j, g)
-    g = np.where(zq == 0, np.inf + 0j, g) if y >= 1 else g
     return np.where(lower, g.conj(), g)
 
 
@@ -129,14 +141,14 @@ class MarchenkoPastur(AlgebraicLaw):
         return mpmath.mpf(1)
 
     def _edges(self):
-        a, b = _mp_edges_float(self.ratio)
+        a, b = _edges(FLOAT64, self.ratio)
         return a * self._dil, b * self._dil
 
     @mp_route
     def _support(self, dps):
         if dps is None:
             return [self._edges()]
-        a, b = _mp_edges_mp(self._y_mp())
+        a, b = _edges(MPMATH, self._y_mp())
         s = self._dil_mp()
         return [(s * a, s * b)]
 
@@ -157,7 +169,7 @@ class MarchenkoPastur(AlgebraicLaw):
         d = self.__dict__.get("_edge_data_")
         if d is None:
             with workdps(FLOAT_REFERENCE_DPS):
-                a, b = _mp_edges_mp(self._y_mp())
+                a, b = _edges(MPMATH, self._y_mp())
                 af, bf = float(a), float(b)
                 d = self.__dict__["_edge_data_"] = (af, bf, float(a - af), float(b - bf))
         return d
@@ -171,7 +183,7 @@ class MarchenkoPastur(AlgebraicLaw):
 
     def _cauchy_float(self, zz):
         s = self._dil
-        a, b = _mp_edges_float(self.ratio)
+        a, b = _edges(FLOAT64, self.ratio)
         zs = zz if s == 1 else _complex(zz.real / s, zz.imag / s)
         out = _mp_cauchy(zs, self.ratio, a, b)
         if s != 1:
@@ -181,14 +193,14 @@ class MarchenkoPastur(AlgebraicLaw):
 
     def _cdf_float(self, x):
         s = self._dil
-        a, b = _mp_edges_float(self.ratio)
+        a, b = _edges(FLOAT64, self.ratio)
         y = self.ratio
         atom = max(0.0, 1 - 1 / y)
         mass = 1 - atom
         xs = x / s
         out = np.where(xs >= 0, atom, 0.0) + np.where(xs >= b, mass, 0.0)
         inside = (xs > a) & (xs < b)
-        if not 1e-2 <= y <= 1e2:
+        if not _CLOSED_CDF_RATIOS[0] <= y <= _CLOSED_CDF_RATIOS[1]:
             # the closed form subtracts O(1) arcsines whose difference is O(min(y, 1/y)):
             # outside this range the θ-quadrature route is the accurate one
             out[inside] = AlgebraicLaw._cdf_float(self, x[inside])
@@ -206,31 +218,14 @@ class MarchenkoPastur(AlgebraicLaw):
     @mp_route
     def _pdf_mp(self, x, dps):
         y, s = self._y_mp(), self._dil_mp()
-        x = x / s
-        a, b = _mp_edges_mp(y)
-        if mpmath.isnan(x):
-            return mpmath.nan
-        if a < x < b:
-            return mpmath.sqrt((b - x) * (x - a)) / (2 * mpmath.pi * y * x) / s
-        if x == 0 and y == 1:
-            return mpmath.inf
-        return mpmath.mpf(0)
+        a, b = _edges(MPMATH, y)
+        return _density(MPMATH, x / s, y, a, b) / s
 
     @mp_route
     def _cauchy_mp(self, zv, dps):
         y, s = self._y_mp(), self._dil_mp()
-        a, b = _mp_edges_mp(y)
-
-        def g_upper(zq):
-            rt = mpmath.sqrt(zq - a) * mpmath.sqrt(zq - b)
-            sm = zq + y - 1
-            if zq == 0 and y >= 1:
-                return mpmath.mpc(mpmath.inf)
-            if abs(sm + rt) >= abs(sm - rt):  # the larger root: no cancellation
-                return 2 / (sm + rt) / s
-            return (sm - rt) / (2 * y * zq) / s
-
-        return cauchy_mp_upper(mpmath.mpc(zv) / s, g_upper)
+        a, b = _edges(MPMATH, y)
+        return cauchy_mp_upper(mpmath.mpc(zv) / s, lambda zq: _cauchy_upper(MPMATH, zq, y, a, b) / s)
 
 
 class FreePoisson(MarchenkoPastur):

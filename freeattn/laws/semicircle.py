@@ -6,7 +6,7 @@ import math
 import mpmath
 import numpy as np
 
-from .._context import FLOAT_REFERENCE_DPS, mp_route, to_mp, workdps
+from .._context import FLOAT64, FLOAT_REFERENCE_DPS, MPMATH, mp_route, to_mp, workdps
 from ..algebraic.polynomial import G, z
 from .._validation import Param, integer_at_least
 from ._params import fresh
@@ -18,6 +18,21 @@ __all__ = ["Semicircle"]
 
 #: closed-form cdf where F and 1 − F ≥ this; the θ-quadrature route serves the tails
 _CDF_BULK = 1e-3
+
+
+# closed forms, written once against a precision context (freeattn._context.FLOAT64 / MPMATH)
+def _density(ctx, x, r, c, v):
+    """sqrt((r − x)(r + x))/(2πσ²) on (−r, r), 0 outside, NaN at NaN; r = 2σ with r ∓ x
+    computed as (r_f ∓ x) + c (c = r − r_f: edge-accurate in float64, 0 in mpmath)."""
+    inside = (x > -r) & (x < r)
+    val = ctx.sqrt(ctx.where(inside, ((r - x) + c) * ((r + x) + c), 0 * x + 0)) / (2 * ctx.pi * v)
+    return ctx.where(ctx.isnan(x), ctx.nan, ctx.where(inside, val, 0 * val + 0))
+
+
+def _cauchy_upper(ctx, zq, r):
+    """G(z) = 2/(z + sqrt(z − r) sqrt(z + r)) on the closed upper half-plane (principal roots:
+    the branch with G ~ 1/z)."""
+    return 2 / (zq + ctx.sqrt(zq - r) * ctx.sqrt(zq + r))
 
 
 class Semicircle(AlgebraicLaw):
@@ -81,12 +96,8 @@ class Semicircle(AlgebraicLaw):
 
     def _pdf_float(self, x):
         r, c = self._radius_data
-        out = np.zeros(x.shape)
-        m = (x > -r) & (x < r)
-        xm = x[m]
-        out[m] = np.sqrt(((r - xm) + c) * ((r + xm) + c)) / (2 * math.pi * self.variance)
-        out[np.isnan(x)] = np.nan
-        return out
+        with np.errstate(invalid="ignore", over="ignore"):  # outside: discarded
+            return _density(FLOAT64, x, r, c, self.variance)
 
     def _cauchy_float(self, zz):
         r = self._radius()
@@ -94,7 +105,7 @@ class Semicircle(AlgebraicLaw):
         zq = np.where(lower, zz.conj(), zz)
         zq = _complex(zq.real, np.abs(zq.imag))
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            g = 2 / (zq + np.sqrt(zq - r) * np.sqrt(zq + r))
+            g = _cauchy_upper(FLOAT64, zq, r)
         g = np.where(np.isinf(zq), 0j, g)
         g = np.where(lower, g.conj(), g)
         g[np.isnan(zz.real) | np.isnan(zz.imag)] = np.nan
@@ -117,18 +128,12 @@ class Semicircle(AlgebraicLaw):
 
     @mp_route
     def _pdf_mp(self, x, dps):
-        v = to_mp(self.values[self._v_symbol])
-        r = self._radius_mp()
-        if mpmath.isnan(x):
-            return mpmath.nan
-        if -r < x < r:
-            return mpmath.sqrt((r - x) * (r + x)) / (2 * mpmath.pi * v)
-        return mpmath.mpf(0)
+        return _density(MPMATH, x, self._radius_mp(), 0, to_mp(self.values[self._v_symbol]))
 
     @mp_route
     def _cauchy_mp(self, zv, dps):
         r = self._radius_mp()
-        return cauchy_mp_upper(zv, lambda zq: 2 / (zq + mpmath.sqrt(zq - r) * mpmath.sqrt(zq + r)))
+        return cauchy_mp_upper(zv, lambda zq: _cauchy_upper(MPMATH, zq, r))
 
     def moment(self, k, dps=None, method=None):
         """k-th moment: σ^k Catalan(k/2) for even k, exactly 0 for odd k (``method`` as in

@@ -21,10 +21,18 @@ import mpmath
 import numpy as np
 import sympy as sp
 
+from .._context import inner_dps
 from .._validation import ParameterError, dps_or_none
 from ..algebraic.polynomial import G as _G, z as _z
 from . import symbols as S
 from .equations import algebraic_equation, algebraic_law, family
+
+#: a point just inside a support end (relative); a pole within this of an edge is at the edge
+_INSIDE = 1e-9
+#: a critical point matches a numeric edge to this (relative)
+_EDGE_MATCH = 1e-6
+#: the branch's G matches the law's to this (relative)
+_G_MATCH = 1e-3
 
 __all__ = ["critical_point_edges", "stationary_equation"]
 
@@ -78,7 +86,7 @@ def _generic_candidates(law, dps):
     out = []
     for a, b in law.support():
         for e in (a, b):
-            g0 = complex(law.cauchy_transform(e + (1e-9 if e == a else -1e-9) * (1 + abs(e))))
+            g0 = complex(law.cauchy_transform(e + (_INSIDE if e == a else -_INSIDE) * (1 + abs(e))))
             sol = mpmath.findroot(lambda g, x: (f(g, x), df(g, x)), (mpmath.mpf(g0.real), mpmath.mpf(e)))
             out.append((sol[1], sol[0]))
     return out
@@ -90,7 +98,7 @@ def _poles(law):
     lc = sp.Poly(algebraic_equation(law), _G).LC()
     if not lc.has(_z):
         return []
-    coeffs = [mpmath.mpf(sp.N(c, mpmath.mp.dps + 5)) for c in sp.Poly(lc, _z).all_coeffs()]
+    coeffs = [mpmath.mpf(sp.N(c, inner_dps(mpmath.mp.dps))) for c in sp.Poly(lc, _z).all_coeffs()]
     while len(coeffs) > 1 and coeffs[-1] == 0:  # factor z^k: the root 0, exactly
         coeffs.pop()
     out = [mpmath.mpf(0)] if len(coeffs) < len(sp.Poly(lc, _z).all_coeffs()) else []
@@ -133,7 +141,7 @@ def critical_point_edges(law, dps=30):
     if dps is None:
         raise ParameterError("dps", "dps must be an integer >= 5 (the digits of the edges), "
                                     "got None")
-    work = dps + 15
+    work = inner_dps(dps, 2)
     with mpmath.workdps(work):
         if family(law) == "attention":
             cands = _attention_candidates(law, work)
@@ -149,14 +157,14 @@ def critical_point_edges(law, dps=30):
                     if abs(mpmath.im(x)) > mpmath.mpf(10) ** (-work // 2):
                         continue
                     x = mpmath.re(x)
-                    if abs(x - e) > 1e-6 * (1 + abs(e)):
+                    if abs(x - e) > _EDGE_MATCH * (1 + abs(e)):
                         continue
                     gl = complex(law.cauchy_transform(float(x)))
-                    if np.isfinite(gl) and abs(gl - complex(g)) <= 1e-3 * (1 + abs(gl)):
+                    if np.isfinite(gl) and abs(gl - complex(g)) <= _G_MATCH * (1 + abs(gl)):
                         if best is None or abs(x - e) < abs(best - e):
                             best = x
                 if best is None:  # a hard edge: a root of the leading coefficient of P in G
-                    best = next((p for p in poles if abs(p - e) <= 1e-9 * (1 + abs(e))), None)
+                    best = next((p for p in poles if abs(p - e) <= _INSIDE * (1 + abs(e))), None)
                     if best is None:
                         raise ValueError(f"no critical value matches the edge {e!r}")
                 if abs(best) < mpmath.mpf(10) ** (-(work - 10)) * (1 + abs(e)):

@@ -19,6 +19,7 @@ import sympy as sp
 from sympy.polys.domains import QQ
 from sympy.polys.fields import field
 
+from .._context import inner_dps
 from .._messages import shown
 from .._validation import (ParameterError, ParameterTypeError, dps_or_none, exact,
                            integer_at_least)
@@ -27,6 +28,11 @@ from ..laws import MarchenkoPastur
 from . import symbols as S
 from .cumulants import moments as _moments
 from .equations import algebraic_law, family
+
+#: an edge of the limit law above this is a soft (square-root) edge, not the hard one at 0
+_HARD_EDGE = 1e-12
+#: the series' value at ε = 0 must match the limit law's edge to this (relative)
+_SERIES_CHECK = 1e-8
 
 __all__ = ["moment_series", "edge_series"]
 
@@ -113,7 +119,7 @@ class _MPField:
         self._mp = mpmath
 
     def from_expr(self, e):
-        return self._mp.mpf(sp.N(e, self._mp.mp.dps + 5))
+        return self._mp.mpf(sp.N(e, inner_dps(self._mp.mp.dps)))
 
 
 def _critical_value_series(num, den, zeta, zeta0, order, gens=None, numeric=False):
@@ -249,12 +255,12 @@ def _edge_series_beta(law, order, dps):
     den = sp.expand(heads * xi * D**2)
     limit = free_multiplicative_convolution(MarchenkoPastur(1 / float(gam)),
                                             MarchenkoPastur(1.0 / heads))
-    soft = [e for ab in limit.support() for e in ab if e > 1e-12]
+    soft = [e for ab in limit.support() for e in ab if e > _HARD_EDGE]
     x = sp.Symbol("x")  # x = β²
     out = {}
-    with mpmath.workdps(dps + 20):
+    with mpmath.workdps(inner_dps(dps, 2)):
         dz0 = sp.Poly(sp.expand((sp.diff(num, xi) * den - num * sp.diff(den, xi)).subs(_eps, 0)), xi)
-        roots = mpmath.polyroots([mpmath.mpf(sp.N(c, dps + 25)) for c in dz0.all_coeffs()],
+        roots = mpmath.polyroots([mpmath.mpf(sp.N(c, inner_dps(dps, 3))) for c in dz0.all_coeffs()],
                                  maxsteps=400, extraprec=400)
         zf = sp.lambdify(xi, (num / den).subs(_eps, 0), "mpmath")
         crit = []
@@ -268,8 +274,8 @@ def _edge_series_beta(law, order, dps):
         # exact series of δ(x) = 1 − x/(eˣ − 1) and θ₁(x) = eˣ − 1, then composition
         dser = sp.series(1 - x / (sp.exp(x) - 1), x, 0, order + 1).removeO()
         tser = sp.series(sp.exp(x) - 1, x, 0, order + 1).removeO()
-        dco = [mpmath.mpf(sp.N(dser.coeff(x, k), dps + 25)) for k in range(order + 1)]
-        tco = [mpmath.mpf(sp.N(tser.coeff(x, k), dps + 25)) for k in range(order + 1)]
+        dco = [mpmath.mpf(sp.N(dser.coeff(x, k), inner_dps(dps, 3))) for k in range(order + 1)]
+        tco = [mpmath.mpf(sp.N(tser.coeff(x, k), inner_dps(dps, 3))) for k in range(order + 1)]
         n = order + 1
 
         def mul(a, b):
@@ -279,7 +285,7 @@ def _edge_series_beta(law, order, dps):
             if side == "left" and heads == 1:
                 continue  # hard edge at 0
             val, r = min(crit, key=lambda c: abs(c[0] - target))
-            if abs(val - target) > 1e-8 * (1 + abs(target)):
+            if abs(val - target) > _SERIES_CHECK * (1 + abs(target)):
                 raise ValueError(f"no critical value matches the β = 0 edge {target!r}")
             F = _critical_value_series(num, den, xi, r, order, numeric=True)
             comp = [mpmath.mpf(0)] * n  # F(δ(x)) truncated

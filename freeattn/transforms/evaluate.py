@@ -27,7 +27,7 @@ import sympy as sp
 from scipy.optimize import brentq
 
 from .._messages import shown
-from .._context import GUARD_DPS, inner_dps, mp_route, to_mp, tolerance
+from .._context import FLOAT_EPS, GUARD_DPS, TINY, inner_dps, mp_route, to_mp, tolerance
 from ..algebraic.roots import polyroots
 from .._validation import ParameterError, check_method, check_points, dps_or_none, law_instance
 from ..algebraic.polynomial import S, r_relation, s_relation, w
@@ -36,6 +36,16 @@ __all__ = ["cauchy_transform", "r_transform", "s_transform", "psi_transform", "c
            "free_cumulants"]
 
 _STEPS = 200
+#: first continuation step of the inverse route (fraction of the target)
+_FIRST_STEP = 1e-6
+#: a value is real when |Im| ≤ this × |value|; the real-axis end of a search (fraction of width)
+_REAL_RTOL = 1e-12
+#: a point just off a support end (fraction of the width)
+_EDGE_OFFSET = 1e-14
+#: the continuation path from a far point starts at this fraction of the way
+_PATH_START = 1e-2
+#: secant start of the inverse (relative step)
+_SECANT_STEP = 1e-7
 
 
 def _points(arg, name):
@@ -102,9 +112,9 @@ def _continue(law, kind, target, start):
     vals = [float(to_mp(law.values[p])) for p in params]
     v = complex(start)
     for k in range(1, _STEPS + 1):
-        wk = target * (k / _STEPS) if k > 1 else target * 1e-6
+        wk = target * (k / _STEPS) if k > 1 else target * _FIRST_STEP
         coeffs = np.array([complex(f(*vals, wk)) for f in fns])
-        nz = np.flatnonzero(np.abs(coeffs) > 1e-300)
+        nz = np.flatnonzero(np.abs(coeffs) > TINY)
         r = np.roots(coeffs[nz[0]:]) if nz.size else np.array([])
         if r.size == 0:
             raise ValueError(f"the {kind}-transform relation degenerates at w = {wk}")
@@ -135,7 +145,7 @@ def _evaluate(law, kind, arg, dps, start):
         if dps is not None:
             out.append(_polish_value(law, kind, a_exact, dps, val, real))
         else:
-            out.append(val.real if real and abs(val.imag) < 1e-12 * abs(val) else val)
+            out.append(val.real if real and abs(val.imag) < _REAL_RTOL * abs(val) else val)
     return _shaped(out, shape, dps)
 
 
@@ -331,19 +341,19 @@ def _real_root(f, lo, hi, grow):
     else:
         raise ArithmeticError("no bracket for the inverse of G")
     a, b = min(lo, hi), max(lo, hi)
-    return brentq(f, a, b, xtol=1e-300, rtol=4 * np.finfo(float).eps, maxiter=500)
+    return brentq(f, a, b, xtol=TINY, rtol=4 * FLOAT_EPS, maxiter=500)
 
 
 def _inverse_real(law, kind, v):
     """Float route, real argument: K(g) − 1/g (R) or (1 + w)/w · 1/z with zG(z) = 1 + w (S)."""
     lo, hi = _hull_ends(law)
-    width = max(hi - lo, abs(lo), abs(hi), 1e-300)
+    width = max(hi - lo, abs(lo), abs(hi), TINY)
     if kind == "R":
         if v == 0:
             return float(law.moment(1))
         side = hi if v > 0 else lo
         sgn = 1.0 if v > 0 else -1.0
-        near = side + sgn * 1e-14 * width
+        near = side + sgn * _EDGE_OFFSET * width
         if not (abs(_G_real(law, near)) >= abs(v)):
             raise ParameterError("g", f"g = {shown(v)} is outside the range of G on the real line "
                                       f"beyond the support (|g| < {abs(_G_real(law, near)):.6g})")
@@ -354,7 +364,7 @@ def _inverse_real(law, kind, v):
         return 1.0 / float(law.moment(1))
     # S: z in (−∞, 0) with z G(z) = 1 + w; w ∈ (−1 + μ({0}), 0)
     f = lambda t: t * _G_real(law, t) - 1 - v  # noqa: E731
-    z_hi = -1e-12 * width
+    z_hi = -_REAL_RTOL * width
     if not f(z_hi) < 0:
         raise ParameterError("w", f"w = {shown(v)} is outside the range of ψ on (−∞, 0)")
     z = _real_root(f, z_hi, -width * (1 + 1 / abs(v)), lambda t: 2 * t)
@@ -374,11 +384,11 @@ def _inverse_complex(law, kind, v):
 
     eps = 4 * np.finfo(float).eps
     z = None
-    for t in np.geomspace(1e-2, 1, 12):
+    for t in np.geomspace(_PATH_START, 1, 12):
         target = t * v
         z_new = (1 / target + m1) if kind == "R" else m1 / target
         z0 = z_new if z is None else z
-        z1 = z0 * (1 + 1e-7) + 1e-7 * (1 + abs(m1))
+        z1 = z0 * (1 + _SECANT_STEP) + _SECANT_STEP * (1 + abs(m1))
         f0, f1 = F(z0, target), F(z1, target)
         for _ in range(60):
             if f1 == f0:

@@ -11,6 +11,9 @@ import sympy as sp
 
 from ..algebraic.polynomial import S, r_relation, s_relation, w
 
+#: a root of the relation matches the numeric value to this (relative)
+_MATCH_RTOL = 1e-6
+
 __all__ = ["s_transform_expr", "r_transform_expr"]
 
 
@@ -27,7 +30,7 @@ def _explicit_branch(rel, value_at_zero, values):
             v = complex(sp.N(num.subs(w, sp.Rational(1, 10**8)), 30))
         except (TypeError, ValueError):
             continue
-        if abs(v - target) <= 1e-6 * (1 + abs(target)):
+        if abs(v - target) <= _MATCH_RTOL * (1 + abs(target)):
             return sp.simplify(sol)
     return None
 

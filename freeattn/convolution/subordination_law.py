@@ -1,0 +1,758 @@
+"""The solver common to every subordination law (see :mod:`freeattn.convolution.subordination`).
+
+Solution (float64, vectorised over points): fixed-point iteration far above the axis (where
+the maps are strict contractions), then Newton's method continued down a geometric ladder of
+heights Im z, and finally at the target itself — for real x that is the on-axis limit
+G(x + i0): the system is solved at real z directly (u stays in the upper half-plane inside the
+support), never at a fixed ε.  Newton's residual is checked at the end.  Edges are the real
+critical points of the system, f(u, x) = 0 and det ∂_u f(u, x) = 0 with u real (Im ω → 0),
+solved by Newton from a bracketing scan.  Atoms come from the Bercovici–Voiculescu and
+Belinschi rules.  The mpmath route polishes the float64 solution by Newton at ``dps`` digits.
+"""
+
+from __future__ import annotations
+
+import math
+
+import mpmath
+import numpy as np
+
+from .._context import MASS_TOL, TINY, inner_dps, mp_route, tolerance
+from ..laws.base import Law
+from ..laws.generic import density_interval
+from ..quadrature.tables import cdf_sf, quantile
+from ..quadrature.theta import theta_of_x, x_of_theta
+from .subordination_inputs import (_POLISH_RTOL, _Input, _det, _put_state, _solve2,  # noqa: F401
+                                   _sub_state)
+
+__all__ = ["SubordinationLaw"]
+
+#: number of points of the support scan (the edges are then refined by Newton)
+_SCAN_POINTS = 2001
+#: θ-nodes per support interval of the on-axis warm-start table
+_TABLE_NODES = 257
+#: ratio between successive heights of the continuation ladder
+_LADDER_RATIO = 0.25
+#: Gauss–Legendre nodes per u-panel of the cdf tables, and their refinement (_cdf_table)
+_GL_NODES = 16
+_HALF_PANELS = 16
+_PANEL_ATOL = 1e-14
+_PANEL_RTOL = 1e-11
+_PANEL_LEVELS = 20
+_PANEL_SPLIT = 4096
+#: a table panel touching a critical-point edge is not split below this width in u
+_EDGE_PANEL = 2e-3
+#: Gauss–Legendre nodes on that panel: the innermost node stays at 7 % of its width from the
+#: edge (16 nodes: 0.5 %), where the density is still well-conditioned; the integrand is
+#: smooth in u there, so 4 nodes integrate the panel to ~(width)^8
+_EDGE_NODES = 4
+
+#: Newton on the subordination system: a step below this (relative) is rounding level
+_NEWTON_STEP_RTOL = 4e-16
+#: the system's residual, relative to the size of its terms, at which a point has converged
+_RESIDUAL_RTOL = 1e-12
+#: lowest rung of the continuation ladder (fraction of the scale); points closer than this
+#: to an atom are left out of the support scan
+_LADDER_FLOOR = 1e-9
+#: the fixed-point sweeps stop once no point moves by more than this × the scale
+_FIXED_POINT_TOL = 1e-13
+#: a warm start confirms when the solution stays within 10 % of it plus this × the scale
+_WARM_SLACK = 1e-3
+#: inside the support ⟺ some subordination function has Im u above this × Σ|u|
+_OFF_AXIS_RTOL = 1e-11
+#: margin of the support scan beyond the hull (fraction of its width)
+_SCAN_PAD = 1e-3
+#: distance (fraction of the scale) within which an edge is taken to be a borderline point,
+#: and the probe of a hard edge at 0 (fraction of the first inside point)
+_EDGE_SLACK = 1e-12
+#: complex step of the edge Newton's derivatives (fraction of the scale)
+_COMPLEX_STEP = 1e-30
+#: the edge Newton stops at this relative step
+_EDGE_NEWTON_RTOL = 1e-15
+#: reference distance (fraction of the local scale) of the end fit (_end_fit)
+_END_FIT_REF = 1e-12
+#: trapezoidal nodes of the mean-value circle of G at a singular gap point (error 2^-n)
+_GAP_NODES = 64
+#: trapezoidal nodes of the contour mass around a scanned interval inside a gap
+_GAP_CONTOUR_NODES = 256
+#: a scanned interval whose contour mass is below this is a zero of G in a gap, not support
+_SPURIOUS_MASS = 1e-12
+#: on a gap, G is real: an on-axis solution with |Im G| above this × |G| is on a wrong sheet
+_GAP_IMAG_RTOL = 1e-8
+
+
+def _frozen_at_edge(lo, hi):
+    """A u-panel touching its end (lo = 0) below ``_EDGE_PANEL``: accepted (see _cdf_table)."""
+    return (lo == 0.0) & (hi - lo <= _EDGE_PANEL)
+
+
+# --------------------------------------------------------------------------- operations
+#: masses below this are rounding, not atoms (the rules below subtract numbers near 1)
+_ATOM_TOL = 1e-14
+
+
+def _atom_tol(dps):
+    """The atom threshold at a precision: 1e-14 in float64 (~45 ulp), 10^(2 − dps) at dps."""
+    return _ATOM_TOL if dps is None else tolerance(dps, 100)
+
+
+def _moments_of(law, order):
+    """m₁..m_order of an input: exact where the law knows them, else its own (float) route —
+    e.g. the exact sums of an empirical law."""
+    try:
+        return list(law.exact_moments(order))
+    except NotImplementedError:
+        return [law.moment(k) for k in range(1, order + 1)]
+
+
+def _mass_at_zero(atoms):
+    return sum((m for a, m in atoms if a == 0), 0 * sum((m for _, m in atoms), 0))
+
+
+def _f_of(g, dg):
+    """F = 1/G and F′ = −G′/G²."""
+    F = 1 / g
+    return F, -dg * F * F
+
+
+# --------------------------------------------------------------------------- base law
+class SubordinationLaw(Law):
+    """A law defined by a subordination system (see the module docstring).
+
+    Subclasses define ``_n`` (number of subordination functions), ``_eqs`` (residual and
+    Jacobian), ``_fixed`` (one fixed-point sweep), ``_start``, ``_G_from_solution`` (G from the solution; not Law._G, the generic G evaluator),
+    ``_fz`` (∂f/∂z), ``_hull`` (an interval containing the support), ``_atom_rule`` and
+    ``exact_moments``.  Everything else — the on-axis limit, edges, atoms, cdf, quantiles,
+    the mpmath route — lives here.
+    """
+
+    _n = 2
+    #: True for laws on [0, ∞) (⊠, ⊠-powers, π(μ, t) with μ on [0, ∞))
+    _half_line = False
+
+    def __init__(self, inputs, name):
+        self._inputs = [_Input(law) for law in inputs]
+        self.name = name
+
+    # ------------------------------------------------------------- system
+    def _ev(self, i, w, st, mp_dps=None):
+        if mp_dps is not None:
+            return self._inputs[i].value_mp(w, mp_dps)
+        g, dg = self._inputs[i].value(w, st.get(i))
+        st[i] = (w, g, dg)
+        return g, dg
+
+    @property
+    def _scale(self):
+        if "_scale_v" not in self.__dict__:
+            lo, hi = self._hull()
+            self._scale_v = max(abs(lo), abs(hi), hi - lo, TINY)
+        return self._scale_v
+
+    def _newton(self, u, z, st, maxit, tol=_NEWTON_STEP_RTOL):
+        """Vectorised Newton on the system; returns (u, converged mask, residual).
+
+        Each point keeps its best iterate (smallest residual).  A point is done when its
+        step is at rounding level, or when its residual stops decreasing at rounding level
+        (near an edge the Jacobian is almost singular and the step is rounding noise
+        amplified; near a hard edge F → 0 and the residual keeps shrinking, so Newton goes
+        on there until the relative accuracy of F is reached).  Only points not yet done are
+        evaluated."""
+        N = z.shape[0]
+        u = [ui.copy() for ui in u]
+        best = [ui.copy() for ui in u]
+        best_res = np.full(N, np.inf)
+        done = np.zeros(N, bool)
+        act = np.arange(N)
+        with np.errstate(all="ignore"):
+            for it in range(maxit + 1):
+                ua = [ui[act] for ui in u]
+                za = z[act]
+                sa = _sub_state(st, act, N)
+                f, J = self._eqs(ua, za, sa)
+                _put_state(st, sa, act, N)
+                size = self._res_scale(ua, za)
+                res = sum(np.abs(fi) for fi in f)
+                better = res < best_res[act]
+                for bi, ui in zip(best, ua):
+                    bi[act] = np.where(better, ui, bi[act])
+                stalled = ~better & (best_res[act] <= 32 * tol * size)
+                best_res[act] = np.where(better, res, best_res[act])
+                if it == maxit:
+                    break
+                d = _solve2(J, f)
+                dn = sum(np.abs(di) for di in d)
+                bad = ~np.isfinite(dn)
+                fin = stalled | ((dn <= tol * (sum(np.abs(ui) for ui in ua) + TINY)) & ~bad
+                                 & better)
+                move = ~fin & ~bad
+                for ui, uai, di in zip(u, ua, d):
+                    ui[act] = np.where(move, self._project(uai - di, uai), uai)
+                done[act] = fin
+                act = act[~fin]
+                if act.size == 0:
+                    break
+            size = self._res_scale(best, z)
+            conv = best_res <= _RESIDUAL_RTOL * size
+            if act.size:  # leave the inputs' states at the best iterates
+                sa = _sub_state(st, act, N)
+                self._eqs([bi[act] for bi in best], z[act], sa)
+                _put_state(st, sa, act, N)
+            return best, conv, best_res
+
+    def _ladder_floor(self, z):
+        """Lowest rung of the continuation ladder per point (then the target itself)."""
+        return np.full(z.shape, _LADDER_FLOOR * self._scale)
+
+    def _res_scale(self, u, z):
+        """Size of the terms of the equations (residuals are judged relative to it)."""
+        return sum(np.abs(ui) for ui in u) + np.abs(z) + TINY
+
+    @staticmethod
+    def _project(u, old=None):
+        """Keep a subordination function in the closed upper half-plane: a step that lands
+        clearly below the axis goes half-way down from the previous iterate instead (so an
+        iterate inside the support never gets stuck on the real line); rounding-level
+        negative imaginary parts (a real solution, outside the support) are set to 0."""
+        below = u.imag < 0
+        if old is None:
+            return np.where(below, u.real + 0j, u)
+        far = below & (u.imag < -_POLISH_RTOL * np.abs(u))
+        return np.where(far, u.real + 0.5j * old.imag, np.where(below, u.real + 0j, u))
+
+    def _fixed_point(self, u, z, st, iters):
+        """Fixed-point sweeps (Denjoy–Wolff iteration), stopped once they settle."""
+        with np.errstate(all="ignore"):
+            for _ in range(iters):
+                new = [self._project(v) for v in self._fixed(u, z, st)]
+                change = max(float(np.nanmax(np.abs(a - b), initial=0)) for a, b in zip(new, u))
+                u = new
+                if change <= _FIXED_POINT_TOL * self._scale:
+                    break
+        return u
+
+    def _solve_float(self, z, ratio=_LADDER_RATIO, fixed_iters=60, states=None):
+        """Subordination functions at complex z (Im z ≥ 0), on-axis limits for real z.
+
+        Returns (u, G, converged); ``states`` (a dict) receives the inputs' last values."""
+        z = np.asarray(z, dtype=complex)
+        Y = 4.0 * self._scale + 1.0
+        top = z.real + 1j * np.maximum(z.imag, Y)
+        st = {} if states is None else states
+        u = self._start(top)
+        u = self._fixed_point(u, top, st, fixed_iters)
+        u, conv, _ = self._newton(u, top, st, 12)
+        h = Y
+        floor = self._ladder_floor(z)
+        while True:
+            h *= ratio
+            if h < floor.min():
+                break
+            zk = z.real + 1j * np.maximum(z.imag, np.where(h >= floor, h, 0.0))
+            u, conv, _ = self._newton(u, zk, st, 10)
+        u, conv, res = self._newton(u, z, st, 30)
+        with np.errstate(all="ignore"):
+            G = self._G_from_solution(u, z, st)
+        ok = conv & np.isfinite(G)
+        if not np.all(ok):
+            if ratio < 0.7:  # retry the stragglers on a finer ladder
+                idx = np.flatnonzero(~ok)
+                u2, G2, ok2 = self._solve_float(z[idx], ratio=0.7, fixed_iters=400)
+                for a, b in zip(u, u2):
+                    a[idx] = b
+                G[idx] = G2
+                ok[idx] = ok2
+                self._ev(0, u[0], st)  # inputs' states at the final solution
+                if self._n == 2 or len(self._inputs) == 2:
+                    self._ev(1, u[-1], st)
+        return u, G, ok
+
+    def _cauchy_float(self, zz):
+        zz = np.asarray(zz, dtype=complex)
+        out = np.empty(zz.shape, dtype=complex)
+        if zz.size == 0:
+            return out
+        fin = np.isfinite(zz)
+        out[~fin] = 0.0
+        lower = zz.imag < 0
+        zq = np.where(lower, zz.conj(), zz)
+        if np.any(fin):
+            zf = zq[fin]
+            _, G, ok = self._solve_float(zf)
+            real = zf.imag == 0
+            if np.any(real):  # G is real on a gap: a non-real value is a wrong sheet there
+                gap = np.zeros(zf.shape, bool)
+                gap[real] = self._spectrum_distance(zf.real[real]) > 0
+                ok &= ~(gap & (np.abs(G.imag) > _GAP_IMAG_RTOL * np.abs(G)))
+                G = np.where(gap, G.real + 0j, G)  # rounding-level Im G of a real solution
+            if not np.all(ok):
+                G[~ok], ok[~ok] = self._gap_mean(zf[~ok])
+            if not np.all(ok):
+                raise ArithmeticError(
+                    f"{self.name}: subordination did not converge at z = {zf[~ok][:3]}")
+            out[fin] = G
+        out[lower] = out[lower].conj()
+        return out
+
+    def _spectrum_distance(self, x):
+        """Distance from real points x to the support and the atoms (float64)."""
+        d = np.full(x.shape, np.inf)
+        for a, b in self._support_float:
+            d = np.minimum(d, np.maximum(np.maximum(a - x, x - b), 0.0))
+        for loc, _ in self._atom_list:
+            d = np.minimum(d, np.abs(x - loc))
+        return d
+
+    def _gap_mean(self, z):
+        """G at real points of a gap (outside the support and the atoms) where the system
+        itself is singular — G(x) = 0, so F = 1/G and the subordination functions are infinite
+        there, e.g. between two components of equal pull — by the mean value property: G is
+        analytic on the disc of radius d (the distance to the spectrum) around x, so
+        G(x) = (1/n) Σ_k G(x + r e^{iφ_k}), r = d/2, φ_k = 2π(k + ½)/n, exact up to (r/d)^n.
+        Returns (G, ok); points off the axis or inside the spectrum stay not ok."""
+        G = np.full(z.shape, np.nan + 0j)
+        ok = np.zeros(z.shape, bool)
+        real = z.imag == 0
+        if not np.any(real):
+            return G, ok
+        x = z.real[real]
+        d = self._spectrum_distance(x)
+        gap = np.isfinite(d) & (d > 0)
+        if not np.any(gap):
+            return G, ok
+        phi = 2 * math.pi * (np.arange(_GAP_NODES) + 0.5) / _GAP_NODES
+        nodes = x[gap][:, None] + 0.5 * d[gap][:, None] * np.exp(1j * phi)[None, :]
+        upper = nodes.imag > 0
+        flat = np.where(upper, nodes, nodes.conj()).reshape(-1)
+        _, g, conv = self._solve_float(flat)
+        g = np.where(upper, g.reshape(nodes.shape), g.reshape(nodes.shape).conj())
+        good = conv.reshape(nodes.shape).all(axis=1) & np.isfinite(g).all(axis=1)
+        val = g.mean(axis=1).real + 0j  # G is real on a gap
+        idx = np.flatnonzero(real)[gap]
+        G[idx] = val
+        ok[idx] = good
+        return G, ok
+
+    # ------------------------------------------------------------- density
+    @property
+    def _axis_tables(self):
+        """Per support interval [a, b]: the solution on a θ-grid, x = a + (b − a) sin²(θ/2)
+        (smooth in θ at square-root edges), to warm-start on-axis Newton solves."""
+        if "_axis_v" not in self.__dict__:
+            tables = []
+            theta = np.linspace(0.0, math.pi, _TABLE_NODES)[1:-1]  # edges excluded
+            for a, b in self._support_float:
+                x = x_of_theta(a, b, theta)
+                st = {}
+                u, _, ok = self._solve_float(x + 0j, states=st)
+                tables.append({"a": a, "b": b, "theta": theta, "u": u, "ok": ok, "st": st})
+            self._axis_v = tables
+        return self._axis_v
+
+    def _on_axis(self, x, t):
+        """G(x + i0) for real x inside the support interval of table ``t``: Newton at real x
+        from the interpolated table; points that do not confirm go down the full ladder."""
+        a, b = t["a"], t["b"]
+        th = theta_of_x(a, b, x)
+
+        def interp(arr):
+            return np.interp(th, t["theta"], arr.real) + 1j * np.interp(th, t["theta"], arr.imag)
+
+        u0 = [interp(ui) for ui in t["u"]]
+        st = {i: tuple(interp(c) for c in v) for i, v in t["st"].items()}
+        z = x + 0j
+        u, conv, _ = self._newton([v.copy() for v in u0], z, st, 12)
+        G = self._G_from_solution(u, z, st)
+        with np.errstate(all="ignore"):
+            near = sum(np.abs(ui - vi) for ui, vi in zip(u, u0)) <= 0.1 * (
+                sum(np.abs(vi) for vi in u0) + _WARM_SLACK * self._scale)
+        ok = conv & near & np.isfinite(G) & self._inside(G, u)
+        if not np.all(ok):
+            _, G2, ok2 = self._solve_float(z[~ok])
+            G[~ok] = G2
+            ok[~ok] = ok2
+        return G, ok
+
+    def _pdf_float(self, x):
+        out = np.zeros(x.shape)
+        for t in self._axis_tables:
+            a, b = t["a"], t["b"]
+            m = (x > a) & (x < b)
+            if not np.any(m):
+                continue
+            xm = x[m]
+            G, ok = self._on_axis(xm, t)
+            rho = np.maximum(-G.imag / math.pi, 0.0)
+            if not np.all(ok):  # next to an end: the end fit below its reference points
+                for end, dist in (("a", xm - a), ("b", b - xm)):
+                    deep = ~ok & (dist < _END_FIT_REF * self._end_scale(t, end) / 8)
+                    if np.any(deep):
+                        rho[deep] = self._end_fit(t, end)(dist[deep])
+                        ok |= deep
+            if not np.all(ok):
+                raise ArithmeticError(f"{self.name}: subordination did not converge at "
+                                      f"x = {xm[~ok][:3]}")
+            out[m] = rho
+        return out
+
+    def _end_scale(self, t, end):
+        """The local scale ℓ at an end of a support interval: the distance from it to the
+        interval's other end, to the other intervals' ends and to the atoms (an atom at the end
+        itself aside)."""
+        e = t["a"] if end == "a" else t["b"]
+        others = [v for ab in self._support_float for v in ab] + [p for p, _ in self._atom_list]
+        dist = [abs(v - e) for v in others if v != e]
+        return min(dist + [t["b"] - t["a"]])
+
+    def _end_fit(self, t, end):
+        """The density within ``_END_FIT_REF`` of the width from an end of a support interval:
+        log ρ(δ) = log c − p log δ + c₁δ + c₂δ² (δ: the distance to the end) fitted at
+        δ = δ_r·(1/8, 1/4, 1/2, 1), δ_r = ``_END_FIT_REF`` × ℓ (ℓ: :meth:`_end_scale`, the
+        distance to the nearest other singular point), used below δ_r/8 where the on-axis solve
+        itself does not converge: the omitted term is O((δ_r/ℓ)³) relative.
+
+        Next to an end the on-axis system is ill-conditioned (its Jacobian is singular at a
+        critical-point edge: rounding grows like eps/δ, the pdf was 4.8× off at 1e-13 of the
+        width), and next to a hard edge at 0 with an atom there the atom dominates G (|G| ~ m₀/x
+        against a density ~ x^(−p)), so float64 resolved the density only down to x ~ eps² (the
+        free Jacobi law Discrete([0, 1]) ⊠ Discrete([0, 1]) did not converge below 1e-30).
+        Every end of an interval is a power law in δ (square root p = −1/2, hard edges
+        p = 1/2, 2/3, ...), with analytic corrections.  Returns a vectorised δ ↦ ρ."""
+        key = ("_end_fit", t["a"], t["b"], end)
+        if key not in self.__dict__:
+            a, b = t["a"], t["b"]
+            d = _END_FIT_REF * self._end_scale(t, end) * np.array([1.0, 2.0, 4.0, 8.0]) / 8
+            G, ok = self._on_axis(a + d if end == "a" else b - d, t)
+            rho = -G.imag / math.pi
+            if not (np.all(ok) and np.all(rho > 0)):
+                raise ArithmeticError(f"{self.name}: subordination did not converge next to "
+                                      f"the end {a if end == 'a' else b!r}")
+            M = np.column_stack([np.ones(4), np.log(d), d, d * d])
+            self.__dict__[key] = np.linalg.solve(M, np.log(rho))
+        coef = self.__dict__[key]
+        return lambda dist: np.exp(coef[0] + coef[1] * np.log(dist) + coef[2] * dist
+                                   + coef[3] * dist * dist)
+
+    @mp_route
+    def _pdf_mp(self, x, dps):
+        if not any(a < x < b for a, b in self._support(inner_dps(dps))):
+            return mpmath.mpf(0)
+        return max(-mpmath.im(self._cauchy_mp(x, inner_dps(dps))) / mpmath.pi, mpmath.mpf(0))
+
+    # ------------------------------------------------------------- atoms
+    @mp_route
+    def _atoms(self, dps):
+        if dps is None:
+            return list(self._atom_list)
+        return [(mpmath.mpf(a), mpmath.mpf(m)) for a, m in self._atoms_exact(inner_dps(dps))]
+
+    def _atom_rule(self, dps):
+        """(location, mass) from the operation's atom rule (Bercovici–Voiculescu, Belinschi,
+        Belinschi–Bercovici) for every pair of input atoms, masses ≤ 0 included."""
+        raise NotImplementedError
+
+    def _atoms_exact(self, dps):
+        return sorted((a, m) for a, m in self._atom_rule(dps) if m > _atom_tol(dps))
+
+    @property
+    def _borderline(self):
+        """Points where the atom rule gives mass 0 exactly (to rounding), e.g. μ({b}) + ν({c})
+        = 1 for ⊞: G diverges there without an atom (a hard edge, density ~ |x − p|^{-1/2},
+        both subordination functions at input atoms).  An edge found next to one is that
+        point: its inside/outside test is ill-conditioned there."""
+        if "_borderline_v" not in self.__dict__:
+            self._borderline_v = sorted(float(a) for a, m in self._atom_rule(None)
+                                        if abs(m) <= _ATOM_TOL)
+        return self._borderline_v
+
+    @property
+    def _atom_list(self):
+        if "_atom_v" not in self.__dict__:
+            self._atom_v = [(float(a), float(m)) for a, m in self._atoms_exact(None)]
+        return self._atom_v
+
+    # ------------------------------------------------------------- edges
+    @property
+    def _support_float(self):
+        if "_support_v" not in self.__dict__:
+            self._support_v = self._find_support()
+        return self._support_v
+
+    @mp_route
+    def _support(self, dps):
+        if dps is None:
+            return list(self._support_float)
+        cache = self.__dict__.setdefault("_support_mp_v", {})
+        if dps not in cache:  # edges by mpmath Newton: computed once per precision
+            cache[dps] = [(self._edge_mp(a, dps), self._edge_mp(b, dps))
+                          for a, b in self._support_float]
+        return list(cache[dps])
+
+    def _inside(self, G, u):
+        """On the real axis: inside the support ⟺ a subordination function is off the axis
+        (Im u ~ sqrt(distance to the edge); G alone is ill-conditioned next to a hard edge,
+        where it diverges) and Im G < 0."""
+        size = sum(np.abs(ui) for ui in u) + TINY
+        off = np.zeros(G.shape, bool)
+        for ui in u:
+            off |= ui.imag > _OFF_AXIS_RTOL * size
+        return off & (G.imag < 0)
+
+    def _find_support(self):
+        """Scan the hull for sign changes of Im u, then refine each edge as a real critical
+        point of the subordination system (f = 0, det ∂_u f = 0)."""
+        lo, hi = self._hull()
+        pad = _SCAN_PAD * (hi - lo) + _EDGE_SLACK * self._scale
+        # uniform points plus points graded toward both ends of the hull (x = a + (b − a)
+        # sin²(θ/2)), where narrow components and gaps next to the extreme edges hide
+        th = np.linspace(0.0, math.pi, _SCAN_POINTS // 2)
+        x = np.unique(np.concatenate([
+            np.linspace(lo - pad, hi + pad, _SCAN_POINTS - th.size),
+            x_of_theta(lo - pad, hi + pad, th)]))
+        atoms = [a for a, _ in self._atom_list]
+        keep = np.ones(x.shape, bool)
+        for a in atoms + ([0.0] if self._half_line else []):
+            keep &= np.abs(x - a) > _LADDER_FLOOR * self._scale
+        x = x[keep]
+        u, G, ok = self._solve_float(x + 0j)
+        inside = self._inside(G, u) & ok
+        intervals = []
+        i = 0
+        n = x.size
+        while i < n:
+            if not inside[i]:
+                i += 1
+                continue
+            j = i
+            while j + 1 < n and inside[j + 1]:
+                j += 1
+            if i == 0 or j == n - 1:
+                raise ArithmeticError(f"{self.name}: density does not vanish at the end of "
+                                      f"the scanned hull [{lo}, {hi}]")
+            a = self._refine_edge(x[i - 1], x[i], [ui[i - 1] for ui in u])
+            b = self._refine_edge(x[j + 1], x[j], [ui[j + 1] for ui in u])
+            intervals.append((float(a), float(b)))
+            i = j + 1
+        return self._drop_spurious(intervals, atoms)
+
+    def _drop_spurious(self, intervals, atoms):
+        """Drop a scanned "interval" that carries no mass: at a real zero of G inside a gap
+        (F = 1/G = ∞, the subordination functions infinite) the system has nearby non-real
+        solutions that look like the inside of the support.  Such a zero lies strictly between
+        two pieces of the spectrum, so only interior candidates are tested, by the contour mass
+        (1/2πi)∮G of a circle around the candidate that stays half-way inside the gaps on
+        either side (trapezoidal rule, ``_GAP_CONTOUR_NODES`` nodes)."""
+        if len(intervals) + len(atoms) < 3:
+            return intervals
+        kept = []
+        for k, (a, b) in enumerate(intervals):
+            left = [e for i, (_, e) in enumerate(intervals) if i != k and e < a]
+            left += [p for p in atoms if p < a]
+            right = [s_ for i, (s_, _) in enumerate(intervals) if i != k and s_ > b]
+            right += [p for p in atoms if p > b]
+            if not left or not right:
+                kept.append((a, b))
+                continue
+            gap = min(a - max(left), min(right) - b)
+            c, r = 0.5 * (a + b), 0.5 * (b - a) + 0.5 * gap
+            phi = 2 * math.pi * (np.arange(_GAP_CONTOUR_NODES) + 0.5) / _GAP_CONTOUR_NODES
+            zeta = c + r * np.exp(1j * phi)
+            upper = zeta.imag > 0
+            _, g, ok = self._solve_float(np.where(upper, zeta, zeta.conj()))
+            g = np.where(upper, g, g.conj())
+            mass = float(np.mean(g * (zeta - c)).real)
+            if ok.all() and abs(mass) <= _SPURIOUS_MASS:
+                continue
+            kept.append((a, b))
+        return kept
+
+    def _crit(self, v, st):
+        """Real critical system F(v) = (Re f(u, x), det ∂_u f(u, x)) for v = (u, x)."""
+        u = [np.array([c]) for c in v[:-1]]
+        zz = np.array([v[-1]])
+        f, J = self._eqs(u, zz, st)
+        return [fi[0] for fi in f] + [_det(J)[0]]
+
+    def _bracket(self, a, b, rounds):
+        """Shrink the bracket (a outside, b inside the support) by sub-grids of 63 points,
+        each solved in one vectorised call; returns (a, b, u at a)."""
+        u_a = None
+        for _ in range(rounds):
+            if abs(b - a) <= _NEWTON_STEP_RTOL * max(abs(a), abs(b), TINY):
+                break
+            xs = np.linspace(a, b, 65)[1:-1]
+            u, G, ok = self._solve_float(xs + 0j)
+            inside = ok & self._inside(G, u)
+            idx = np.flatnonzero(inside)
+            k = idx[0] if idx.size else xs.size
+            if k > 0:
+                a = xs[k - 1]
+                u_a = [ui[k - 1] for ui in u]
+            if k < xs.size:
+                b = xs[k]
+        return a, b, u_a
+
+    def _refine_edge(self, x_out, x_in, u_out):
+        """Edge between a point x_out off the support and a point x_in inside it: the bracket
+        is shrunk by vectorised sub-grids, then the edge is polished as the real critical
+        point of the system (f(u, x) = 0, det ∂_u f = 0, u real) by Newton's method with
+        complex-step derivatives; if Newton leaves the bracket the bracket itself is shrunk
+        to rounding level."""
+        if self._half_line and x_out <= 0 < x_in:
+            # the law lives on [0, ∞): 0 is a breakpoint of the system (z = 0) and the
+            # edge lies in [0, x_in]; a density still positive at 1e-12·x_in has its edge at 0
+            # (a hard edge, e.g. x^{-2/3} for MP₁ ⊠ MP₁)
+            probe = np.array([_EDGE_SLACK * x_in + 0j])
+            u_p, G_p, ok_p = self._solve_float(probe)
+            if ok_p[0] and self._inside(G_p, u_p)[0]:
+                return 0.0
+            x_out = 0.0
+        a, b, u_a = self._bracket(x_out, x_in, 3)
+        slack = _EDGE_SLACK * self._scale
+        for p in self._borderline:  # a hard edge at a borderline point of the atom rule
+            if min(a, b) - slack <= p <= max(a, b) + slack:
+                return p
+        if u_a is None:
+            u_a = u_out
+        n = self._n
+        v = np.array([complex(c).real for c in u_a] + [a], dtype=complex)
+        st = {}
+        h = _COMPLEX_STEP * self._scale
+        good = False
+        with np.errstate(all="ignore"):
+            for _ in range(40):
+                F = np.array(self._crit(v.real.astype(complex), st))
+                M = np.zeros((n + 1, n + 1))
+                for k in range(n + 1):
+                    e = np.zeros(n + 1, dtype=complex)
+                    e[k] = 1j * h
+                    M[:, k] = (np.array(self._crit(v.real + e, dict(st))) / h).imag
+                try:
+                    d = np.linalg.solve(M, F.real)
+                except np.linalg.LinAlgError:
+                    break
+                if not np.all(np.isfinite(d)):
+                    break
+                v = v.real - d
+                if abs(d[-1]) <= _EDGE_NEWTON_RTOL * (abs(v[-1].real) + self._scale * _WARM_SLACK):
+                    good = True
+                    break
+        xe = float(v[-1].real)
+        if good and min(a, b) - slack <= xe <= max(a, b) + slack:
+            return xe
+        a, b, _ = self._bracket(a, b, 12)
+        return float(0.5 * (a + b))
+
+    def _edge_mp(self, e, dps):
+        """Edge at ``dps`` digits: mpmath Newton on the critical system from the float edge.
+
+        The edge 0 of a law on [0, ∞) is exact (a breakpoint of the system, decided by
+        :meth:`_refine_edge`); an edge the Newton iteration cannot refine raises rather than
+        pass a float64 edge off as a ``dps``-digit one."""
+        if self._half_line and e == 0.0:
+            return mpmath.mpf(0)
+        u, _, _ = self._solve_float(np.array([e + 0j]))
+        start = [mpmath.mpf(float(ui[0].real)) for ui in u] + [mpmath.mpf(e)]
+
+        def F(*v):
+            uu = [mpmath.mpc(c) for c in v[:-1]]
+            f, J = self._eqs_mp(uu, mpmath.mpc(v[-1]), inner_dps(dps))
+            return [mpmath.re(fi) for fi in f] + [mpmath.re(_det(J))]
+
+        try:
+            sol = mpmath.findroot(F, start)
+        except (ValueError, ZeroDivisionError) as exc:
+            raise ArithmeticError(f"{self.name}: the edge near {e!r} could not be refined to "
+                                  f"{dps} digits ({exc}); use dps=None") from None
+        return sol[self._n]
+
+    # ------------------------------------------------------------- mpmath
+    def _eqs_mp(self, u, z, dps):
+        return self._eqs(u, z, {}, mp_dps=dps)
+
+    @mp_route
+    def _cauchy_mp(self, zv, dps):
+        zv = mpmath.mpc(zv)
+        conj = mpmath.im(zv) < 0
+        zq = mpmath.conj(zv) if conj else zv
+        u, G0, ok = self._solve_float(np.array([complex(zq)]))
+        wrong = not ok[0] or abs(G0[0].imag) > _GAP_IMAG_RTOL * abs(G0[0])
+        if wrong and mpmath.im(zq) == 0:
+            d = float(self._spectrum_distance(np.array([float(mpmath.re(zq))]))[0])
+            if math.isfinite(d) and d > 0:  # a singular gap point: see _gap_mean
+                return self._gap_mean_mp(mpmath.re(zq), mpmath.mpf(d) / 2, dps)
+        uu = [mpmath.mpc(complex(ui[0])) for ui in u]
+        tol = tolerance(dps, 1e-3)  # Newton: quadratic, the last step is far below this
+        for _ in range(80):
+            f, J = self._eqs_mp(uu, zq, inner_dps(dps))
+            d = _solve2(J, f)
+            uu = [a - b for a, b in zip(uu, d)]
+            if sum(abs(x) for x in d) <= tol * (sum(abs(x) for x in uu) + 1):
+                break
+        val = self._G_mp(uu, zq, inner_dps(dps))
+        return mpmath.conj(val) if conj else val
+
+    def _gap_mean_mp(self, x, r, dps):
+        """:meth:`_gap_mean` at ``dps`` digits: n ≈ 3.3 × working digits nodes, so that
+        2^-n is below the working precision."""
+        n = int(3.33 * inner_dps(dps)) + 16
+        total = mpmath.mpc(0)
+        for k in range(n):
+            total += self._cauchy_mp(x + r * mpmath.expjpi(2 * (k + mpmath.mpf(1) / 2) / n),
+                                     inner_dps(dps))
+        return mpmath.mpc(mpmath.re(total / n), 0)
+
+    # ------------------------------------------------------------- cdf / ppf
+    @property
+    def _cdf_table(self):
+        """The float64 :class:`~freeattn.quadrature.tables.Interval` s of the support (two
+        sides per interval: adaptive u-panels of the density from each end,
+        :func:`freeattn.laws.generic.density_interval`), checked: the total mass with the
+        atoms must be 1 to ``MASS_TOL`` (else ArithmeticError).  cdf, sf, ppf and isf are read
+        from them by :mod:`freeattn.quadrature.tables`.
+
+        A side is split until 16-point Gauss–Legendre on a panel agrees with its two halves to
+        1e-14 + 1e-11 of the panel mass (above the density's rounding noise), at most 4096
+        panels per round and 20 halvings; a panel at a critical-point edge is not split below
+        2e-3 in u: there the integrand is smooth but the density is ill-conditioned (rounding in
+        G grows like eps/distance next to a hard edge), so deeper nodes only add noise.  The
+        side at an edge at 0 of a half-line law (a power singularity there, e.g. x^(−2/3)) is
+        graded toward it instead."""
+        if "_cdf_v" in self.__dict__:
+            return self._cdf_v
+        atoms_mass = sum(m for _, m in self._atom_list)
+        intervals = []
+        for a, b in self._support_float:
+            zero_edge = self._half_line and a == 0
+            intervals.append(density_interval(
+                self._pdf_float, a, b, nodes=_GL_NODES, atol=_PANEL_ATOL, rtol=_PANEL_RTOL,
+                max_levels=_PANEL_LEVELS, max_split=_PANEL_SPLIT, uniform=_HALF_PANELS,
+                graded=(zero_edge, False),
+                frozen=(None if zero_edge else _frozen_at_edge, _frozen_at_edge),
+                end_nodes=(None if zero_edge else _EDGE_NODES, _EDGE_NODES),
+                end_width=_EDGE_PANEL))
+        total = atoms_mass + math.fsum(iv.mass for iv in intervals)
+        if abs(total - 1) > MASS_TOL:
+            raise ArithmeticError(f"{self.name}: total mass {total!r} ≠ 1 (atoms "
+                                  f"{atoms_mass!r}); the support scan missed a component")
+        self._cdf_v = (intervals, total)
+        return self._cdf_v
+
+    def _cdf_float(self, x):
+        return cdf_sf(np.asarray(x, dtype=float), self._atom_list, self._cdf_table[0])
+
+    def _sf_float(self, x):
+        return cdf_sf(np.asarray(x, dtype=float), self._atom_list, self._cdf_table[0],
+                      upper=True)
+
+    def _ppf_float(self, q):
+        return quantile(np.asarray(q, dtype=float), self._atom_list, self._cdf_table[0])
+
+    def _isf_float(self, q):
+        return quantile(np.asarray(q, dtype=float), self._atom_list, self._cdf_table[0],
+                        upper=True)
+
+    # ------------------------------------------------------------- moments
+    def exact_moments(self, order):
+        """First ``order`` moments, exact in the arithmetic of the inputs' exact moments."""
+        raise NotImplementedError
