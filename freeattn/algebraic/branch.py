@@ -60,6 +60,10 @@ _TINY = 1e-300
 _DIVERGENCE_PROBES = (1e-6, 1e-12)
 #: heights (× (1 + |e|)) of the limit along iε at a breakpoint that is a pole
 _POLE_LIMIT_HEIGHTS = (1e-10, 1e-13)
+
+#: |G| growing by more than this factor (+ 1) between the two heights of
+#: _POLE_LIMIT_HEIGHTS: the branch diverges at the pole (a hard edge)
+_DIVERGING = 10
 #: roots within _MERGE_RTOL·(1 + |G|) of each other at a breakpoint count as a double root,
 #: as does |∂P/∂G| ≤ _DOUBLE_ROOT_DP·(1 + |G|)
 _MERGE_RTOL = 1e-4
@@ -476,8 +480,15 @@ class BranchMixin:
                     ef = float(e)
                     hs = np.array(_POLE_LIMIT_HEIGHTS) * (1 + abs(ef))
                     g, _ = self._num.track(np.full(2, ef), hs)
-                    val = (mpmath.mpc(mpmath.inf, 0) if abs(g[1]) > 10 * abs(g[0]) + 1
-                           else mpmath.mpc(complex(g[1])))
+                    if abs(g[1]) > _DIVERGING * abs(g[0]) + 1:
+                        # the limit of the real G on the gap beside the hard edge: G(e − δ)
+                        # → −∞ left of the support, G(e + δ) → +∞ right of it (issue 21
+                        # item 8: attention_law(1, 1) at 0)
+                        left, right = bd.intervals[i], bd.intervals[i + 1]
+                        sign = -1 if right["support"] and not left["support"] else 1
+                        val = mpmath.mpc(sign * mpmath.inf, 0)
+                    else:
+                        val = mpmath.mpc(complex(g[1]))
             else:
                 # the branch's limit from the side: a point inside the neighbouring interval
                 left, right = bd.intervals[i], bd.intervals[i + 1]

@@ -613,17 +613,25 @@ class BranchData:
             for r in roots:
                 if abs(mpmath.im(r)) <= tolerance(mpmath.mp.dps // 3) * scale:
                     x = mpmath.re(r)
-                    pts.append(x)
+                    pts.append((x, kind == "lead"))
                     if kind == "lead":
                         poles.append(x)
                     else:
                         disc_roots.append(x)
-        pts.sort()
-        merged = []
-        for x in pts:
+        pts.sort(key=lambda p: p[0])
+        # points within tol are one breakpoint; a root of the leading coefficient (a pole:
+        # low-degree factors, evaluated without cancellation) represents its cluster, so that
+        # a pole at 0 stays exactly 0 when a discriminant factor's constant term, zero at these
+        # values, is evaluated with cancellation (attention_law(4.0, 0.001, 1) after a law of
+        # its structure: left end −1.92e-79; issue 21 item 17)
+        merged, lead = [], []
+        for x, is_lead in pts:
             if merged and abs(x - merged[-1]) <= tol * (1 + abs(x)):
+                if is_lead and not lead[-1]:
+                    merged[-1], lead[-1] = x, True
                 continue
             merged.append(x)
+            lead.append(is_lead)
         pole_set = set()
         for p in poles:
             for m in merged:
