@@ -1,0 +1,239 @@
+"""Second instances of issue 21's fault kinds, each with its right value computed here
+independently (closed forms evaluated by mpmath at 40 digits; the source of each formula is
+in the comment beside it).  Strict xfails while the kind is open: a fix turns them into XPASS
+failures, and the mark must then be removed.
+
+Closed forms (mean-one Marchenko–Pastur law MP_y, a, b = (1 ∓ √y)²; centred semicircle of
+variance σ², support [−2σ, 2σ]):
+
+* MP_y density ρ(x) = √((b − x)(x − a)) / (2π y x) (Bai & Silverstein 2010, (3.1.1), σ² = 1);
+  MP_1: ρ(x) = √((4 − x)/x)/(2π) and cdf(x) = (2φ + sin 2φ)/π, φ = asin(√x/2) (substitute
+  x = 4 sin²φ); MP_1's Cauchy transform G(z) = (1 − √(1 − 4/z))/2 (the branch G ~ 1/z;
+  real and → −∞ as z ↑ 0);
+* semicircle cdf F(x) = 1/2 + x√(4σ² − x²)/(4πσ²) + asin(x/(2σ))/π; by symmetry
+  sf(2σ − δ) = F(−2σ + δ), evaluated in mpmath from the left end (no cancellation).
+"""
+import mpmath
+import numpy as np
+import pytest
+
+from freeattn import MarchenkoPastur, NumericalLaw, Semicircle, attention_law, head_average_law
+
+DPS = 40
+
+
+def mp_mp(x):
+    return mpmath.mpf(float(x)) if not isinstance(x, mpmath.mpf) else x
+
+
+def sc_cdf(x, var=1):
+    """Semicircle cdf at the exact value of x (mpmath, DPS digits)."""
+    with mpmath.workdps(DPS):
+        x, s = mp_mp(x), mpmath.sqrt(mpmath.mpf(var))
+        return (mpmath.mpf(1) / 2 + x * mpmath.sqrt(4 * s**2 - x**2) / (4 * mpmath.pi * s**2)
+                + mpmath.asin(x / (2 * s)) / mpmath.pi)
+
+
+def sc_sf_near_right(delta, var=1):
+    """sf(2σ − δ) = F(−2σ + δ) = ∫_{−2σ}^{−2σ+δ} ρ, by mpmath quadrature from the end."""
+    with mpmath.workdps(DPS):
+        s = mpmath.sqrt(mpmath.mpf(var))
+        d = mp_mp(delta)
+        rho = lambda t: mpmath.sqrt(t * (4 * s - t)) / (2 * mpmath.pi * s**2)  # t = x + 2σ
+        return mpmath.quad(rho, [0, d])
+
+
+def mp1_cdf(x):
+    with mpmath.workdps(DPS):
+        phi = mpmath.asin(mpmath.sqrt(mp_mp(x)) / 2)
+        return (2 * phi + mpmath.sin(2 * phi)) / mpmath.pi
+
+
+def mp1_pdf(x):
+    with mpmath.workdps(DPS):
+        x = mp_mp(x)
+        return mpmath.sqrt((4 - x) / x) / (2 * mpmath.pi)
+
+
+def mp1_cauchy(z):
+    with mpmath.workdps(DPS):
+        z = mp_mp(z)
+        return (1 - mpmath.sqrt(1 - 4 / z)) / 2
+
+
+def mp_sf_near_right(y, delta):
+    """MP_y: ∫_{b−δ}^{b} ρ by mpmath quadrature (t = b − x)."""
+    with mpmath.workdps(DPS):
+        y = mp_mp(y)
+        a, b = (1 - mpmath.sqrt(y))**2, (1 + mpmath.sqrt(y))**2
+        rho = lambda t: mpmath.sqrt(t * (b - t - a)) / (2 * mpmath.pi * y * (b - t))
+        return mpmath.quad(rho, [0, mp_mp(delta)])
+
+
+def rel(value, right):
+    with mpmath.workdps(DPS):
+        return float(abs(mpmath.mpf(float(value)) - right) / abs(right))
+
+
+# --------------------------------------------------------------- item 1: upper tail as 1 − cdf
+@pytest.mark.xfail(strict=True, reason="item 1 (upper tail as 1 − cdf): sf(2 − 1e-12) = 1.11e-16, "
+                                       "right 2.1221e-19 (relative error 523)")
+def test_semicircle_sf_in_the_upper_tail():
+    right = sc_sf_near_right(1e-12)  # ≈ (2/(3π))·δ^{3/2}: 2.1221e-19
+    assert rel(Semicircle(1).sf(2 - 1e-12), right) < 1e-9
+
+
+@pytest.mark.xfail(strict=True, reason="item 1: MP(0.5).sf(b − 1e-10) = 1.61e-16, right "
+                                       "1.2246e-16 (relative error 0.31)")
+def test_mp_half_sf_in_the_upper_tail():
+    law = MarchenkoPastur(0.5)
+    x = law.support()[0][1] - 1e-10
+    with mpmath.workdps(DPS):  # the exact distance of the double x to the true edge b
+        delta = (1 + mpmath.sqrt(mpmath.mpf(0.5)))**2 - mpmath.mpf(x)
+    right = mp_sf_near_right(0.5, delta)
+    assert rel(law.sf(x), right) < 1e-9
+
+
+@pytest.mark.xfail(strict=True, reason="item 1: Semicircle(1).isf(1e-20) = 2.0, right "
+                                       "1.99999999999986953 (off by 1.3e-13)")
+def test_semicircle_isf_in_the_upper_tail():
+    # x with sf(x) = 1e-20: δ = 2 − x solves F(−2 + δ) = 1e-20 (findroot at 40 digits)
+    with mpmath.workdps(DPS):
+        d = mpmath.findroot(lambda d: sc_sf_near_right(d) - mpmath.mpf("1e-20"), mpmath.mpf("6e-14"))
+        right = 2 - d
+    x = Semicircle(1).isf(1e-20)
+    assert abs(mpmath.mpf(float(x)) - right) <= 4 * np.spacing(2.0)
+
+
+# --------------------------------------------------------------- item 5: cdf beyond the support
+@pytest.mark.xfail(strict=True, reason="item 5 (cdf beyond the support not exactly 1): "
+                                       "cdf(2b) = 1 − 7.8e-16")
+def test_head_average_cdf_beyond_the_support_is_one():
+    law = head_average_law(0.4527378528932427, 0.004713052203637123, 13, kv_heads=1)
+    b = law.support()[-1][1]
+    # beyond the right end (here twice as far as the edge): cdf = 1 and sf = 0 exactly
+    assert law.cdf(2 * b) == 1.0 and law.sf(2 * b) == 0.0
+
+
+@pytest.mark.xfail(strict=True, reason="item 5 (left side, sf): sf left of the support of "
+                                       "MP(5.4e-4) = 1 − 1.0e-15")
+def test_sf_left_of_the_support_is_one():
+    law = MarchenkoPastur(0.0005451288801445208)
+    a = law.support()[0][0]
+    assert law.sf(a / 2) == 1.0 and law.cdf(a / 2) == 0.0
+
+
+# --------------------------------------------------------------- item 6: monotone to the ulp
+@pytest.mark.xfail(strict=True, reason="item 6 (cdf not monotone by ulps): Semicircle(433.6) "
+                                       "decreases by 1.1e-16 at x = −39.288")
+def test_semicircle_cdf_monotone_by_ulps():
+    law = Semicircle(433.6144594421688)
+    x = -39.287974017108816
+    y = np.nextafter(x, np.inf)
+    f = law.cdf(np.array([x, y]))
+    assert f[1] >= f[0]
+    assert rel(f[0], sc_cdf(x, 433.6144594421688)) < 1e-13
+
+
+# --------------------------------------------------------------- item 7: subnormal arguments
+@pytest.mark.xfail(strict=True, reason="item 7 (subnormal arguments): MP(1).cdf(5e-324) = 0, "
+                                       "right 1.42e-162")
+def test_mp1_cdf_at_the_smallest_subnormal():
+    right = mp1_cdf(5e-324)  # ≈ 2√x/π
+    assert rel(MarchenkoPastur(1).cdf(5e-324), right) < 1e-12
+
+
+def test_mp1_pdf_at_a_subnormal():
+    # pinned: right today (pdf(1e-310) = 3.18309886183791e154 by the closed form)
+    assert rel(MarchenkoPastur(1).pdf(1e-310), mp1_pdf(1e-310)) < 1e-12
+
+
+# --------------------------------------------------------------- item 8: G at a hard edge
+@pytest.mark.xfail(strict=True, reason="item 8 (G at a hard edge): MP(1).cauchy_transform(0.0) "
+                                       "= +inf, right −inf (the limit from the left)")
+def test_mp1_cauchy_at_the_hard_edge():
+    g = complex(MarchenkoPastur(1).cauchy_transform(0.0))
+    assert g.real == -np.inf
+
+
+def test_mp1_cauchy_just_left_of_the_hard_edge():
+    # pinned: G(−1e-300) = −1e150 to all digits (closed form)
+    g = complex(MarchenkoPastur(1).cauchy_transform(-1e-300))
+    assert rel(g.real, mp1_cauchy(-1e-300)) < 1e-13 and g.imag == 0
+
+
+def test_dilated_mp1_cauchy_just_left_of_the_hard_edge():
+    # pinned (right today): G_{D_3 μ}(z) = G_μ(z/3)/3 = −57735026.75229590… at z = −1e-16
+    right = mp1_cauchy(mpmath.mpf(-1e-16) / 3) / 3
+    g = complex(MarchenkoPastur(1).dilate(3).cauchy_transform(-1e-16))
+    assert rel(g.real, right) < 1e-12
+
+
+# --------------------------------------------------------------- item 14: extreme scales
+@pytest.mark.xfail(strict=True, reason="item 14 (extreme scales): Semicircle(2).dilate(1e-80) "
+                                       "raises ArithmeticError (mass 0) with a bare rational")
+def test_semicircle_dilated_by_1e_minus_80():
+    law = Semicircle(2).dilate(1e-80)
+    assert rel(law.cdf(1e-80), sc_cdf(1.0, 2)) < 1e-12
+    with mpmath.workdps(DPS):
+        b = 2 * mpmath.sqrt(2) * mpmath.mpf(1e-80)
+    assert rel(law.support()[0][1], b) < 1e-14
+
+
+@pytest.mark.xfail(strict=True, reason="item 14: MarchenkoPastur(0.5).dilate(1e50).support() "
+                                       "raises ArithmeticError (mass 0)")
+def test_mp_dilated_by_1e50():
+    law = MarchenkoPastur(0.5).dilate(1e50)
+    with mpmath.workdps(DPS):
+        t = mpmath.mpf(1e50)
+        a = (1 - mpmath.sqrt(mpmath.mpf(0.5)))**2 * t
+        b = (1 + mpmath.sqrt(mpmath.mpf(0.5)))**2 * t
+    (lo, hi), = law.support()
+    assert rel(lo, a) < 1e-14 and rel(hi, b) < 1e-14
+
+
+# --------------------------------------------------------------- item 15: heavy tails
+def _cauchy_law(loc, scale, **kw):
+    return NumericalLaw(lambda z: 1 / (z - loc + 1j * scale * np.where(z.imag < 0, -1, 1)), **kw)
+
+
+@pytest.mark.xfail(strict=True, reason="item 15 (heavy tails): NumericalLaw of Cauchy(1, 2): "
+                                       "cdf(3.0) raises 'density non-zero at the end of the scan'")
+def test_cauchy_law_cdf_or_a_clear_refusal():
+    # right: cdf(x) = 1/2 + atan((x − loc)/scale)/π = 0.75 at x = 3 (loc 1, scale 2)
+    try:
+        law = _cauchy_law(1.0, 2.0)
+    except ValueError as exc:  # refusing unbounded support at construction is a fix too
+        assert "support" in str(exc) or "tail" in str(exc)
+        return
+    assert abs(law.cdf(3.0) - 0.75) < 1e-10
+
+
+# --------------------------------------------------------------- item 16: deep tail, hard edge
+@pytest.mark.xfail(strict=True, reason="item 16 (deep tail at a hard edge, float64): "
+                                       "attention_law(0.2213…, 0.00657…, 1).cdf(1e-200) = 0, right "
+                                       "1.8168e-99; ppf(1e-100) = 1.68e-161, right 3.03e-203 "
+                                       "(ppf(1e-100, dps=30) = 0 too)")
+def test_attention_deep_tail_at_the_hard_edge():
+    law = attention_law(0.22133239612739164, 0.006572699970826249, 1)
+    # the density ~ C x^{-1/2}/2 at the hard edge 0: cdf(x) = C√x.  C from the dps=30 route at
+    # 1e-160, itself checked by the √x law against the dps=30 value at 1e-200 (two points 40
+    # decades apart agree with one C to 1e-6: the reference is the edge law, not one number)
+    c = float(law.cdf(1e-160, dps=30)) / 1e-80
+    assert float(law.cdf(1e-200, dps=30)) == pytest.approx(c * 1e-100, rel=1e-6, abs=0)
+    assert law.cdf(1e-200) == pytest.approx(c * 1e-100, rel=1e-6, abs=0)
+    assert law.ppf(1e-100) == pytest.approx((1e-100 / c) ** 2, rel=1e-6, abs=0)
+    assert float(law.ppf(1e-100, dps=30)) == pytest.approx((1e-100 / c) ** 2, rel=1e-6, abs=0)
+
+
+def test_mp1_deep_tail_reference():
+    # the float route of MP(1) is right in the deep tail (pinned): cdf, pdf, ppf at 1e-200/1e-100
+    law = MarchenkoPastur(1)
+    assert rel(law.cdf(1e-200), mp1_cdf(1e-200)) < 1e-12
+    assert rel(law.pdf(1e-200), mp1_pdf(1e-200)) < 1e-12
+    with mpmath.workdps(DPS):
+        # q = cdf(x) = (2φ + sin 2φ)/π, φ = asin(√x/2): solve for x at 40 digits
+        q = mpmath.mpf(1e-100)
+        u = mpmath.findroot(lambda u: mp1_cdf(u * mpmath.mpf(10)**-200) / q - 1, 2.4)
+        right = u * mpmath.mpf(10)**-200
+    assert rel(law.ppf(1e-100), right) < 1e-9
