@@ -19,6 +19,7 @@ import sympy as sp
 
 from ..algebraic import exact as exact_alg
 from ..algebraic import polynomial as pm
+from ..algebraic.parse import parse_polynomial
 from ..algebraic.polynomial import G, S, from_s_relation, s_relation, w, z
 from ..convolution import compound_free_poisson
 from ..laws import MarchenkoPastur
@@ -66,8 +67,8 @@ KAPPA, T, R = sp.symbols("kappa t r")
 def jump_polynomial():
     """P(G, z; κ, t, r) of μ̂ = D_{1/(θ₁−θ₂)} μ_ρ as a sympy expression (see the module
     docstring; G, z are :data:`freeattn.algebraic.polynomial.G`, ``z``)."""
-    loc = {"kappa": KAPPA, "t": T, "r": R}
-    return sp.expand(sum(sp.sympify(c, locals=loc) * G**i * z**j
+    # the stored coefficients go through the same restricted parser as a user's text
+    return sp.expand(sum(parse_polynomial(c, (KAPPA, T, R), "JUMP_POLYNOMIAL") * G**i * z**j
                          for (i, j), c in JUMP_POLYNOMIAL.items()))
 
 

@@ -40,7 +40,7 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from .._context import inner_dps, mp_route, to_mp, tolerance
+from .._context import MASS_TOL, inner_dps, mp_route, to_mp, tolerance
 from .._validation import Param, ParameterError, declare
 from ..algebraic import exact as _exact
 from ..algebraic.polynomial import (G, rename_symbols, series_moments, stieltjes_factor,
@@ -67,8 +67,6 @@ _LADDER_FLOOR = 1e-9
 #: scan points for the support, θ-nodes per interval of the on-axis table
 _SCAN_POINTS = 1601
 _TABLE_NODES = 257
-#: the mass check: density + atoms must be 1 to this
-_MASS_TOL = 1e-9
 #: masses below this are rounding of the atom rule, not atoms
 _ATOM_TOL = 1e-14
 
@@ -551,7 +549,7 @@ class RectangularConvolution(Law):
 
     # ------------------------------------------------------------ density on the axis
     @property
-    def _tables(self):
+    def _axis_tables(self):
         if "_tables_v" not in self.__dict__:
             tabs = []
             theta = np.linspace(0.0, math.pi, _TABLE_NODES)[1:-1]
@@ -568,7 +566,7 @@ class RectangularConvolution(Law):
         the full continuation."""
         out = np.empty(x.shape, dtype=complex)
         done = np.zeros(x.shape, bool)
-        for t in self._tables:
+        for t in self._axis_tables:
             m = (x > t["a"]) & (x < t["b"])
             if not np.any(m):
                 continue
@@ -612,21 +610,22 @@ class RectangularConvolution(Law):
         return out
 
     # ------------------------------------------------------------ mass check
-    def _mass_tables(self):
-        tables = super()._mass_tables()
+    def _tables(self):
+        """The generic route's θ-tables (:meth:`freeattn.laws.generic.GenericRoutes._tables`),
+        checked once: atoms plus the density's mass must be 1 to ``MASS_TOL``."""
+        tables = super()._tables()
         cache = self._cache()
         if not cache.get("mass_checked"):
-            total = math.fsum([t["mass"] for t in tables] + [m for _, m in self._atom_list])
-            if abs(total - 1) > _MASS_TOL:
+            total = math.fsum([iv.mass for iv in tables] + [m for _, m in self._atom_list])
+            if abs(total - 1) > MASS_TOL:
                 raise ArithmeticError(f"{self.name}: total mass {total!r} ≠ 1 (atoms "
                                       f"{self._atom_list}); the support scan missed a component")
             cache["mass_checked"] = True
         return tables
 
     def total_mass(self):
-        """Density mass plus atoms (the mass check's sum; 1 to 1e-9 or ArithmeticError)."""
-        tables = self._mass_tables()
-        return math.fsum([t["mass"] for t in tables] + [m for _, m in self._atom_list])
+        """Density mass plus atoms (the mass check's sum; 1 to MASS_TOL or ArithmeticError)."""
+        return math.fsum([iv.mass for iv in self._tables()] + [m for _, m in self._atom_list])
 
     # ------------------------------------------------------------ mpmath
     @mp_route

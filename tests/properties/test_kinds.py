@@ -83,8 +83,6 @@ def test_semicircle_sf_in_the_upper_tail():
     assert rel(Semicircle(1).sf(2 - 1e-12), right) < 1e-9
 
 
-@pytest.mark.xfail(strict=True, reason="item 1: MP(0.5).sf(b − 1e-10) = 1.61e-16, right "
-                                       "1.2246e-16 (relative error 0.31)")
 def test_mp_half_sf_in_the_upper_tail():
     law = MarchenkoPastur(0.5)
     x = law.support()[0][1] - 1e-10
@@ -94,8 +92,6 @@ def test_mp_half_sf_in_the_upper_tail():
     assert rel(law.sf(x), right) < 1e-9
 
 
-@pytest.mark.xfail(strict=True, reason="item 1: Semicircle(1).isf(1e-20) = 2.0, right "
-                                       "1.99999999999986953 (off by 1.3e-13)")
 def test_semicircle_isf_in_the_upper_tail():
     # x with sf(x) = 1e-20: δ = 2 − x solves F(−2 + δ) = 1e-20 (findroot at 40 digits)
     with mpmath.workdps(DPS):
@@ -106,8 +102,6 @@ def test_semicircle_isf_in_the_upper_tail():
 
 
 # --------------------------------------------------------------- item 5: cdf beyond the support
-@pytest.mark.xfail(strict=True, reason="item 5 (cdf beyond the support not exactly 1): "
-                                       "cdf(2b) = 1 − 7.8e-16")
 def test_head_average_cdf_beyond_the_support_is_one():
     law = head_average_law(0.4527378528932427, 0.004713052203637123, 13, kv_heads=1)
     b = law.support()[-1][1]
@@ -115,8 +109,6 @@ def test_head_average_cdf_beyond_the_support_is_one():
     assert law.cdf(2 * b) == 1.0 and law.sf(2 * b) == 0.0
 
 
-@pytest.mark.xfail(strict=True, reason="item 5 (left side, sf): sf left of the support of "
-                                       "MP(5.4e-4) = 1 − 1.0e-15")
 def test_sf_left_of_the_support_is_one():
     law = MarchenkoPastur(0.0005451288801445208)
     a = law.support()[0][0]
