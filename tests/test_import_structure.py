@@ -26,7 +26,8 @@ FLOORS = {
     "_context": 1,       # dps -> float64 | mpmath; guard digits, round-back, tolerance(dps)
     "_validation": 2,    # Param/declare, ParameterError, exact(), point filters
     "quadrature": 3,     # θ-parametrisation, panels, end rules, tables -> cdf/sf/ppf
-    "algebraic": 3,      # polynomials, eliminations, discriminants, branches, local expansions
+    "algebraic": 3.5,    # polynomials, eliminations, branches, local expansions (its density
+                         # integrands use quadrature/: half a floor above it, DESIGN's floor 3)
     "transforms": 4,     # Cauchy, R, S, cumulants (of any law-like object)
     "laws": 5,           # Law, generic, algebraic adapter, closed-form and numeric laws
     "convolution": 6,    # ⊞, ⊠, compound Poisson, subordination
@@ -58,9 +59,6 @@ KNOWN_UPWARD = {
     ("freeattn.cli.reproduce", "freeattn.cli.reproduce_readout"): "edges",
     ("freeattn.cli.reproduce", "freeattn.cli.reproduce_table"): "edges",
     ("freeattn.cli.density_mha", "freeattn.cli"): "edges",
-    # laws/algebraic.py's upward imports (convolution._dispatch, symbolic): engineer "engine-a"
-    ("freeattn.laws.algebraic", "freeattn.convolution._dispatch"): "engine-a",
-    ("freeattn.laws.algebraic", "freeattn.symbolic"): "engine-a",
 }
 
 

@@ -24,7 +24,7 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from .._context import to_mp, workdps
+from .._context import to_mp, tolerance, workdps
 from .exact import free_symbols
 from .polynomial import (DISCRIMINANT_EXACT_COST, G, canonicalize, discriminant_cost,
                          discriminant_factors, discriminant_near, discriminant_tables, z)
@@ -40,6 +40,37 @@ _TABLE_NODES = 257
 _TRACK_BEND = 0.25
 #: the largest step of :meth:`NumericPolynomial.track` in ln h
 _TRACK_MAX_DT = -0.5
+
+#: a tracker step's corrector slack: ≤ _TRACK_BEND × the predicted move + this × |G|
+_TRACK_SLACK = 1e-12
+#: the float64 tracker gives up on a point when its step in ln h falls below this
+_TRACK_MIN_DT = 1e-9
+#: the mpmath trackers give up when their step in ln h falls below this
+_TRACK_MP_MIN_DT = 1e-12
+#: guard bits of the mpmath Newton polish's stopping test
+_POLISH_GUARD_BITS = 8
+#: extra digits of the breakpoints (on top of twice the working precision: discriminants of
+#: laws with a wide range of scales are ill-conditioned), and of the collision check
+_BREAKPOINT_EXTRA_DPS = 20
+#: bits per decimal digit (rounded up) and guard bits of the parameters given to
+#: discriminant_near
+_BITS_PER_DIGIT = 3.33
+_NEAR_GUARD_BITS = 64
+#: digits beyond the working precision within which two breakpoints (or a breakpoint and a
+#: pole) are one
+_SAME_POINT_EXTRA_DPS = 5
+#: digits below the working precision at which a factor's coefficient counts as zero
+_COEFF_LOST_DPS = 8
+#: height (× (scale + 1)) of continue_down's end point
+_CONTINUE_HEIGHT = 1e-9
+#: an interval is resolved by doubles where its width exceeds this × its ends' magnitude;
+#: the tracker then ends at min(_INTERVAL_HEIGHT·(R + 1), _WIDTH_HEIGHT·width), else at
+#: _INTERVAL_HEIGHT·(|mid| + 1)
+_RESOLVED_WIDTH = 1e-12
+_INTERVAL_HEIGHT = 1e-9
+_WIDTH_HEIGHT = 1e-3
+#: |Im G| ≤ this × |G|: a root on (or just below) the axis, a candidate for a real branch
+_AXIS_ROOT_IM = 1e-12
 
 
 @lru_cache(maxsize=None)
@@ -383,7 +414,7 @@ class NumericPolynomial:
                 with np.errstate(over="ignore", invalid="ignore"):
                     move = np.abs(pred - g[ia])
                     good.append(np.isfinite(d1) & (d1 <= 0.25 * d2) & use
-                                & (d1 <= _TRACK_BEND * move + 1e-12 * np.abs(g[ia])))
+                                & (d1 <= _TRACK_BEND * move + _TRACK_SLACK * np.abs(g[ia])))
             conflict = np.zeros(len(ia), bool)
             for a_ in range(len(preds)):
                 for b_ in range(a_):
@@ -403,7 +434,7 @@ class NumericPolynomial:
             dt[ja] = np.maximum(dt[ja] * 1.5, _TRACK_MAX_DT)
             jr = ia[~acc]
             dt[jr] *= 0.5
-            dead = jr[np.abs(dt[jr]) < 1e-9]
+            dead = jr[np.abs(dt[jr]) < _TRACK_MIN_DT]
             ok[dead] = False
             active = (t > t_end) & ok
         ok &= ~active
@@ -442,7 +473,7 @@ class NumericPolynomial:
         The coefficients of P(·, x) are formed once; iteration stops one step after the
         update falls below the square root of the tolerance (quadratic convergence)."""
         C = self.coeffs_at_mp(x)
-        tol = mpmath.mpf(2) ** (-mpmath.mp.prec + 8)
+        tol = mpmath.mpf(2) ** (_POLISH_GUARD_BITS - mpmath.mp.prec)
         half = mpmath.sqrt(tol)
         for _ in range(steps):
             p, dp = horner_with_derivative(C, g)
@@ -491,7 +522,7 @@ class BranchData:
         self.evaluator = evaluator or numpoly
         # breakpoints at twice the precision: discriminants of laws with a wide range of
         # scales (large β) are ill-conditioned, and polyroots loses digits on them
-        with mpmath.workdps(2 * dps + 20):
+        with mpmath.workdps(2 * dps + _BREAKPOINT_EXTRA_DPS):
             pts, poles = self._breakpoints(P)
         with workdps(dps):
             self.breakpoints = [+p for p in pts]
@@ -516,7 +547,8 @@ class BranchData:
         if cost is not None and cost > DISCRIMINANT_EXACT_COST:
             try:
                 # parameters to the breakpoints' target digits plus guard digits and 64 bits
-                near = discriminant_near(P, self.evaluator.values, int(3.33 * (self.dps + 20)) + 64)
+                near = discriminant_near(P, self.evaluator.values, int(_BITS_PER_DIGIT * (self.dps + _BREAKPOINT_EXTRA_DPS))
+                                           + _NEAR_GUARD_BITS)
             except ValueError:
                 near = None
             if near is not None:
@@ -543,9 +575,9 @@ class BranchData:
         """Whether P(·, x) has two roots within 10^-((dps + 20)/4) (relative) at every real
         root x of the discriminant that is no pole (a branch point or a crossing of two
         sheets)."""
-        work = self.dps + 20  # a double root splits by ~10^-(work/2) under rounding
-        thr = mpmath.mpf(10) ** (-(work // 4))
-        tol = mpmath.mpf(10) ** (-(self.dps + 5))
+        work = self.dps + _BREAKPOINT_EXTRA_DPS  # a double root splits by ~10^-(work/2) under rounding
+        thr = tolerance(work // 4)
+        tol = tolerance(self.dps + _SAME_POINT_EXTRA_DPS)
         for x in disc_roots:
             if any(abs(x - p) <= tol * (1 + abs(p)) for p in poles):
                 continue
@@ -564,8 +596,8 @@ class BranchData:
         pts = []
         poles = []
         disc_roots = []
-        tol = mpmath.mpf(10) ** (-(self.dps + 5))
-        scale_tol = mpmath.mpf(10) ** (-(mpmath.mp.dps - 8))
+        tol = tolerance(self.dps + _SAME_POINT_EXTRA_DPS)
+        scale_tol = tolerance(mpmath.mp.dps - _COEFF_LOST_DPS)
         for kind, coeffs in factors:
             size = max(abs(c) for c in coeffs)
             if size == 0:
@@ -579,19 +611,27 @@ class BranchData:
             roots = polyroots(coeffs, extraprec=30, maxsteps=400)
             scale = max(abs(r) for r in roots) + 1
             for r in roots:
-                if abs(mpmath.im(r)) <= mpmath.mpf(10) ** (-(mpmath.mp.dps // 3)) * scale:
+                if abs(mpmath.im(r)) <= tolerance(mpmath.mp.dps // 3) * scale:
                     x = mpmath.re(r)
-                    pts.append(x)
+                    pts.append((x, kind == "lead"))
                     if kind == "lead":
                         poles.append(x)
                     else:
                         disc_roots.append(x)
-        pts.sort()
-        merged = []
-        for x in pts:
+        pts.sort(key=lambda p: p[0])
+        # points within tol are one breakpoint; a root of the leading coefficient (a pole:
+        # low-degree factors, evaluated without cancellation) represents its cluster, so that
+        # a pole at 0 stays exactly 0 when a discriminant factor's constant term, zero at these
+        # values, is evaluated with cancellation (attention_law(4.0, 0.001, 1) after a law of
+        # its structure: left end −1.92e-79; issue 21 item 17)
+        merged, lead = [], []
+        for x, is_lead in pts:
             if merged and abs(x - merged[-1]) <= tol * (1 + abs(x)):
+                if is_lead and not lead[-1]:
+                    merged[-1], lead[-1] = x, True
                 continue
             merged.append(x)
+            lead.append(is_lead)
         pole_set = set()
         for p in poles:
             for m in merged:
@@ -625,7 +665,7 @@ class BranchData:
     def continue_down(self, x):
         """Branch value near the real point ``x`` by continuation from x + iY (float64):
         G(x + i·ε_f) for a tiny ε_f, tracked from large Y where G ~ 1/z."""
-        eps_f = 1e-9 * (self._scale() + 1.0)
+        eps_f = _CONTINUE_HEIGHT * (self._scale() + 1.0)
         return self.numpoly.track(np.array([float(x)]), eps_f)[0][0]
 
     def track_mp(self, x, h_from, g_from, h_end):
@@ -653,7 +693,7 @@ class BranchData:
                 dt = max(dt * 1.5, mpmath.mpf(-2))
             else:
                 dt /= 2
-                if abs(dt) < 1e-12:
+                if abs(dt) < _TRACK_MP_MIN_DT:
                     break
         return self._track_mp_predicted(x, h_from, g_from, h_end)
 
@@ -671,7 +711,7 @@ class BranchData:
         t, t_end = mpmath.log(h_from), mpmath.log(h_end)
         g = mpmath.mpc(g_from)
         dt = mpmath.mpf(-0.5)
-        tiny = mpmath.mpf(10) ** (-(mpmath.mp.dps * 3 // 4))
+        tiny = tolerance(mpmath.mp.dps * 3 // 4)
         pole = min(self.poles, key=lambda p_: abs(p_ - x)) if self.poles else None
         for _ in range(5000):
             if t <= t_end:
@@ -711,7 +751,7 @@ class BranchData:
                 dt = max(dt * mpmath.mpf(1.5), mpmath.mpf(-0.5))
             else:
                 dt /= 2
-                if abs(dt) < 1e-12:
+                if abs(dt) < _TRACK_MP_MIN_DT:
                     break
         raise ArithmeticError(f"branch continuation did not reach the real axis at x = {x}")
 
@@ -743,11 +783,11 @@ class BranchData:
         ends = np.array([max(abs(float(lo)) if lo is not None else 0.0,
                              abs(float(hi)) if hi is not None else 0.0)
                          for lo, hi in zip(edges[:-1], edges[1:])])
-        fine = w_f > 1e-12 * ends  # resolved by doubles (relative to the ends' magnitude)
-        h_end = np.minimum(1e-9 * (R + 1), 1e-3 * w_f)
-        h_float = np.where(fine, h_end, 1e-9 * (np.abs(mid_f) + 1))
+        fine = w_f > _RESOLVED_WIDTH * ends  # resolved by doubles (relative to the ends' magnitude)
+        h_end = np.minimum(_INTERVAL_HEIGHT * (R + 1), _WIDTH_HEIGHT * w_f)
+        h_float = np.where(fine, h_end, _INTERVAL_HEIGHT * (np.abs(mid_f) + 1))
         g_float, ok = npoly.track(mid_f, h_float)
-        thr = mpmath.mpf(10) ** (-(mpmath.mp.dps * 3 // 5))
+        thr = tolerance(mpmath.mp.dps * 3 // 5)
         intervals = []
         for i, (mid, width) in enumerate(zip(mids, widths)):
             lo = -math.inf if i == 0 else float(bps[i - 1])
@@ -801,7 +841,7 @@ class BranchData:
                     break
                 ws = [abs(c["hi_mp"] - c["lo_mp"]) if None not in (c["hi_mp"], c["lo_mp"])
                       else abs(e) + 1 for c in (a, b)]
-                d = mpmath.mpf(10) ** -4 * min(ws) * (1 if j > i else -1)
+                d = tolerance(4) * min(ws) * (1 if j > i else -1)
                 xa, xb = e - d, e + d
                 ra = npoly.roots_mp(xa)
                 ga = mpmath.re(self.select_mp(ra, a, None))
@@ -812,7 +852,7 @@ class BranchData:
                 if not (np.isfinite(gp) and gp.real < 0):  # G′ < 0 off the support
                     break
                 pred = ga + mpmath.mpf(gp.real) * 2 * d
-                thr = mpmath.mpf(10) ** (-(mpmath.mp.dps * 3 // 5))
+                thr = tolerance(mpmath.mp.dps * 3 // 5)
                 rb = npoly.roots_mp(xb)
                 reals = sorted(mpmath.re(r) for r in rb if abs(mpmath.im(r)) <= thr * (abs(r) + 1))
                 if len(reals) != b["nreal"] or not reals:
@@ -860,7 +900,7 @@ class BranchData:
                 pred = g * (g / prev) if prev is not None and prev != 0 else g
                 with np.errstate(divide="ignore", invalid="ignore"):
                     dist = np.abs(np.log(roots[i] / pred))
-                dist = np.where(np.isfinite(dist) & (roots[i].imag <= 1e-12 * np.abs(roots[i])),
+                dist = np.where(np.isfinite(dist) & (roots[i].imag <= _AXIS_ROOT_IM * np.abs(roots[i])),
                                 dist, np.inf)
                 if not np.any(np.isfinite(dist)):
                     dist = np.abs(roots[i] - g)

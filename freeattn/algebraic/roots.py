@@ -34,6 +34,15 @@ __all__ = ["polyroots", "horner_with_derivative"]
 #: the mpmath fallback's extra precision is multiplied by 3 from ``extraprec`` up to this
 _MAX_EXTRAPREC = 2400
 
+#: companion eigenvalues closer than this (× the largest) are not polished (a cluster)
+_CLUSTER = 1e-6
+#: guard bits of the Newton polish's stopping test
+_POLISH_GUARD_BITS = 10
+#: a polished root moved farther than this (× the largest) from its eigenvalue: refused
+_POLISH_MOVE = 1e-8
+#: keeps the scale of an all-zero start positive
+_TINY = 1e-300
+
 
 def horner_with_derivative(coeffs, g):
     """(p(g), p′(g)) of ``coeffs[0] g^n + … + coeffs[n]`` by one Horner pass (any numbers
@@ -120,14 +129,14 @@ def _roots_by_polish(coeffs):
     if not np.all(np.isfinite(M)):
         return None
     start = np.linalg.eigvals(M)
-    scale = np.max(np.abs(start)) + 1e-300
+    scale = np.max(np.abs(start)) + _TINY
     if n > 1:
         diff = np.abs(start[:, None] - start[None, :])
         sep = np.min(diff[np.triu_indices(n, 1)])
-        if sep <= 1e-6 * scale:
+        if sep <= _CLUSTER * scale:
             return None
     real_poly = all(not isinstance(c, mpmath.mpc) or mpmath.im(c) == 0 for c in coeffs)
-    tol = mpmath.mpf(2) ** (-mpmath.mp.prec + 10)
+    tol = mpmath.mpf(2) ** (_POLISH_GUARD_BITS - mpmath.mp.prec)
     out = []
     for r0 in start:
         g = mpmath.mpc(complex(r0)) if r0.imag != 0 or not real_poly else mpmath.mpf(r0.real)
@@ -141,7 +150,7 @@ def _roots_by_polish(coeffs):
                 break
         else:
             return None
-        if abs(g - complex(r0)) > 1e-8 * scale:
+        if abs(g - complex(r0)) > _POLISH_MOVE * scale:
             return None
         out.append(g)
     return out

@@ -4,9 +4,9 @@ from __future__ import annotations
 import numpy as np
 
 from .._context import to_mp
+from ..algebraic.positivity import is_positive_by_construction, mark_positive  # noqa: F401 (re-exported)
 from .._validation import ParameterError
 from ..laws.algebraic import AlgebraicLaw
-from ..laws.base import is_positive_by_construction, mark_positive  # noqa: F401  (their home is laws.base)
 
 METHODS = ("algebraic", "subordination")
 

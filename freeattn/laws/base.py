@@ -39,7 +39,7 @@ from .._validation import (LawType, Param, ParameterError, ParameterTypeError, c
 from .generic import (GenericRoutes, RICHARDSON_LEVELS, adaptive_mp_quad as _adaptive_mp_quad,  # noqa: F401
                       adaptive_theta_quad, richardson)
 
-__all__ = ["Law", "Transformed", "mark_positive", "is_positive_by_construction"]
+__all__ = ["Law", "Transformed"]
 
 
 def _comparable(v):
@@ -750,35 +750,6 @@ class Law(GenericRoutes):
 
 
 LawType.register(Law)  # the argument filter (freeattn._validation.law_instance) knows a law
-
-
-# ====================================================================== positivity mark
-#: attribute of a law built by an operation that preserves "on [0, ∞) with positive mean"
-#: from inputs that have it (see :func:`mark_positive`)
-_POSITIVE = "_positive_by_construction"
-
-
-def mark_positive(law, why):
-    """Record that ``law`` is on [0, ∞) with a positive mean by construction, so that
-    :func:`freeattn.convolution._dispatch.check_positive_law` needs no breakpoints of it (the
-    hull of an intermediate law of a layer cost more than the elimination that built it).
-
-    Only for operations that provably preserve the property from inputs that have it (the
-    reason ``why`` is kept for inspection): μ ⊠ ν of two such laws (m₁ = m₁(μ)m₁(ν)),
-    π(μ, t) of such a jump law (m₁ = t m₁(μ)), the push-forward by x ↦ a + b x with a ≥ 0,
-    b > 0, or by a polynomial map with non-negative coefficients not all zero beyond c₀, of
-    such a law.  Returns ``law``."""
-    law.__dict__[_POSITIVE] = why
-    return law
-
-
-def is_positive_by_construction(law):
-    """Whether ``law`` is on [0, ∞) with positive mean by construction: a Marchenko–Pastur or
-    free Poisson law (a class with ``_positive_class = True``: ratio, rate > 0, support in
-    [0, ∞), mean 1 or t), or a law recorded by :func:`mark_positive`."""
-    if getattr(type(law), "_positive_class", False):
-        return True
-    return bool(getattr(law, "__dict__", {}).get(_POSITIVE))
 
 
 # ====================================================================== push-forward

@@ -120,8 +120,8 @@ class MarchenkoPastur(AlgebraicLaw):
     """
 
     parameters = (Param("ratio", "positive", "y", "rows/columns"),)
-    #: on [0, ∞) with a positive mean for every parameter (see laws.base.mark_positive)
-    _positive_class = True
+    #: on [0, ∞) with mean 1 (free Poisson: mean t) for every ratio (rate) > 0
+    _positive_by_construction = "Marchenko–Pastur / free Poisson law"
 
     def __init__(self, ratio):
         y_exact = self.parameters[0].exact(ratio)

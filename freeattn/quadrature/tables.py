@@ -54,8 +54,9 @@ PPF_LOG_TOL = 4 * FLOAT_EPS
 #: iteration in log u); PPF_DEFAULT_POWER when the panel's halves give no estimate
 PPF_POWER_BOUNDS = (0.25, 8.0)
 PPF_DEFAULT_POWER = 3.0
-#: log of the smallest positive double (lower bracket of the iteration in log u)
-LOG_TINY = math.log(5e-324)
+#: the smallest positive double, and its log (lower bracket of the iteration in log u)
+SMALLEST = 5e-324
+LOG_TINY = math.log(SMALLEST)
 
 
 def compensated_cumsum(values):
@@ -138,7 +139,7 @@ class Side:
                     nu = ur - F / f
                 bad = ~np.isfinite(nu) | (nu < lo_) | (nu > hi_)
                 nu = np.where(bad, 0.5 * (lo_ + hi_), nu)
-                conv = np.abs(nu - ur) <= PPF_RTOL * np.maximum(ur, 5e-324)
+                conv = np.abs(nu - ur) <= PPF_RTOL * np.maximum(ur, SMALLEST)
                 ur = nu
                 if np.all(conv):
                     break

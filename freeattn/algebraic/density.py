@@ -1,0 +1,456 @@
+"""The density of the Stieltjes branch as θ-integrands, and its tables for quadrature/.
+
+ρ(x) = −Im G(x + i0)/π on each support interval, written in the distance coordinate from either
+end (θ from a, φ = π − θ from b), with the power m of the rule in s at a hard end read off the
+Newton polygon or the measured slope of log|G|; the cdf tables (two
+:class:`~freeattn.quadrature.tables.Side` s per interval), the mass self-check's quadrature,
+:meth:`expect`'s θ-quadrature and the mpmath θ-integral.
+
+:class:`DensityMixin` is a part of :class:`freeattn.laws.AlgebraicLaw`.
+"""
+from __future__ import annotations
+
+import functools
+import math
+from fractions import Fraction
+from functools import cached_property
+
+import mpmath
+import numpy as np
+import sympy as sp
+
+from .._context import FLOAT_EPS, FLOAT_REFERENCE_DPS, tolerance, workdps
+from ..quadrature.ends import end_rule, end_zone, theta_integral_mp
+from ..quadrature.tables import Interval, MpInterval, Side, compensated_cumsum
+from ..quadrature.theta import (adaptive_panels, graded_half_panels, graded_panels,
+                                x_of_theta as _x_of_theta)
+
+__all__ = ["DensityMixin"]
+
+#: the trapezoid mass of a table is used when the rules on every second and fourth node
+#: agree to this (and on every node to 100 × _MASS_PANEL_ATOL)
+_TRAPEZOID_AGREE = 1e-9
+#: distances (× (1 + |e|)) between which the slope of log|G| at a hard end is measured
+_SLOPE_PROBES = (1e-10, 1e-20)
+#: |e|/δ beyond which x = e ± δ at the working precision is formed with extra digits:
+#: 10^(dps // _FAR_DIVISOR)
+_FAR_DIVISOR = 3
+
+# θ-panels for the cdf: geometric grading toward both ends handles any power-law edge.
+#: Gauss–Legendre nodes per θ-panel
+_GL_NODES = 12
+
+_GRADE_LEVELS = 24
+
+_GRADE_RATIO = 0.25
+
+_UNIFORM_PANELS = 48
+
+#: the cdf panels' acceptance: |I − (I_left + I_right)| ≤ max(_PANEL_TOL, _PANEL_RTOL·|I|)
+_PANEL_TOL = 1e-16
+
+_PANEL_RTOL = 4 * FLOAT_EPS
+
+#: panels narrower than this (in θ or φ) are accepted as they are (θ's own rounding)
+_FROZEN_WIDTH = 1e-15 * math.pi
+
+#: bounds on the cdf panel refinement (every law builds its table in bounded time)
+_MAX_PANELS = 20000
+
+_MAX_LEVELS = 48
+
+#: digits beyond ``dps`` to which the mpmath θ-quadrature pieces and the quantile Newton
+#: iteration are converged
+_MP_QUAD_EXTRA_DPS = 3
+
+#: guard digits on top of log10(|e|/δ) where P is solved at e ± δ next to a hard end e ≠ 0
+_END_GUARD_DPS = 10
+
+_PANELS = graded_panels(_UNIFORM_PANELS, _GRADE_LEVELS, _GRADE_RATIO)
+
+#: the starting panels of each side of a cdf table (u ∈ [0, π/2] from its end)
+_HALF_PANELS = graded_half_panels(_UNIFORM_PANELS // 2, _GRADE_LEVELS, _GRADE_RATIO)
+
+#: starting θ-panels and per-panel tolerances of the mass self-check's quadrature
+#: (:attr:`AlgebraicLaw._quick_interval_masses`; the cdf tables keep ``_PANELS`` and 1e-16)
+_MASS_UNIFORM_PANELS = 4
+
+_MASS_GRADE_LEVELS = 4
+
+_MASS_PANELS = graded_panels(_MASS_UNIFORM_PANELS, _MASS_GRADE_LEVELS, _GRADE_RATIO)
+
+_MASS_PANEL_ATOL = 1e-14
+
+_MASS_PANEL_RTOL = 1e-12
+
+#: θ = θ₁·s^m on a θ-panel [0, θ₁] touching an end at a pole of P's leading coefficient (a hard
+#: edge, or an atom with the support next to it): there ρ ~ δ^{-α} with α = p/q < 1 and the
+#: θ-integrand ~ θ^{1−2α}·h(θ^{2/q}), singular at θ = 0 for α > 1/2 (three MP(1) factors:
+#: α = 3/4); in s it is analytic for every q dividing 2m (m = 6: q = 1, 2, 3, 4, 6, 12) and
+#: bounded for every α < 1.  Square-root edges keep m = 1 (their θ-integrand is analytic).
+_END_POWER = 6
+
+#: θ-width of the end zone at a hard end integrated in s (:meth:`AlgebraicLaw._end_zone`)
+_END_ZONE = 1e-3
+
+def _digits_between(e, d):
+    """Digits lost in forming e ± d at the working precision (|e| ≫ d), plus guard digits."""
+    return int(mpmath.log10(abs(e) / d)) + _END_GUARD_DPS
+
+def _extrapolate_to_zero(u, y):
+    """Value at u = 0 of the polynomial through the points (u_i, y_i) (Neville)."""
+    p = [float(v) for v in y]
+    for k in range(1, len(p)):
+        for i in range(len(p) - k):
+            p[i] = (u[i + k] * p[i] - u[i] * p[i + 1]) / (u[i + k] - u[i])
+    return p[0]
+
+
+class DensityMixin:
+    """The branch density as θ-integrands and tables (a part of AlgebraicLaw)."""
+
+    @cached_property
+    def _cdf_tables(self):
+        """The tables of :attr:`_tables` with their cdf sides (``"interval"``: a
+        :class:`~freeattn.quadrature.tables.Interval` of two sides, θ-panels from a and
+        φ-panels from b) and, for :meth:`expect` and the mass check, the θ-panels over [0, π]
+        (``"panels"``), their masses and cumulative masses (``"cum"``)."""
+        for t in self._tables:
+            if "interval" not in t:
+                left, right = self._side(t, "a"), self._side(t, "b")
+                corr = (self._shifted(t, "a")[1], self._shifted(t, "b")[1])
+                t["interval"] = Interval(t["a"], t["b"], left, right, corr=corr)
+                t["panels"] = np.concatenate([left.edges, math.pi - right.edges[::-1][1:]])
+                t["panel_mass"] = np.concatenate([left.masses, right.masses[::-1]])
+                t["cum"] = compensated_cumsum(t["panel_mass"])
+        return self._tables
+
+    @cached_property
+    def _quick_interval_masses(self):
+        """The mass of each support interval of :attr:`_tables`, for the mass self-check.
+
+        The θ-integrand of the cdf tables, by 12-point Gauss–Legendre on fewer starting panels
+        (``_MASS_UNIFORM_PANELS`` uniform, ``_MASS_GRADE_LEVELS`` graded toward each end), a
+        panel split in two until its rule agrees with the sum over its halves to 1e-14
+        absolute or 1e-12 relative (so panels are refined wherever the integrand is not
+        smooth, e.g. at a hard edge; at most ``_MAX_LEVELS`` halvings and ``_MAX_PANELS``
+        panels); the accepted halves sum to ~1e-12, far inside the check's ``_MASS_TOL`` =
+        1e-9.  Unlike
+        :func:`~freeattn.laws._theta.adaptive_panels` (two integrand calls at least) each
+        level evaluates the panel and its halves in one call, so a smooth interval costs one
+        vectorised branch solve (the integrand's cost is mostly per call: the edge zones)."""
+        out = []
+        for t in self._tables:
+            mass = self._table_mass(t)
+            if mass is not None:
+                out.append(mass)
+                continue
+            lo, hi = _MASS_PANELS[:-1], _MASS_PANELS[1:]
+            parts = []
+            for level in range(_MAX_LEVELS):
+                mid = 0.5 * (lo + hi)
+                n = lo.size
+                v = self._gl(t, np.concatenate([lo, lo, mid]), np.concatenate([hi, mid, hi]))
+                whole, left, right = v[:n], v[n:2 * n], v[2 * n:]
+                ok = ((np.abs(whole - (left + right))
+                       <= np.maximum(_MASS_PANEL_ATOL, _MASS_PANEL_RTOL * np.abs(whole)))
+                      | (hi - lo <= _FROZEN_WIDTH))
+                kept = sum(p.size for p in parts)
+                if level == _MAX_LEVELS - 1 or kept + 2 * n > _MAX_PANELS:  # bounded time
+                    ok[:] = True
+                parts += [left[ok], right[ok]]
+                lo, hi = np.concatenate([lo[~ok], mid[~ok]]), np.concatenate([mid[~ok], hi[~ok]])
+                if lo.size == 0:
+                    break
+            out.append(math.fsum(np.concatenate(parts)))
+        return out
+
+    @staticmethod
+    def _table_mass(t):
+        """The interval's mass from the branch table itself, or None.
+
+        The θ-integrand f(θ) = ρ(x(θ)) x′(θ) is an even analytic function of θ at a square-root
+        edge (ρ ~ sin(θ/2) there, x′ ~ sin θ) and at a hard edge ρ ~ δ^{-1/2} (f(0) ≠ 0), so
+        the trapezoid rule on the table's uniform θ-grid (the nodes' branch values are already
+        solved), with end values extrapolated in θ², converges geometrically.  It is used only
+        when two extrapolations of each end value agree and the rule on the grid, on every
+        second and on every fourth node agree (|M_h − M_2h| ≤ 100·``_MASS_PANEL_ATOL``,
+        |M_2h − M_4h| ≤ 1e-9), which fails at an atom, a cusp, a stronger divergence or any end
+        where f is not analytic; then :attr:`_quick_interval_masses` integrates adaptively."""
+        g = t["g"]
+        if t["pole_a"] or t["pole_b"] or not np.all(np.isfinite(g)):
+            return None
+        th = t["theta"]  # interior nodes k·π/N, k = 1 … N − 1
+        f = np.maximum(-g.imag / math.pi, 0.0) * (t["b"] - t["a"]) * 0.5 * np.sin(th)
+        h = th[1] - th[0]
+        # the end values f(0), f(π) (nonzero at a hard edge ρ ~ δ^{-1/2}, where f is still even
+        # and analytic): polynomial extrapolation in θ² from the first 5 and 6 nodes, kept
+        # when the two agree (their difference bounds the end terms' error)
+        ends = []
+        for seq in (f[:6], f[::-1][:6]):
+            u = (h * np.arange(1, 7)) ** 2
+            e5 = _extrapolate_to_zero(u[:5], seq[:5])
+            e6 = _extrapolate_to_zero(u, seq)
+            if not 0.5 * h * abs(e6 - e5) <= _MASS_PANEL_ATOL:
+                return None
+            ends.append(max(e6, 0.0))
+        half = 0.5 * (ends[0] + ends[1])
+        m = [h * (math.fsum(f) + half), 2 * h * (math.fsum(f[1::2]) + half),
+             4 * h * (math.fsum(f[3::4]) + half)]
+        if abs(m[0] - m[1]) <= 100 * _MASS_PANEL_ATOL and abs(m[1] - m[2]) <= _TRAPEZOID_AGREE:
+            return m[0]
+        return None
+
+    # cdf: Gauss–Legendre on θ-panels, x(θ) = a + (b − a)(1 − cos θ)/2
+    def _theta_integrand_b(self, t, phi):
+        """The θ-integrand at θ = π − φ with φ given exactly (nodes next to the end b: θ itself
+        rounds to 4e-16 absolute there, which moved 2.5e-8 of the mass at a hard right end
+        ρ ~ (b − x)^{-3/4} out of the cdf tables)."""
+        a, b = t["a"], t["b"]
+        inside = (phi > 0) & (phi < math.pi)
+        f = np.zeros(phi.shape)
+        if np.any(inside):
+            ph = phi[inside]
+            d = (b - a) * np.sin(0.5 * ph) ** 2
+            g = self._branch_in_table(t, b - d, math.pi - ph, delta=-d)
+            f[inside] = np.maximum(-g.imag / math.pi, 0.0) * (b - a) * 0.5 * np.sin(ph)
+        return f
+
+    def _theta_integrand(self, t, th):
+        a, b = t["a"], t["b"]
+        x = _x_of_theta(a, b, th)
+        inside = (th > 0) & (th < math.pi)  # not x: next to a ≠ 0, x rounds onto the end
+        f = np.zeros(th.shape)
+        if np.any(inside):
+            g = self._branch_in_table(t, x[inside], th[inside])
+            f[inside] = np.maximum(-g.imag / math.pi, 0.0) * (b - a) * 0.5 * np.sin(th[inside])
+        return f
+
+    def _quad_pieces(self):
+        """Quadrature pieces of :meth:`expect` (moments by ``method="quad"``): one per cdf
+        table, starting from its refined θ-panels, with the table's θ-integrand (distance to
+        the nearer end formed exactly from θ, edge expansions next to the ends)."""
+        return [(t["a"], t["b"], t["panels"], lambda th, t=t: self._theta_integrand(t, th))
+                for t in self._cdf_tables]
+
+    def _end_powers(self, t):
+        """(m_a, m_b): the power of the change of variables θ = θ₁·s^m used on θ-panels that
+        touch the end a (θ = 0) or b (θ = π) of table ``t``.
+
+        1 at a square-root edge and wherever G stays bounded.  At a hard edge (a pole of P's
+        leading coefficient, G ~ δ^{-α}, ρ ~ δ^{-α}) with α = p/q: the θ-integrand is
+        θ^{1−2α}·h(θ^{2/q}) (δ ∝ θ²), analytic in s for m = q (q odd) or q/2 (q even), so m = 1
+        at the MP-like α = 1/2, 2 at α = 3/4, 3 at α = 2/3.  α is the exponent of a segment of
+        the Newton polygon of P at z = 0 (exact) when the end is 0, the measured slope of
+        log|G| between δ = 1e-10 and 1e-20 of the scale (rounded to p/q, q ≤ 12) elsewhere;
+        ``_END_POWER`` when neither is conclusive and at an end carrying an atom."""
+        if "end_powers" not in t:
+            t["end_powers"] = tuple(self._end_power(t, e) for e in "ab")
+        return t["end_powers"]
+
+    def _end_power(self, t, end):
+        e = t[end + "_mp"]
+        if e not in set(self._branch(None).poles):
+            return 1
+        if t["pole_" + end]:
+            return _END_POWER
+        width = t["b"] - t["a"]
+        d = np.array(_SLOPE_PROBES) * (1.0 + abs(float(e)))
+        th = 2 * np.arcsin(np.sqrt(np.minimum(d / width, 1.0)))
+        if end == "b":
+            th = math.pi - th
+        with np.errstate(all="ignore"):
+            g = np.abs(self._branch_in_table(t, _x_of_theta(t["a"], t["b"], th), th))
+            est = math.log(g[1] / g[0]) / math.log(d[0] / d[1])
+        if not math.isfinite(est):
+            return _END_POWER
+        if est < 0.05:  # bounded: the θ-integrand is as smooth as at an interior point
+            return 1
+        alpha = None
+        if e == 0:
+            with workdps(FLOAT_REFERENCE_DPS):
+                c = self._num.coefficients_mp()
+                terms = {(k, sp.Integer(j)): v for k, row in enumerate(c)
+                         for j, v in enumerate(row) if v != 0}
+                cands = [-a for a, _, _ in self._newton_polygon(terms) if a < 0]
+            if cands:
+                best = min(cands, key=lambda v: abs(float(v) - est))
+                if abs(float(best) - est) <= 0.05:
+                    alpha = Fraction(int(best.p), int(best.q))
+        if alpha is None:
+            f = Fraction(est).limit_denominator(12)
+            if abs(float(f) - est) > 0.01 or not 0 < f < 1:
+                return _END_POWER
+            alpha = f
+        q = alpha.denominator
+        return q if q % 2 else q // 2
+
+    def _quad_theta(self, a, b, panels, density, func=None):
+        """∫ func(x) ρ(x) dx over a support interval (:meth:`expect`): lawcore's adaptive
+        θ-quadrature on the cdf table's panels, except in the end zones at a hard end
+        (:meth:`_end_powers` m > 1), which take the rule in s of :meth:`_end_zone` (plain
+        Gauss–Legendre in θ there left 1.2e-9 of MP(1)^⊠3's mass out)."""
+        t = next((t for t in self._cdf_tables if t["a"] == a and t["b"] == b), None)
+        if t is None or self._end_powers(t) == (1, 1):
+            return super()._quad_theta(a, b, panels, density, func)
+        ma, mb = self._end_powers(t)
+        panels = np.asarray(panels, dtype=float)
+        lo = _END_ZONE if ma > 1 else 0.0
+        hi = math.pi - _END_ZONE if mb > 1 else math.pi
+        inner = panels[(panels >= lo) & (panels <= hi)]
+        inner = np.unique(np.concatenate([[lo], inner, [hi]]))
+        weight = None if func is None else (
+            lambda th: np.asarray(func(_x_of_theta(a, b, th)), dtype=float))
+        parts = [super()._quad_theta(a, b, inner, density, func)]
+        for end, m in (("a", ma), ("b", mb)):
+            if m > 1:
+                parts.append(math.fsum(self._end_zone(t, end, weight)[1]))
+        return math.fsum(parts)
+
+    def _side_integrand(self, t, end, weight=None):
+        """The θ-integrand of table ``t`` in the distance coordinate u from the end ``end``
+        (u = θ at a, u = φ = π − θ at b, both exact), times ``weight(θ)`` if given."""
+        if end == "a":
+            f = lambda u: self._theta_integrand(t, u)  # noqa: E731
+        else:
+            f = lambda u: self._theta_integrand_b(t, u)  # noqa: E731
+        if weight is None:
+            return f
+        if end == "a":
+            return lambda u: weight(u) * f(u)
+        return lambda u: weight(math.pi - u) * f(u)
+
+    def _side_rule(self, t, end, lo, hi, weight=None):
+        """∫ over u ∈ [lo, hi] from the end ``end`` (vectorised): :func:`end_rule` with the
+        end's power (:meth:`_end_powers`), i.e. in s at a hard end on panels touching it."""
+        m = self._end_powers(t)[0 if end == "a" else 1]
+        return end_rule(self._side_integrand(t, end, weight), lo, hi, m, _GL_NODES)
+
+    def _gl(self, t, lo, hi, weight=None):
+        """∫_lo^hi of the θ-integrand (θ-panels, vectorised over arrays lo, hi): the part in
+        [0, π/2] in θ from a, the part in [π/2, π] in φ = π − θ from b (exact there), each by
+        :meth:`_side_rule`."""
+        lo, hi = np.broadcast_arrays(np.asarray(lo, float), np.asarray(hi, float))
+        lo, hi = lo.reshape(-1), hi.reshape(-1)
+        half = 0.5 * math.pi
+        out = np.zeros(lo.shape)
+        ml = lo < half
+        if np.any(ml):
+            out[ml] += self._side_rule(t, "a", lo[ml], np.minimum(hi[ml], half), weight)
+        mr = hi > half
+        if np.any(mr):
+            out[mr] += self._side_rule(t, "b", math.pi - hi[mr],
+                                       math.pi - np.maximum(lo[mr], half), weight)
+        return out
+
+    def _side(self, t, end):
+        """The :class:`~freeattn.quadrature.tables.Side` of table ``t`` at ``end``: θ-panels
+        (φ-panels at b) from the graded half grid refined until 12-point Gauss–Legendre
+        agrees with its two halves to ``_PANEL_TOL`` absolute or ``_PANEL_RTOL`` relative
+        (bounded: ``_MAX_LEVELS`` halvings, ``_MAX_PANELS`` panels), the zone
+        [0, ``_END_ZONE``] at a hard end (m > 1) by :func:`end_zone` in s."""
+        m = self._end_powers(t)[0 if end == "a" else 1]
+        f = self._side_integrand(t, end)
+        lo_u = _END_ZONE if m > 1 else 0.0
+        start = _HALF_PANELS[(_HALF_PANELS > lo_u) & (_HALF_PANELS < 0.5 * math.pi)]
+        start = np.concatenate([[lo_u], start, [0.5 * math.pi]])
+        edges, mass = adaptive_panels(f, start, nodes=_GL_NODES, atol=_PANEL_TOL,
+                                      rtol=_PANEL_RTOL, max_levels=_MAX_LEVELS,
+                                      frozen=lambda lo, hi: hi - lo <= _FROZEN_WIDTH,
+                                      max_panels=_MAX_PANELS // 2)
+        if m > 1:
+            e0, m0 = end_zone(f, m, _END_ZONE, _GL_NODES, _PANEL_TOL, _PANEL_RTOL, _MAX_LEVELS)
+            edges, mass = np.concatenate([e0, edges[1:]]), np.concatenate([m0, mass])
+        # bound methods in partials, not closures: a law still pickles after evaluation
+        return Side(edges, mass, functools.partial(self._side_rule, t, end),
+                    functools.partial(self._side_density, t, end))
+
+    def _side_density(self, t, end, u):
+        return self._side_integrand(t, end)(u)
+
+    def _end_zone(self, t, end, weight=None):
+        """θ-panels and masses of the zone [0, _END_ZONE] (end "a") or [π − _END_ZONE, π]
+        (end "b") at a hard end, by :func:`end_zone` (expect: with ``weight``)."""
+        m = self._end_powers(t)[0 if end == "a" else 1]
+        edges, mass = end_zone(self._side_integrand(t, end, weight), m, _END_ZONE, _GL_NODES,
+                               _PANEL_TOL, _PANEL_RTOL, _MAX_LEVELS)
+        if end == "a":
+            return edges, mass
+        return math.pi - edges[::-1], mass[::-1]
+
+    def _theta_integral_mp(self, info, th_lo, th_hi, dps):
+        """∫ ρ(x(θ)) x′(θ) dθ over [th_lo, th_hi] at the working precision
+        (:func:`~freeattn.quadrature.ends.theta_integral_mp`: Gauss–Legendre via mpmath.quad
+        in θ, in which square-root edges are analytic, and in s at a hard end)."""
+        t = self._table_of(info)
+        a, b = t["a_mp"], t["b_mp"]
+        ma, mb = self._end_powers(t)
+        far = 1 / tolerance(dps // _FAR_DIVISOR)
+
+        def f(th, phi=None):
+            # phi: π − θ given exactly (end pieces at b, where θ rounds next to π)
+            if phi is not None:
+                dd = (b - a) * mpmath.sin(phi / 2) ** 2
+                if dd <= 0:
+                    return mpmath.mpf(0)
+                if mb > 1 and b != 0 and abs(b) > dd * far:
+                    g0 = complex(self._branch_in_table(
+                        t, np.array([float(b - dd)]), np.array([float(th)]),
+                        delta=np.array([-float(dd)]))[0])
+                    with mpmath.workdps(mpmath.mp.dps + _digits_between(b, dd)):
+                        g = self._num.newton_mp(mpmath.mpc(g0), b - dd)
+                else:
+                    g = self._support_branch_mp(b - dd, info, dps)
+                return max(-mpmath.im(g), 0) / mpmath.pi * (b - a) / 2 * mpmath.sin(phi)
+            xx = a + (b - a) * mpmath.sin(th / 2) ** 2
+            # next to a hard end e ≠ 0, x = e ± δ at the working precision keeps only
+            # ~dps − log10(|e|/δ) digits of δ (and rounds onto e below 10^-dps·|e|, where the
+            # end zone in s puts nodes): there P is solved at x formed with that many extra
+            # digits, from the float64 value (whose δ is exact from θ)
+            left = th <= mpmath.pi / 2
+            e = a if left else b
+            dd = (b - a) * (mpmath.sin(th / 2) ** 2 if left else mpmath.cos(th / 2) ** 2)
+            if dd <= 0:
+                return mpmath.mpf(0)
+            if (ma if left else mb) > 1 and e != 0 and abs(e) > dd * far:
+                g0 = complex(self._branch_in_table(t, np.array([float(xx)]),
+                                                   np.array([float(th)]))[0])
+                with mpmath.workdps(mpmath.mp.dps + _digits_between(e, dd)):
+                    g = self._num.newton_mp(mpmath.mpc(g0), e + dd if left else e - dd)
+                return max(-mpmath.im(g), 0) / mpmath.pi * (b - a) / 2 * mpmath.sin(th)
+            if xx <= a or xx >= b:
+                return mpmath.mpf(0)
+            g = self._support_branch_mp(xx, info, dps)
+            return max(-mpmath.im(g), 0) / mpmath.pi * (b - a) / 2 * mpmath.sin(th)
+
+        # the pieces' error estimate meets the precision with QUAD_EXTRA_DIGITS to spare
+        # (singularities of G near the support, e.g. the pole of 1/x next to MP's left edge,
+        # slow the convergence of a long piece)
+        return theta_integral_mp(f, th_lo, th_hi, tolerance(dps + _MP_QUAD_EXTRA_DPS),
+                                 m_lo=ma, m_hi=mb)
+
+    def _interval_mass_mp(self, info, dps):
+        """Mass of one support interval at ``dps`` digits: 1 − atoms for a law with one
+        interval (total mass 1), else θ-quadrature (cached)."""
+        cache = self.__dict__.setdefault("_mass_mp_cache", {})
+        key = (info["lo"], info["hi"], dps)
+        if key not in cache:
+            if sum(1 for i in self._branch(dps).intervals if i["support"]) == 1:
+                cache[key] = 1 - sum((m for _, m in self._atoms_raw(dps)), mpmath.mpf(0))
+            else:
+                cache[key] = self._theta_integral_mp(info, mpmath.mpf(0), mpmath.pi, dps)
+        return cache[key]
+
+    def _mp_intervals(self, dps):
+        """The support intervals at the working precision as
+        :class:`~freeattn.quadrature.tables.MpInterval` s (θ-integrals from either end)."""
+        out = []
+        for info in self._branch(dps).intervals:
+            if not info["support"]:
+                continue
+            t = self._table_of(info)
+            out.append(MpInterval(
+                t["a_mp"], t["b_mp"], self._interval_mass_mp(info, dps),
+                lambda th, info=info: self._theta_integral_mp(info, mpmath.mpf(0), th, dps),
+                lambda th, info=info: self._theta_integral_mp(info, th, mpmath.pi, dps)))
+        return out

@@ -1,0 +1,572 @@
+"""Local expansions of P(G, z) = 0: square-root edges, poles (atoms), and G at tiny |z|.
+
+- at a square-root edge e: P(G_e + u, e + δ) = Σ p_ij u^i δ^j with p_00 = p_10 = 0 exactly, so
+  u(δ) ~ √δ keeps full relative accuracy (the double root G_e from ∂P/∂G);
+- at an atom a touching the support: H = (z − a)G, P̃(H, δ) = δ^deg P(H/δ, a + δ);
+- at z = 0: the nested Puiseux data of the branch from the Newton polygon of P (segments,
+  multiple roots shifted to the next level), matched to the branch at two moderate points.
+
+Puiseux series and the Newton polygon: e.g. Walker, *Algebraic Curves* (1950), ch. IV.
+:class:`LocalMixin` is a part of :class:`freeattn.laws.AlgebraicLaw`.
+"""
+from __future__ import annotations
+
+import math
+from functools import cached_property
+
+import mpmath
+import numpy as np
+import sympy as sp
+
+from .._context import FLOAT_REFERENCE_DPS, tolerance, workdps
+from .roots import polyroots
+
+__all__ = ["LocalMixin"]
+
+#: two roots of a Newton-polygon segment polynomial closer than this (× the largest) are one
+#: multiple root (sheets of G sharing their leading term at z = 0)
+_MERGED_ROOTS = 1e-6
+#: guard bits of the mpmath Newton iterations' stopping tests
+_NEWTON_GUARD_BITS = 4
+#: |∂P̃/∂H| at the mass below this (× the largest coefficient) makes the mass a double root
+_DOUBLE_MASS = 1e-12
+#: re-expanded coefficients below this (× the largest) are rounding residue of exact zeros
+_RESIDUE = 1e-24
+#: float64 Newton on the edge expansion: stop at a step of _EDGE_STEP_STOP·|u|, accept at
+#: _EDGE_STEP_OK·|u|; the expansion's root kept within _SAME_SHEET·|ref| of the global solve
+_EDGE_STEP_STOP = 1e-15
+_EDGE_STEP_OK = 1e-13
+_SAME_SHEET = 1e-3
+#: |δ| below which the float64 expansion at an atom loses u = H − mass; the two distances
+#: from which its power law is continued there
+_POLE_EXPANSION_FLOOR = 1e-16
+_POLE_POWER_PROBES = (1e-16, 1e-18)
+#: digits below the working precision at which a Puiseux coefficient counts as zero
+_PUISEUX_LOST_DPS = 12
+#: relative distance of two Puiseux roots taken as one multiple root
+_PUISEUX_MERGE = 1e-8
+#: digits beyond the working precision of the mpmath Puiseux Newton steps
+_PUISEUX_EXTRA_DPS = 5
+#: float64 Newton of the rescaled polynomial at tiny |z|: stop at a step of this × |H|
+_TINY_STEP_STOP = 1e-15
+#: digits on top of dps of the mpmath G at tiny |z| (the nested data rebuilt there), and the
+#: stopping test of its Newton iteration; the least precision of the nested data
+_TINY_EXTRA_DPS = 30
+_TINY_NEWTON_DPS = 20
+_TINY_MIN_DPS = FLOAT_REFERENCE_DPS + 20
+#: the smallest subnormal, signed like the real part of a tiny z (never −0)
+_SMALLEST = 5e-324
+
+
+class LocalMixin:
+    """Local expansions at edges, atoms and z = 0 (a part of AlgebraicLaw)."""
+
+    @cached_property
+    def _zero_sheets_merge(self):
+        """Whether a segment polynomial of the Newton polygon of P(G, z) at z = 0 has a
+        multiple nonzero root (sheets of G with the same leading term C·z^a at 0)."""
+        c = self._num.coefficients_mp()
+        terms = {(k, sp.Integer(j)): v for k, row in enumerate(c) for j, v in enumerate(row)
+                 if v != 0}
+        for _, _, seg in self._newton_polygon(terms):
+            k0 = min(seg)
+            coef = np.array([complex(seg.get(k, 0)) for k in range(max(seg), k0 - 1, -1)])
+            if coef.size <= 2:
+                continue
+            r = np.roots(coef)
+            scale = np.max(np.abs(r))
+            d = np.abs(r[:, None] - r[None, :])
+            np.fill_diagonal(d, np.inf)
+            if np.min(d) <= _MERGED_ROOTS * scale:
+                return True
+        return False
+
+    def _double_root(self, e, g_guess):
+        """The double root G_e of P(·, e) at a square-root edge e (current precision): the root
+        of ∂P/∂G(·, e) nearest ``g_guess``, polished by Newton (a simple root there)."""
+        c = self._num.coefficients_mp()
+        dP = [[(k + 1) * c[k + 1][j] for j in range(len(c[0]))] for k in range(len(c) - 1)]
+        dcoef = [sum(dP[k][j] * e**j for j in range(len(dP[0]))) for k in range(len(dP) - 1, -1, -1)]
+        while len(dcoef) > 1 and dcoef[0] == 0:
+            dcoef.pop(0)
+        cands = polyroots(dcoef, extraprec=60) if len(dcoef) > 1 else []
+        ge = mpmath.mpf(complex(g_guess).real)
+        if cands:
+            # a root of ∂P/∂G is the double root only where P vanishes too: among the
+            # candidates that are roots of P(·, e) (relative residual), the nearest the guess
+            pe = [sum(c[k][j] * e**j for j in range(len(c[0]))) for k in range(len(c))]
+
+            def residual(r):
+                num = abs(sum(pe[k] * r**k for k in range(len(pe))))
+                return num / (sum(abs(pe[k] * r**k) for k in range(len(pe))) or 1)
+
+            double = [r for r in cands if residual(r) <= tolerance(mpmath.mp.dps // 2)]
+            ge = mpmath.re(min(double or cands, key=lambda r: abs(complex(r) - complex(g_guess))))
+        tol = mpmath.mpf(2) ** (_NEWTON_GUARD_BITS - mpmath.mp.prec)
+        for _ in range(100):
+            f = sum(dP[k][j] * ge**k * e**j for k in range(len(dP)) for j in range(len(dP[0])))
+            df = sum(k * dP[k][j] * ge ** (k - 1) * e**j for k in range(1, len(dP))
+                     for j in range(len(dP[0])))
+            if df == 0:
+                break
+            step = f / df
+            ge -= step
+            if abs(step) <= tol * (1 + abs(ge)):
+                break
+        return ge
+
+    def _pole_polynomial(self, a):
+        """Coefficients (mpf, c̃[k][n] of H^k δ^n) of P̃(H, δ) = δ^deg P(H/δ, a + δ): the
+        polynomial of H = (z − a)G next to a pole a, whose value at δ = 0 is the atom's mass."""
+        c = self._num.coefficients_mp()
+        d = len(c) - 1
+        dz = len(c[0]) - 1
+        out = [[mpmath.mpf(0)] * (d + dz + 1) for _ in range(d + 1)]
+        ap = [a**n for n in range(dz + 1)]
+        for k in range(d + 1):
+            for j in range(dz + 1):
+                if c[k][j] == 0:
+                    continue
+                for i in range(j + 1):
+                    out[k][d - k + i] += c[k][j] * math.comb(j, i) * ap[j - i]
+        return out
+
+    def _edge_coefficients(self, e, ge, c=None):
+        """p_ij with P(G_e + u, e + δ) = Σ p_ij u^i δ^j at the current precision (mpf);
+        ``c`` another coefficient table (default: P's own)."""
+        if c is None:
+            c = self._num.coefficients_mp()
+        deg, degz = len(c) - 1, len(c[0]) - 1
+        p = [[mpmath.mpf(0)] * (degz + 1) for _ in range(deg + 1)]
+        gp = [ge**n for n in range(deg + 1)]
+        ep = [e**n for n in range(degz + 1)]
+        for i in range(deg + 1):
+            for j in range(degz + 1):
+                acc = mpmath.mpf(0)
+                for k in range(i, deg + 1):
+                    for jj in range(j, degz + 1):
+                        if c[k][jj] != 0:
+                            acc += (c[k][jj] * (math.comb(k, i) * math.comb(jj, j))
+                                    * gp[k - i] * ep[jj - j])
+                p[i][j] = acc
+        p[0][0] = mpmath.mpf(0)
+        p[1][0] = mpmath.mpf(0)
+        return p
+
+    def _edge_expansion(self, e, g_guess):
+        """Re-expansion of P at a square-root edge: P(G_e + u, e + δ) = Σ p_ij u^i δ^j with
+        p_00 = p_10 = 0 set exactly, so that u(δ) ~ sqrt(δ) keeps full relative accuracy."""
+        with workdps(FLOAT_REFERENCE_DPS):
+            ge = self._double_root(e, g_guess)
+            p = np.array([[float(v) for v in row] for row in self._edge_coefficients(e, ge)])
+            ef = float(e)
+            return {"x": ef, "corr": float(ef - e), "g": float(ge), "p": p, "e_mp": e}
+
+    def _pole_expansion(self, a, mass):
+        """Local expansion at an atom a that touches the support: with H = (z − a)G and
+        P̃(H, δ) = δ^deg P(H/δ, a + δ), H → mass as δ → 0.  When the mass is a multiple root
+        of P̃(·, 0) (e.g. ⊠ of two laws with equal atoms, where the density next to the atom
+        diverges like δ^{-1/2}) the roots merge there and float64 eigenvalues lose half the
+        digits; P̃ re-expanded at (mass, 0) keeps u = H − mass to full relative accuracy."""
+        with workdps(FLOAT_REFERENCE_DPS):
+            ct = self._pole_polynomial(a)
+            # P̃(·, 0) and its derivative at the mass: a double root makes both vanish
+            p0 = [row[0] for row in ct]
+            d1 = sum(k * p0[k] * mass ** (k - 1) for k in range(1, len(p0)))
+            size = max(abs(v) for v in p0) or 1
+            if abs(d1) > _DOUBLE_MASS * size:
+                return None
+            p = self._edge_coefficients(mpmath.mpf(0), mass, c=ct)
+            p = np.array([[float(v) for v in row] for row in p])
+            # coefficients that vanish exactly but come out of the 30-digit re-expansion as
+            # rounding residue (1e-42 next to O(1) in the tied K=V layer) dominate the
+            # expansion once δ is below ~1e-21 (there the root jumped to another sheet)
+            p[np.abs(p) <= _RESIDUE * np.abs(p).max()] = 0.0
+            return {"x": float(a), "corr": float(mpmath.mpf(float(a)) - a), "g": float(mass),
+                    "p": p, "e_mp": a, "pole": True}
+
+    @staticmethod
+    def _edge_local(edge, delta, g_fallback, ref=None):
+        """Branch near a square-root edge from the local expansion (see _edge_expansion);
+        ``delta`` = x − e, measured from the exact edge.  The expansion's root is kept where
+        it agrees with ``ref`` (default ``g_fallback``) to 1e-3 (same sheet), else
+        ``g_fallback``."""
+        if ref is None:
+            ref = g_fallback
+        p = edge["p"]
+        q = np.array([np.polyval(p[i, ::-1], delta) for i in range(p.shape[0])]) + 0j
+        with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+            disc = np.sqrt(q[1] ** 2 - 4 * q[2] * q[0])
+            u1 = (-q[1] + disc) / (2 * q[2])
+            u2 = (-q[1] - disc) / (2 * q[2])
+            # Im G < 0: Im u < 0 for an edge; for a pole G = (mass + u)/δ, so sign(δ)·Im u < 0
+            sgn = np.sign(delta) if edge.get("pole") else 1.0
+            u = np.where(sgn * u1.imag <= sgn * u2.imag, u1, u2)
+            step = np.full(u.shape, np.inf)
+            for _ in range(30):
+                val = np.zeros_like(u)
+                der = np.zeros_like(u)
+                for qi in q[::-1]:
+                    der = der * u + val
+                    val = val * u + qi
+                d = np.where(der != 0, val / np.where(der != 0, der, 1), 0)
+                u = u - d
+                step = np.abs(d)
+                if np.all(step <= _EDGE_STEP_STOP * np.abs(u)):
+                    break
+            g = edge["g"] + u
+            if edge.get("pole"):
+                g = g / delta
+            # accept the local root when Newton converged on the same sheet as the global solve
+            ok = np.isfinite(g) & (g.imag <= 0) & (step <= _EDGE_STEP_OK * np.abs(u))
+            if not edge.get("pole"):  # at an atom the expansion is the better of the two
+                ok &= np.abs(g - ref) <= _SAME_SHEET * np.abs(ref)
+        if edge.get("pole") and not np.all(ok):
+            # below ~1e-21 the float64 expansion loses u = H − mass (P̃'s coefficients span
+            # δ^6…δ^8 in the tied K=V layer); there H − mass is continued by its power law
+            # u ∝ |δ|^p, p and the phase from two points where the expansion still holds
+            tiny = ~ok & (np.abs(delta) < _POLE_EXPANSION_FLOOR)
+            if np.any(tiny):
+                for sgn in (-1.0, 1.0):
+                    m = tiny & (np.sign(delta) == sgn)
+                    if not np.any(m):
+                        continue
+                    d12 = sgn * np.array(_POLE_POWER_PROBES)
+                    g12 = LocalMixin._edge_local(edge, d12, np.full(2, np.nan + 0j))
+                    u12 = g12 * d12 - edge["g"]
+                    if np.all(np.isfinite(u12)) and np.all(np.abs(u12) > 0):
+                        pw = (math.log(abs(u12[0]) / abs(u12[1]))
+                              / math.log(_POLE_POWER_PROBES[0] / _POLE_POWER_PROBES[1]))
+                        u = u12[1] * (np.abs(delta[m]) / _POLE_POWER_PROBES[1]) ** pw
+                        g = np.array(g, dtype=complex)
+                        g[m] = (edge["g"] + u) / delta[m]
+                        ok = ok | m
+        return np.where(ok, g, g_fallback)
+
+    # ------------------------------------------------- G at tiny |z| (z → 0)
+    #: |z| below which G is evaluated from the Puiseux-rescaled polynomial (× the scale)
+    _TINY_Z = 1e-5
+
+    #: |z| (× the scale, on the upper imaginary axis) where the float route fixes the branch
+    _TINY_MATCH = (1e-4, 1e-5)
+
+    @staticmethod
+    def _newton_polygon(terms):
+        """Candidates (a, m, segment) of a polynomial Σ c_{k,e} X^k z^e (terms: {(k, e): c},
+        e rational): X ~ C z^a on each lower-hull segment of the points (k, min e), with
+        m = min_k (k a + e_k) and the segment polynomial {k: c} (Puiseux)."""
+        val = {}
+        for (k, e), v in terms.items():
+            if k not in val or e < val[k]:
+                val[k] = e
+        ks = sorted(val)
+        hull = []
+        for k in ks:
+            while len(hull) >= 2:
+                (k1, v1), (k2, v2) = hull[-2], hull[-1]
+                if (v2 - v1) * (k - k1) >= (val[k] - v1) * (k2 - k1):
+                    hull.pop()
+                else:
+                    break
+            hull.append((k, val[k]))
+        out = []
+        for (k1, v1), (k2, v2) in zip(hull, hull[1:]):
+            a = -sp.Rational(v2 - v1) / (k2 - k1)
+            m = k1 * a + v1
+            out.append((a, m, {k: terms[(k, val[k])] for k in range(k1, k2 + 1)
+                               if k in val and k * a + val[k] == m}))
+        return out
+
+    def _tiny_levels(self, wp):
+        """Nested Puiseux data of the Stieltjes branch at z = 0 at wp digits, or None.
+
+        G = z^{a_0}(C_0 + z^{a_1}(C_1 + … z^{a_n} H)), H the root near C_n of the exact
+        rescaled polynomial Q_n(H, z) = Σ q_{k,e} H^k z^e (all e ≥ 0, Q_n(·, 0) has C_n as a
+        simple root).  Level 0 is the Newton polygon of P(G, z); where its C is a multiple
+        root (an atom whose mass is a double root, e.g. an atom at 0 on a support touching
+        0) the polynomial is shifted to C + u (coefficients that cancel exactly are zeroed)
+        and the next level is read off the polygon of u.  Each level's (a, C) is the
+        candidate that the float route matches at two moderate z = i·r on the upper half
+        axis; None where that match is not unambiguous (the general route stays)."""
+        cache = self.__dict__.setdefault("_tiny_cache", {})
+        if wp in cache:
+            return cache[wp]
+        ref = self.__dict__.get("_tiny_ref")
+        if ref is None:
+            scale = self._branch(None)._scale()
+            zs = np.array([1j * r * scale for r in self._TINY_MATCH])
+            try:
+                ref = (zs, self._cauchy_upper(zs))
+            except ArithmeticError:
+                ref = (zs, None)
+            self._tiny_ref = ref
+        zs, gs = ref
+        result = None
+        if gs is not None:
+            with workdps(wp):
+                result = self._build_levels(zs, gs, wp)
+        cache[wp] = result
+        return result
+
+    def _build_levels(self, zs, gs, wp):
+        c = self._num.coefficients_mp()
+        terms = {(k, sp.Integer(j)): v for k, row in enumerate(c) for j, v in enumerate(row)
+                 if v != 0}
+        size = max(abs(v) for v in terms.values())
+        tiny = tolerance(wp - _PUISEUX_LOST_DPS) * size
+        terms = {ke: v for ke, v in terms.items() if abs(v) > tiny}
+        if all(e == 0 for (_, e) in terms):
+            return None  # no coefficient vanishes at 0: regular there on every sheet
+        xs = [complex(g) for g in gs]  # the current level's variable at the match points
+        levels = []
+        for _ in range(6):
+            cands = []
+            for a, m, seg in self._newton_polygon(terms):
+                kmin, kmax = min(seg), max(seg)
+                coeffs = [seg.get(k, mpmath.mpf(0)) for k in range(kmax, kmin - 1, -1)]
+                for r in polyroots(coeffs, extraprec=3 * wp):
+                    if abs(r) > tiny:
+                        cands.append((a, m, seg, r))
+            if not cands:
+                return None
+            picks = []
+            for zq, xq in zip(zs, xs):
+                def dist(t, zq=zq, xq=xq):
+                    return abs(xq * zq ** (-float(t[0])) - complex(t[3])) / abs(complex(t[3]))
+                best = min(cands, key=dist)
+                err = dist(best)
+                others = [abs(complex(t[3] - best[3])) / abs(complex(best[3]))
+                          for t in cands if t is not best and t[0] == best[0]]
+                if err > 0.3:
+                    return None
+                picks.append((best, err, others))
+            if picks[0][0] is not picks[1][0]:
+                return None
+            a, m, seg, C = picks[0][0]
+            # multiplicity of C among its segment's roots (merging sheets at z = 0)
+            near = [t for t in cands if t[0] == a and abs(t[3] - C) <= _PUISEUX_MERGE * abs(C)]
+            mult = len(near)
+            if mult > 1:  # C from the (mult−1)-th derivative: a simple root there
+                poly = {k: v for k, v in seg.items()}
+                for _ in range(mult - 1):
+                    poly = {k - 1: k * v for k, v in poly.items() if k > 0}
+                C = mpmath.mpc(C)
+                for _ in range(200):
+                    f = sum(v * C**k for k, v in poly.items())
+                    df = sum(k * v * C ** (k - 1) for k, v in poly.items() if k > 0)
+                    step = f / df
+                    C -= step
+                    if abs(step) <= tolerance(wp + _PUISEUX_EXTRA_DPS) * abs(C):
+                        break
+            elif any(o < 4 * err for (_, err, others) in picks for o in others):
+                return None
+            C = mpmath.mpc(C)  # a real or imaginary leading coefficient exactly so
+            lim = tolerance(wp // 2) * abs(C)
+            C = mpmath.mpc(0 if abs(mpmath.re(C)) <= lim else mpmath.re(C),
+                           0 if abs(mpmath.im(C)) <= lim else mpmath.im(C))
+            # rescale X = z^a Y: q_{k, k a + e − m}
+            terms = {(k, k * a + e - m): v for (k, e), v in terms.items()}
+            xs = [xq * zq ** (-float(a)) for zq, xq in zip(zs, xs)]
+            levels.append((a, C))
+            if mult == 1:
+                return {"levels": levels, "terms": terms}
+            # shift Y = C + u
+            shifted = {}
+            for (k, e), v in terms.items():
+                for i in range(k + 1):
+                    key = (i, e)
+                    shifted[key] = shifted.get(key, 0) + v * math.comb(k, i) * C ** (k - i)
+            size = max(abs(v) for v in shifted.values())
+            tiny = tolerance(wp // 2) * size
+            terms = {ke: v for ke, v in shifted.items() if abs(v) > tiny}
+            xs = [xq - complex(C) for xq in xs]
+        return None
+
+    @property
+    def _tiny_z(self):
+        return self._tiny_levels(_TINY_MIN_DPS)
+
+    def _cauchy_tiny(self, zq, derivative=False):
+        """G (or G′) at tiny zq with Im zq ≥ 0 (real zq as zq + i0, principal powers) from
+        the nested Puiseux data of :meth:`_tiny_levels`: H by Newton on Q_n from C_n, then
+        X_i = C_i + z^{a_{i+1}}X_{i+1}, G = z^{a_0}X_0 and z X_i′ = z^{a_{i+1}}(a_{i+1}X_{i+1}
+        + z X_{i+1}′), G′ = z^{a_0−1}(a_0 X_0 + z X_0′)."""
+        t = self._tiny_z
+        zq = zq.real + 1j * np.where(zq.imag == 0, 0.0, zq.imag)  # z + i0, never −0
+        logz = np.log(zq)
+        terms = [(k, complex(v), float(e)) for (k, e), v in t["terms"].items()]
+        deg = max(k for k, _, _ in terms)
+        b = np.zeros((deg + 1, zq.size), dtype=complex)
+        bz = np.zeros_like(b)
+        with np.errstate(under="ignore"):
+            for k, v, e in terms:
+                w = v * np.exp(e * logz) if e else np.full(zq.size, v)
+                b[k] += w
+                bz[k] += e * w
+        C = complex(t["levels"][-1][1])
+        h = np.full(zq.size, C, dtype=complex)
+        for _ in range(100):
+            p = np.zeros_like(h)
+            dp = np.zeros_like(h)
+            for k in range(deg, -1, -1):
+                dp = dp * h + p
+                p = p * h + b[k]
+            step = p / dp
+            h = h - step
+            if np.all(np.abs(step) <= _TINY_STEP_STOP * np.abs(h)):
+                break
+        p = np.zeros_like(h)
+        dp = np.zeros_like(h)
+        pz = np.zeros_like(h)
+        for k in range(deg, -1, -1):
+            dp = dp * h + p
+            p = p * h + b[k]
+            pz = pz * h + bz[k]
+        bad = ~np.isfinite(h) | (np.abs(h - C) > 0.5 * abs(C))
+        if np.any(bad):
+            raise ArithmeticError(f"{self.name}: the local expansion of G at z = 0 failed at "
+                                  f"z = {zq[bad][0]!r}")
+        x, zx = h, -pz / dp
+        levels = t["levels"]
+        for i in range(len(levels) - 1, 0, -1):
+            a = float(levels[i][0])
+            with np.errstate(under="ignore"):
+                w = np.exp(a * logz)
+            x, zx = complex(levels[i - 1][1]) + w * x, w * (a * x + zx)
+        a0 = float(levels[0][0])
+        if derivative:
+            out = self._zpow_times(zq, logz, levels[0][0] - 1, a0 * x + zx)
+        else:
+            out = self._zpow_times(zq, logz, levels[0][0], x)
+        real = zq.imag == 0
+        if np.any(real):
+            gap = real & self._tiny_gap(zq.real)
+            out[gap] = out[gap].real + 0j
+        return out
+
+    @classmethod
+    def _zpow_times(cls, zq, logz, a, h):
+        """z^a·h for rational a (principal branch, Im z ≥ 0): exact powers of z or √z where
+        a's denominator is 1 or 2 (exp(a log z) would lose ~|log z|·ε), else through the log;
+        an overflowing z^a gives ±inf parts, never nan."""
+        a = sp.Rational(a)
+        if a.q in (1, 2) and abs(a.p) <= 8:
+            base = zq if a.q == 1 else np.sqrt(zq)
+            with np.errstate(over="ignore", under="ignore", invalid="ignore", divide="ignore"):
+                w = np.ones_like(base)
+                for _ in range(abs(a.p)):
+                    w = w * base
+                w = 1.0 / w if a.p < 0 else w
+                out = w * h
+            ok = np.isfinite(out)
+            if np.all(ok):
+                return out
+            out[~ok] = cls._scaled(float(a) * logz[~ok], h[~ok])
+            return out
+        return cls._scaled(float(a) * logz, h)
+
+    @staticmethod
+    def _scaled(logw, h):
+        """exp(logw)·h without inf·0 = nan where exp(logw) overflows (±inf keeps its sign)."""
+        mag = np.exp(np.minimum(logw.real, 709.0))
+        ph = np.exp(1j * logw.imag) * h
+        over = logw.real > 709.0
+        out = np.empty(h.shape, dtype=complex)
+        with np.errstate(over="ignore", invalid="ignore"):
+            out.real = np.where(ph.real == 0, 0.0,
+                                np.where(over, np.sign(ph.real) * np.inf, mag * ph.real))
+            out.imag = np.where(ph.imag == 0, 0.0,
+                                np.where(over, np.sign(ph.imag) * np.inf, mag * ph.imag))
+        return out
+
+    def _tiny_gap(self, x):
+        """Real points (tiny x) outside the support (G is real there)."""
+        bd = self._branch(None)
+        gap = np.zeros(x.shape, bool)
+        for info in bd.intervals:
+            if not info["support"]:
+                gap |= (x > info["lo"]) & (x < info["hi"])
+        return gap
+
+    def _tiny_mask(self, zq, near):
+        """Points of ``near`` in the tiny-z zone; the Puiseux data are built only when some
+        point is there (no cost for a law never evaluated next to 0)."""
+        radius = self._TINY_Z * self._branch(None)._scale()
+        m = near & (np.abs(np.where(near, zq, 1.0)) <= radius) & (zq != 0)
+        if not m.any() or self._tiny_z is None:
+            return np.zeros(zq.shape, bool)
+        return m
+
+    def _tiny_mp(self, zv):
+        """Whether the mpmath value zv is in the tiny-|z| zone of :meth:`_tiny_levels`."""
+        if abs(zv) > self._TINY_Z * self._branch(None)._scale():
+            return False
+        return self._tiny_z is not None
+
+    def _cauchy_tiny_mp(self, zq, dps, derivative=False):
+        """mpmath version of :meth:`_cauchy_tiny` (zq: mpc with Im ≥ 0), the nested data
+        rebuilt at ``dps + _TINY_EXTRA_DPS`` digits."""
+        t = self._tiny_levels(max(dps + _TINY_EXTRA_DPS, _TINY_MIN_DPS))
+        if t is None:
+            raise ArithmeticError(f"{self.name}: no local expansion of G at z = 0 at "
+                                  f"{dps} digits")
+        with workdps(dps + _TINY_EXTRA_DPS):
+            if mpmath.im(zq) == 0:
+                zq = mpmath.mpc(mpmath.re(zq), 0)  # z + i0, never −0
+            logz = mpmath.log(zq)
+            deg = max(k for k, _ in t["terms"])
+            b = [mpmath.mpc(0)] * (deg + 1)
+            bz = [mpmath.mpc(0)] * (deg + 1)
+            for (k, e), v in t["terms"].items():
+                ef = mpmath.mpf(e.p) / e.q
+                w = v * mpmath.exp(ef * logz) if e else mpmath.mpc(v)
+                b[k] += w
+                bz[k] += ef * w
+            h = mpmath.mpc(t["levels"][-1][1])
+            tol = tolerance(dps + _TINY_NEWTON_DPS)
+            for _ in range(200):
+                p = dp = mpmath.mpc(0)
+                for k in range(deg, -1, -1):
+                    dp = dp * h + p
+                    p = p * h + b[k]
+                step = p / dp
+                h -= step
+                if abs(step) <= tol * abs(h):
+                    break
+            p = dp = pz = mpmath.mpc(0)
+            for k in range(deg, -1, -1):
+                dp = dp * h + p
+                p = p * h + b[k]
+                pz = pz * h + bz[k]
+            x, zx = h, -pz / dp
+            levels = t["levels"]
+            for i in range(len(levels) - 1, 0, -1):
+                a = mpmath.mpf(levels[i][0].p) / levels[i][0].q
+                w = mpmath.exp(a * logz)
+                x, zx = levels[i - 1][1] + w * x, w * (a * x + zx)
+            a0 = mpmath.mpf(levels[0][0].p) / levels[0][0].q
+
+            def zpow(r):  # exact powers of z or √z (principal), else through the log
+                if r.q in (1, 2):
+                    return (zq if r.q == 1 else mpmath.sqrt(zq)) ** int(r.p)
+                return mpmath.exp(mpmath.mpf(r.p) / r.q * logz)
+
+            if derivative:
+                val = zpow(levels[0][0] - 1) * (a0 * x + zx)
+            else:
+                val = zpow(levels[0][0]) * x
+            xr = float(mpmath.re(zq))
+            xr = xr if xr != 0 else math.copysign(_SMALLEST, mpmath.re(zq))
+            if mpmath.im(zq) == 0 and bool(self._tiny_gap(np.array([xr]))[0]):
+                val = mpmath.mpc(mpmath.re(val), 0)
+        return val
+
+    def _edge_mp(self, edge, dps):
+        """Edge expansion coefficients and double root at the working precision (cached)."""
+        cache = edge.setdefault("mp", {})
+        if dps not in cache:
+            bd = self._branch(dps)
+            e = min(bd.breakpoints, key=lambda b: abs(b - edge["e_mp"]))
+            ge = self._double_root(e, edge["g"])
+            cache[dps] = (e, ge, self._edge_coefficients(e, ge))
+        return cache[dps]
