@@ -65,9 +65,29 @@ ENTRIES = [
      r"Gradient-flow training loss $\int e^{-2tx}\,\mathrm{d}\nu(x)$ of the readout (5.3), "
      r"through the scalar equation (5.4) and the Laplace inversion of (C.31); markers: "
      r"softmax draws at reduced size."),
-    ("fig2b", "mha", "Fig. 2(b)",
-     f"freeattn reproduce fig2b --draws {FIG_DRAWS} --plot docs/gallery/fig2b.png",
-     ["gallery/fig2b.png"], "Fig. 2(b) of the multi-head paper."),
+    ("fig2b", "mha", "Fig. 2(b): the coefficient-error map over h and γ_O",
+     "freeattn reproduce fig2b --plot docs/gallery/fig2b.png",
+     ["gallery/fig2b.png"],
+     r"The limiting ridge error $E_\lambda$ over $h$ and $\gamma_O$ ($\gamma_K = \gamma_V = "
+     r"h/64$, $\lambda = 10^{-4}$, $\sigma^2 = 0.1$, §D.3) with the fixed-output and "
+     r"fixed-budget paths; the width-boundary crossings at $h = 32, 64, 96$ "
+     r"([figures-d1.md](figures-d1.md))."),
+    ("figD1", "mha", "Fig. D.1: attention and MHA spectra at n = 256",
+     f"freeattn reproduce figD1 --draws {FIG_DRAWS} --plot docs/gallery/figD1.png",
+     ["gallery/figD1.png"],
+     r"(a) head splitting, (b) the output width (the density diverges at zero), (c) sharing "
+     r"across heads against tying $K = V$ within heads: simulated spectra at $n = 256$ over "
+     r"the limit laws ([figures-d1.md](figures-d1.md))."),
+    ("tableD1", "mha", "Table D.1: the largest error bars of the figures",
+     "freeattn reproduce tableD1 --draws 2",
+     [],
+     r"The widest 95 % Student-t intervals of the Monte Carlo markers of Figs 2(a), 2(c), "
+     r"2(d) and 3(a) at the reduced sizes (2 draws here; the paper: 10 at full size)."),
+    ("dof-expansion", "mha", "§C.4: the degrees-of-freedom expansion (C.22), (C.23)",
+     "freeattn reproduce dof-expansion",
+     [],
+     r"The exact degrees of freedom against the bounds of (C.22) and the leading term of "
+     r"(C.23), and the tied against independent second moments at $\beta = 1$."),
     ("fig2c", "mha", "Fig. 2(c): ridge error along the fixed-output and fixed-budget paths",
      f"freeattn reproduce fig2c --draws {FIG_DRAWS} --plot docs/gallery/fig2c.png",
      ["gallery/fig2c.png"],

@@ -18,7 +18,7 @@ written once here:
 * :func:`tolerance` — the absolute/relative tolerance that goes with a working precision
   (float64 when ``dps`` is ``None``), so that no tolerance literal is needed elsewhere;
 * :data:`FLOAT64`, :data:`MPMATH`, :func:`context` — the small arithmetic context (``sqrt``,
-  ``log``, ``pi``, ``where``, ``isnan``, ``inf``) a closed form is written against once: numpy
+  ``log``, ``pi``, ``where``, ``guard``, ``isnan``, ``inf``) a closed form is written against once: numpy
   arrays in float64, mpmath numbers at the working precision (mpmath's own model of functions
   written against ``ctx``).
 """
@@ -214,6 +214,12 @@ class _Float64Context:
     mp = False
 
     @staticmethod
+    def guard(cond, value, fallback):
+        """``value`` itself: numpy evaluates the branch not taken harmlessly (under errstate),
+        and a later ``where`` discards it."""
+        return value
+
+    @staticmethod
     def number(value):
         return float(value)
 
@@ -229,6 +235,12 @@ class _MpContext:
     @staticmethod
     def where(cond, a, b):
         return a if cond else b
+
+    @staticmethod
+    def guard(cond, value, fallback):
+        """``value`` where ``cond``, else ``fallback``: keeps a square root real or a
+        denominator non-zero on the branch a later ``where`` does not take."""
+        return value if cond else fallback
 
     @property
     def pi(self):

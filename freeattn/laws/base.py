@@ -40,7 +40,7 @@ from .._validation import (LawType, Param, ParameterError, ParameterTypeError, c
 from .generic import (GenericRoutes, RICHARDSON_LEVELS, adaptive_mp_quad as _adaptive_mp_quad,  # noqa: F401
                       adaptive_theta_quad, richardson)
 
-__all__ = ["Law", "Transformed", "mark_positive", "is_positive_by_construction"]
+__all__ = ["Law", "Transformed"]
 
 
 def _comparable(v):

@@ -45,28 +45,30 @@ def _density(ctx, x, y, a, b, ca=0, cb=0):
     """sqrt((b − x)(x − a))/(2π y x) on (a, b), ∞ at x = 0 for y = 1, 0 elsewhere; b − x and
     x − a computed as (b_f − x) + cb and (x − a_f) − ca (edge-accurate in float64)."""
     inside = (x > a) & (x < b)
-    val = (ctx.sqrt(ctx.where(inside, ((b - x) + cb) * ((x - a) - ca), 0 * x + 0))
-           / (2 * ctx.pi * y * ctx.where(inside, x, 1 + 0 * x)))
+    # two square roots, not the root of a product, and x divided alone: (b − x)(x − a) and
+    # 2πyx are subnormal, so rounded to a few bits, for x ~ 5e-324
+    val = (ctx.sqrt(ctx.guard(inside, (b - x) + cb, 0))
+           * ctx.sqrt(ctx.guard(inside, (x - a) - ca, 0))
+           / ctx.guard(inside, x, 1) / (2 * ctx.pi * y))
     pole = (x == 0) & (y == 1)
-    return ctx.where(pole, ctx.inf, ctx.where(inside, val, 0 * val + 0))
+    return ctx.where(pole, ctx.inf, ctx.where(inside, val, ctx.number(0)))
 
 
 def _cauchy_upper(ctx, zq, y, a, b):
     """G(z) = 2/(z + y − 1 + sqrt(z − a) sqrt(z − b)) on the closed upper half-plane, taken as
     (s − r)/(2yz) where that root is the larger (no cancellation); ∞ at z = 0 for y ≥ 1."""
     rt = ctx.sqrt(zq - a) * ctx.sqrt(zq - b)
-    sm = zq + y - 1
+    sm = zq + (y - 1)  # y − 1 first: exact, no cancellation of z + y against 1 (|z| ≪ 1)
     big = abs(sm + rt) >= abs(sm - rt)
     pole = (zq == 0) & (y >= 1)
-    one = 1 + 0 * zq
     # every denominator is made safe on the branch not taken (mpmath evaluates both)
-    g = ctx.where(big, 2 / ctx.where(big & ~pole, sm + rt, one),
-                  (sm - rt) / ctx.where(big | pole, one, 2 * y * zq))
-    return ctx.where(pole, ctx.inf + 0 * zq, g)
+    g = ctx.where(big, 2 / ctx.guard(big and not pole if ctx.mp else True, sm + rt, 1),
+                  (sm - rt) / ctx.guard(not (big or pole) if ctx.mp else True, 2 * y * zq, 1))
+    return ctx.where(pole, ctx.inf + 0 * zq, g) if (ctx.mp or y >= 1) else g
 
 
 def _mp_pdf(x, y, a, b, ca=0.0, cb=0.0):
-    with np.errstate(invalid="ignore", over="ignore"):  # outside the support: discarded
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):  # outside the support: discarded
         return _density(FLOAT64, x, y, a, b, ca, cb)
 
 

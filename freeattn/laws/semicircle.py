@@ -25,8 +25,8 @@ def _density(ctx, x, r, c, v):
     """sqrt((r − x)(r + x))/(2πσ²) on (−r, r), 0 outside, NaN at NaN; r = 2σ with r ∓ x
     computed as (r_f ∓ x) + c (c = r − r_f: edge-accurate in float64, 0 in mpmath)."""
     inside = (x > -r) & (x < r)
-    val = ctx.sqrt(ctx.where(inside, ((r - x) + c) * ((r + x) + c), 0 * x + 0)) / (2 * ctx.pi * v)
-    return ctx.where(ctx.isnan(x), ctx.nan, ctx.where(inside, val, 0 * val + 0))
+    val = ctx.sqrt(ctx.guard(inside, ((r - x) + c) * ((r + x) + c), 0)) / (2 * ctx.pi * v)
+    return ctx.where(ctx.isnan(x), ctx.nan, ctx.where(inside, val, ctx.number(0)))
 
 
 def _cauchy_upper(ctx, zq, r):
