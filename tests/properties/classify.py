@@ -32,6 +32,9 @@ KINDS = {
     "N10": "ppf not the quantile (cdf(ppf(q)) ≠ q) away from the far tail",
     "N11": "sf + cdf ≠ 1",
     "N12": "pdf negative, NaN, or non-zero outside the support",
+    "N13": "exact push-forward by a cubic or with float coefficients does not return (FLINT resultant)",
+    "N14": "RuntimeWarning from the library (overflow in numeric roots 1/r), an error under the suite's filter",
+    "N15": "a call exceeds its time bound (30 s per check, 60 s per construction)",
 }
 
 
@@ -49,7 +52,9 @@ def kind(r):
     if "support scan missed" in d or "did not converge" in d and "subordination" in r["call"]:
         return "item 19"
     if "CallTimeout" in d:
-        return "N9"
+        return "N15"
+    if "RuntimeWarning" in d:
+        return "N14"
     if fam in ("mha", "mha_rho", "values", "preset") and ("branch continuation" in d or "carry mass" in d):
         return "item 18"
     if not built or r["err"] is None:
