@@ -38,8 +38,13 @@ KINDS = {
 }
 
 
+def clean(d):
+    d = re.sub(r"np\.float64\(([^)]*)\)", r"\1", d)
+    return re.sub(r"np\.complex128\(([^)]*)\)", r"\1", d)
+
+
 def kind(r):
-    d, ch, fam = r["detail"], r["check"], r["id"].rsplit("-", 1)[0]
+    d, ch, fam = clean(r["detail"]), r["check"], r["id"].rsplit("-", 1)[0]
     built = not d.startswith("construction failed")
     if "StopIteration" in d:
         return "item 2"
@@ -94,8 +99,7 @@ def reason(r):
     err = r["err"]
     measured = (f"measured error {float(err):.3g} (tol {r['tol']:g})" if isinstance(err, (int, float))
                 else f"measured error {err}" if err is not None else "raises")
-    d = re.sub(r"np\.float64\(([^)]*)\)", r"\1", r["detail"])
-    d = re.sub(r"np\.complex128\(([^)]*)\)", r"\1", d)
+    d = clean(r["detail"])
     return f"{k}: {measured}; {d[:160]}"
 
 

@@ -631,7 +631,7 @@ def fam_pushforward(rng):
 FAMILIES = {
     "semicircle": (fam_semicircle, 60, 1500),
     "mp_lt1": (fam_mp_lt1, 60, 1500),
-    "mp_near1": (fam_mp_near1, 2, 60),
+    "mp_near1": (fam_mp_near1, 2, 30),
     "mp_gt1": (fam_mp_gt1, 40, 1000),
     "freepoisson": (fam_freepoisson, 40, 1000),
     "pointmass": (fam_pointmass, 20, 300),
@@ -649,13 +649,13 @@ FAMILIES = {
     "cfp_alg": (fam_cfp_alg, 2, 60),
     "boxplus_power_alg": (fam_boxplus_power_alg, 2, 40),
     "boxtimes_power_alg": (fam_boxtimes_power_alg, 2, 40),
-    "boxplus_num": (fam_boxplus_num, 1, 25),
-    "boxtimes_num": (fam_boxtimes_num, 1, 25),
-    "cfp_num": (fam_cfp_num, 1, 25),
-    "powers_num": (fam_powers_num, 1, 25),
+    "boxplus_num": (fam_boxplus_num, 1, 15),
+    "boxtimes_num": (fam_boxtimes_num, 1, 15),
+    "cfp_num": (fam_cfp_num, 1, 15),
+    "powers_num": (fam_powers_num, 1, 15),
     "dilate": (fam_dilate, 40, 800),
     "affine": (fam_affine, 30, 600),
-    "pushforward": (fam_pushforward, 20, 400),
+    "pushforward": (fam_pushforward, 20, 150),
 }
 
 

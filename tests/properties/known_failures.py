@@ -570,7 +570,7 @@ KNOWN = {
     ('attention-9', 'outside'):
         'item 5: measured error 6.66e-16 (tol 0); cdf(9.28945284433467) = 0.9999999999999993',
     ('attention-9', 'quantiles'):
-        'N10: measured error 7.03e+21 (tol 1e-10); ppf(1e-100) = 1.6792453571214316e-161: cdf there 7.032597987271314e-79, one ulp left 7.032597987297419e-79',
+        'item 7/16: measured error 7.03e+21 (tol 1e-10); ppf(1e-100) = 1.6792453571214316e-161: cdf there 7.032597987271314e-79, one ulp left 7.032597987297419e-79',
     ('attention-10', 'outside'):
         'item 5: measured error 3.33e-16 (tol 0); cdf(18611309.401958767) = 0.9999999999999997',
     ('attention-10', 'quantiles'):
@@ -596,7 +596,7 @@ KNOWN = {
     ('attention-16', 'outside'):
         'item 5: measured error 2.22e-16 (tol 0); cdf(23.455890906448907) = 0.9999999999999998',
     ('attention-16', 'quantiles'):
-        'N10: measured error 1.09e+18 (tol 1e-10); ppf(1e-100) = 8.894902719281564e-163: cdf there 1.09015405180204e-82, one ulp left 1.0901540518020672e-82',
+        'item 7/16: measured error 1.09e+18 (tol 1e-10); ppf(1e-100) = 8.894902719281564e-163: cdf there 1.09015405180204e-82, one ulp left 1.0901540518020672e-82',
     ('attention-17', 'outside'):
         'item 5: measured error 3.33e-16 (tol 0); sf(0.0010410945198717934) = 0.9999999999999997',
     ('attention-17', 'quantiles'):
@@ -638,7 +638,7 @@ KNOWN = {
     ('attention-30', 'outside'):
         'item 5: measured error 3.33e-16 (tol 0); cdf(1.0394764225963737) = 0.9999999999999997',
     ('attention-30', 'quantiles'):
-        'N10: measured error 3.91e+23 (tol 1e-10); ppf(1e-100) = 2.687162990040255e-160: cdf there 3.9143977710646485e-77, one ulp left 3.914397771064648e-77',
+        'item 7/16: measured error 3.91e+23 (tol 1e-10); ppf(1e-100) = 2.687162990040255e-160: cdf there 3.9143977710646485e-77, one ulp left 3.914397771064648e-77',
     ('attention-31', 'outside'):
         'item 5: measured error 3.33e-16 (tol 0); cdf(8.457808177213387) = 0.9999999999999997',
     ('attention-31', 'quantiles'):
@@ -726,7 +726,7 @@ KNOWN = {
     ('attention-56', 'quantiles'):
         'item 1: measured error 1 (tol 1e-10); isf(1e-300) = 0.022919530932900778: sf there 0.0, one ulp left 0.0',
     ('attention-57', 'quantiles'):
-        'N10: measured error 2e+21 (tol 1e-10); ppf(1e-100) = 5.76605076301125e-162: cdf there 1.996575062964143e-79, one ulp left 1.996575062972181e-79',
+        'item 7/16: measured error 2e+21 (tol 1e-10); ppf(1e-100) = 5.76605076301125e-162: cdf there 1.996575062964143e-79, one ulp left 1.996575062972181e-79',
     ('attention-58', 'outside'):
         'item 5: measured error 2.22e-16 (tol 0); cdf(0.005100199011316434) = 0.9999999999999998',
     ('attention-58', 'quantiles'):
@@ -786,7 +786,7 @@ KNOWN = {
     ('attention-74', 'outside'):
         'item 5: measured error 3.33e-16 (tol 0); cdf(11.32608517515617) = 0.9999999999999997',
     ('attention-74', 'quantiles'):
-        'N10: measured error 2.05e+20 (tol 1e-10); ppf(1e-100) = 5.824732072192032e-162: cdf there 2.0499978901067123e-80, one ulp left 2.0499978901074857e-80',
+        'item 7/16: measured error 2.05e+20 (tol 1e-10); ppf(1e-100) = 5.824732072192032e-162: cdf there 2.0499978901067123e-80, one ulp left 2.0499978901074857e-80',
     ('attention-75', 'quantiles'):
         'item 1: measured error 1 (tol 1e-10); isf(1e-300) = 1061.8716925393812: sf there 0.0, one ulp left 0.0',
     ('attention-76', 'outside'):
@@ -1784,7 +1784,7 @@ KNOWN = {
     ('head_average-5', 'outside'):
         'item 5: measured error 2.22e-16 (tol 0); cdf(107.11351859633656) = 0.9999999999999998',
     ('head_average-5', 'quantiles'):
-        'N10: measured error 1.2e+20 (tol 1e-10); ppf(1e-100) = 8.656755110790994e-163: cdf there 1.2013413729588415e-80, one ulp left 1.2013413729607026e-80',
+        'item 7/16: measured error 1.2e+20 (tol 1e-10); ppf(1e-100) = 8.656755110790994e-163: cdf there 1.2013413729588415e-80, one ulp left 1.2013413729607026e-80',
     ('head_average-6', 'outside'):
         'item 5: measured error 2.22e-16 (tol 0); cdf(325.152940702166) = 0.9999999999999998',
     ('head_average-6', 'quantiles'):
@@ -1794,7 +1794,7 @@ KNOWN = {
     ('head_average-8', 'outside'):
         'item 5: measured error 3.33e-16 (tol 0); cdf(6.4800694935265275) = 0.9999999999999997',
     ('head_average-8', 'quantiles'):
-        'N10: measured error 7.79e+20 (tol 1e-10); ppf(1e-100) = 1.2839620748754052e-161: cdf there 7.78756666312486e-80, one ulp left 7.787566663129106e-80',
+        'item 7/16: measured error 7.79e+20 (tol 1e-10); ppf(1e-100) = 1.2839620748754052e-161: cdf there 7.78756666312486e-80, one ulp left 7.787566663129106e-80',
     ('head_average-9', 'outside'):
         'item 5: measured error 2.22e-16 (tol 0); cdf(0.30746973765901) = 0.9999999999999998',
     ('head_average-9', 'quantiles'):
