@@ -110,7 +110,8 @@ def integrate(f, a, b, rel=1e-13, absolute=0.0, max_rounds=60, max_panels=3000):
         x = np.where(theta <= np.pi / 2, a + w * s, b - w * c)
         x = np.clip(x, a, b)
         with np.errstate(all="ignore"):
-            return np.asarray(f(x), dtype=float) * (w / 2) * np.sin(theta)
+            v = np.asarray(f(x), dtype=float) * (w / 2) * np.sin(theta)
+        return np.where((x == a) | (x == b), 0.0, v)  # a node rounded onto an end: measure 0
 
     # 64 first panels: a narrow component inside a wide interval (a mixture) is not missed
     edges = np.linspace(0.0, np.pi, 65)
@@ -141,7 +142,7 @@ def integrate(f, a, b, rel=1e-13, absolute=0.0, max_rounds=60, max_panels=3000):
         # a panel's share of the error budget, with a floor (1e-3 of it) so that interior
         # square-root points (cusps, inner edges of a mixture) end after ~40 halvings
         tol = np.maximum(absolute, rel * guess) * np.maximum(2 * half / np.pi, 1e-3)
-        ok = (est <= tol) | (half < 1e-15)
+        ok = (est <= tol) | (half < 1e-12)
         total += i21[ok].sum()
         err_total += est[ok].sum()
         rest = panels[~ok]
@@ -234,7 +235,7 @@ def check_moments(law, pt):
             m2 = float(pt.moments[1]) if len(pt.moments) >= 2 else mk if k == 2 else None
             ref_scale = math.sqrt(abs(float(law.moment(2)))) if m2 is None else math.sqrt(abs(m2))
             ref_scale = max(ref_scale, TINY)
-        s = ref_scale ** k
+        s = max(ref_scale ** k, TINY)
         errs.append(abs(mk - q) / s)
         parts.append(f"m{k}: law {mk!r}, quadrature {q!r}")
         if exact is not None:

@@ -32,11 +32,19 @@ KINDS = {
     "N10": "ppf not the quantile (cdf(ppf(q)) ≠ q) away from the far tail",
     "N11": "sf + cdf ≠ 1",
     "N12": "pdf negative, NaN, or non-zero outside the support",
+    "N13": "exact push-forward by a cubic or with float coefficients does not return (FLINT resultant)",
+    "N14": "RuntimeWarning from the library (overflow in numeric roots 1/r), an error under the suite's filter",
+    "N15": "a call exceeds its time bound (30 s per check, 60 s per construction)",
 }
 
 
+def clean(d):
+    d = re.sub(r"np\.float64\(([^)]*)\)", r"\1", d)
+    return re.sub(r"np\.complex128\(([^)]*)\)", r"\1", d)
+
+
 def kind(r):
-    d, ch, fam = r["detail"], r["check"], r["id"].rsplit("-", 1)[0]
+    d, ch, fam = clean(r["detail"]), r["check"], r["id"].rsplit("-", 1)[0]
     built = not d.startswith("construction failed")
     if "StopIteration" in d:
         return "item 2"
@@ -49,7 +57,9 @@ def kind(r):
     if "support scan missed" in d or "did not converge" in d and "subordination" in r["call"]:
         return "item 19"
     if "CallTimeout" in d:
-        return "N9"
+        return "N15"
+    if "RuntimeWarning" in d:
+        return "N14"
     if fam in ("mha", "mha_rho", "values", "preset") and ("branch continuation" in d or "carry mass" in d):
         return "item 18"
     if not built or r["err"] is None:
@@ -89,8 +99,7 @@ def reason(r):
     err = r["err"]
     measured = (f"measured error {float(err):.3g} (tol {r['tol']:g})" if isinstance(err, (int, float))
                 else f"measured error {err}" if err is not None else "raises")
-    d = re.sub(r"np\.float64\(([^)]*)\)", r"\1", r["detail"])
-    d = re.sub(r"np\.complex128\(([^)]*)\)", r"\1", d)
+    d = clean(r["detail"])
     return f"{k}: {measured}; {d[:160]}"
 
 

@@ -611,14 +611,19 @@ def fam_pushforward(rng):
         mom = lambda k: (mpmath.fsum(mpmath.binomial(k, j) * mpmath.binomial(k, j - 1) / k * mpf(t) ** j
                                      for j in range(1, k + 1)) if k else mpf(1))
     deg = int(rng.integers(1, 4))
-    c = [float(f"{v:.4g}") for v in rng.normal(size=deg + 1)]
+    # dyadic coefficients (k/8).  The exact elimination of a cubic, or of any degree with float
+    # coefficients such as 0.6104 (the rational 5497…/2^53), does not return within minutes
+    # (test_kinds.py::test_cubic_pushforward_returns): cubics go through the numeric
+    # push-forward Transformed(law, c)
+    c = [dyadic(rng, -2, 2) for _ in range(deg + 1)]
     if c[-1] == 0:
         c[-1] = 1.0
     # E φ(X) and E φ(X)²
     m1 = mpmath.fsum(mpf(ci) * mom(i) for i, ci in enumerate(c))
     sq = np.polynomial.polynomial.polymul(c, c)
     m2 = mpmath.fsum(mpf(float(ci)) * mom(i) for i, ci in enumerate(sq))
-    return dict(call=f"{base}.pushforward({c!r})", moments=(m1, m2))
+    call = f"{base}.pushforward({c!r})" if deg < 3 else f"Transformed({base}, {c!r})"
+    return dict(call=call, moments=(m1, m2))
 
 
 # ------------------------------------------------------------------ registry
@@ -626,7 +631,7 @@ def fam_pushforward(rng):
 FAMILIES = {
     "semicircle": (fam_semicircle, 60, 1500),
     "mp_lt1": (fam_mp_lt1, 60, 1500),
-    "mp_near1": (fam_mp_near1, 2, 60),
+    "mp_near1": (fam_mp_near1, 2, 30),
     "mp_gt1": (fam_mp_gt1, 40, 1000),
     "freepoisson": (fam_freepoisson, 40, 1000),
     "pointmass": (fam_pointmass, 20, 300),
@@ -644,13 +649,13 @@ FAMILIES = {
     "cfp_alg": (fam_cfp_alg, 2, 60),
     "boxplus_power_alg": (fam_boxplus_power_alg, 2, 40),
     "boxtimes_power_alg": (fam_boxtimes_power_alg, 2, 40),
-    "boxplus_num": (fam_boxplus_num, 1, 25),
-    "boxtimes_num": (fam_boxtimes_num, 1, 25),
-    "cfp_num": (fam_cfp_num, 1, 25),
-    "powers_num": (fam_powers_num, 1, 25),
+    "boxplus_num": (fam_boxplus_num, 1, 15),
+    "boxtimes_num": (fam_boxtimes_num, 1, 15),
+    "cfp_num": (fam_cfp_num, 1, 15),
+    "powers_num": (fam_powers_num, 1, 15),
     "dilate": (fam_dilate, 40, 800),
     "affine": (fam_affine, 30, 600),
-    "pushforward": (fam_pushforward, 20, 400),
+    "pushforward": (fam_pushforward, 20, 150),
 }
 
 
