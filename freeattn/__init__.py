@@ -12,6 +12,7 @@ from .convolution import (boxplus, boxtimes, compound_free_poisson, free_additiv
 from .laws import AlgebraicLaw, FreePoisson, Law, MarchenkoPastur, PointMass, Semicircle
 from .laws import CauchyLaw, Discrete, Empirical, Mixture, NumericalLaw, Transformed
 
+from .convolution.rectangular import rectangular_free_convolution  # noqa: E402,F401
 __version__ = "0.1.0"
 
 __all__ = [

@@ -13,3 +13,4 @@ __all__ = ["attention_law", "rho_law", "theta1", "theta2", "c_beta", "head_avera
            "kv_law", "kv_values_law", "partial_kv_jump_law", "partial_kv_values_law",
            "partial_kv_output_law", "MHAConfig", "PRESETS",
            "SHARINGS", "BETA_LAW_RANGE", "BETA_MODEL_RANGE", "GAMMA_RANGE", "MAX_HEADS"]
+from .residual import residual_law, residual_outlier  # noqa: E402,F401

@@ -10,3 +10,4 @@ from .multiplicative import boxtimes, free_multiplicative_convolution, free_mult
 
 __all__ = ["free_additive_convolution", "boxplus", "free_multiplicative_convolution", "boxtimes",
            "compound_free_poisson", "free_additive_power", "free_multiplicative_power"]
+from .rectangular import boxplus_rectangular, rectangular_free_convolution  # noqa: E402,F401
