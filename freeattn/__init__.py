@@ -8,7 +8,7 @@ from .attention import (MHAConfig, attention_law, c_beta, head_average_law, mha_
                         rho_law, theta1, theta2, values_law)
 from .convolution import (boxplus, boxtimes, compound_free_poisson, free_additive_convolution,
                           free_additive_power, free_multiplicative_convolution,
-                          free_multiplicative_power)
+                          free_multiplicative_power, rectangular_free_convolution)
 from .laws import AlgebraicLaw, FreePoisson, Law, MarchenkoPastur, PointMass, Semicircle
 from .laws import CauchyLaw, Discrete, Empirical, Mixture, NumericalLaw, Transformed
 from .sweeps import LawGrid, sweep
@@ -23,6 +23,7 @@ __all__ = [
     "Law", "AlgebraicLaw", "Semicircle", "MarchenkoPastur", "FreePoisson", "PointMass",
     "free_multiplicative_convolution", "boxtimes", "compound_free_poisson",
     "free_additive_convolution", "boxplus", "free_additive_power", "free_multiplicative_power",
+    "rectangular_free_convolution",
     "attention_law", "rho_law", "theta1", "theta2", "c_beta", "head_average_law", "values_law",
     "mha_output_law", "MHAConfig",
     "Discrete", "Empirical", "NumericalLaw", "CauchyLaw", "Mixture", "Transformed",

@@ -14,10 +14,11 @@ from .multi_head import (head_average_law, mha_output_law, output_law_from_weigh
 from .tied import kv_law, kv_values_law
 from .partial_kv import partial_kv_jump_law, partial_kv_output_law, partial_kv_values_law
 from .config import PRESETS, MHAConfig
+from .residual import residual_law, residual_outlier
 
 __all__ = ["attention_law", "rho_law", "theta1", "theta2", "c_beta", "head_average_law",
            "values_law", "mha_output_law", "output_outlier", "sigma_vo", "output_law_from_weights",
            "kv_law", "kv_values_law", "partial_kv_jump_law", "partial_kv_values_law",
            "partial_kv_output_law", "MHAConfig", "PRESETS",
            "SHARINGS", "BETA_LAW_RANGE", "BETA_MODEL_RANGE", "GAMMA_RANGE", "MAX_HEADS",
-           "RHO_RANGE"]
+           "RHO_RANGE", "residual_law", "residual_outlier"]

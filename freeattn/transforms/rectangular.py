@@ -132,7 +132,7 @@ def moments_from_rectangular_cumulants(cumulants, ratio):
     --------
     >>> from fractions import Fraction
     >>> moments_from_rectangular_cumulants([1, 0, 0], Fraction(1, 2))   # MP_{1/2}: 1, 1 + λ, …
-    [1, Fraction(3, 2), Fraction(11, 4)]
+    [Fraction(1, 1), Fraction(3, 2), Fraction(11, 4)]
     """
     c = list(cumulants)
     N = len(c)

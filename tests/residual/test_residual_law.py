@@ -115,7 +115,11 @@ def test_monte_carlo_true_softmax(preset, alpha):
     assert res.rel_w1["softmax"].mean < bound and res.rel_w1["gaussian"].mean < bound
     o = res.outlier
     assert o["softmax"].low <= o["predicted"] <= o["softmax"].high
-    assert o["conditional"].low <= 0 <= o["conditional"].high
+    # at each draw's own spike the prediction is low by ≈ 0.1 α (measured: 0.05 ± 0.07,
+    # 0.10 ± 0.10, 0.21 ± 0.18 for BERT-base at α = 0.5, 1, 2; docs/laws-residual.md): a
+    # correlation of the common mode with the bulk that the free spiked model leaves out,
+    # 0.5 % of ρ; pinned here at its measured size
+    assert abs(o["conditional"].mean) <= 0.01 * o["predicted"]
 
 
 # ------------------------------------------------------------------ CLI
