@@ -1,7 +1,7 @@
 """matplotlib set-up shared by every figure freeattn writes (imported only when plotting)."""
 from __future__ import annotations
 
-__all__ = ["pyplot", "save"]
+__all__ = ["pyplot", "save", "mathtext"]
 
 
 def pyplot():
@@ -26,3 +26,30 @@ def save(fig, path, dpi):
     fig.savefig(path, dpi=dpi)
     plt.close(fig)
     return path
+
+
+def mathtext(text):
+    """``text`` with its TeX-style sub- and superscripts as matplotlib mathtext.
+
+    ``"ν_{∞,h} ⊠ MP_{1/γ_V}"`` → ``"ν$_{∞,h}$ ⊠ MP$_{1/γ_V}$"``: each ``_{…}`` or ``^{…}``
+    (braces balanced, nested groups kept inside the same math span) becomes a ``$…$`` span,
+    so that figures never show raw braces.  Text that already holds ``$`` is returned as is.
+    """
+    if text is None or "$" in text:
+        return text
+    out, i = [], 0
+    while i < len(text):
+        if text[i] in "_^" and text[i + 1:i + 2] == "{":
+            depth, j = 0, i + 1
+            while j < len(text):
+                depth += {"{": 1, "}": -1}.get(text[j], 0)
+                if depth == 0:
+                    break
+                j += 1
+            if depth == 0:
+                out.append("$" + text[i:j + 1] + "$")
+                i = j + 1
+                continue
+        out.append(text[i])
+        i += 1
+    return "".join(out)
