@@ -140,23 +140,8 @@ def density_figure(law, points=400, mp_edge=None, label=None, figsize=None):
         ax.tick_params(labelsize=7)
     axes[0].set_ylabel("density / atom mass")
     axes[-1].legend(fontsize=7, loc="best")
-    width = fig.get_size_inches()[0]
-    fig.suptitle(_wrap(mathtext(label or law.name), int(13 * width)), fontsize=8)
+    # wrap=True: broken at the figure's width when drawn, also after a resize (notebooks)
+    fig.suptitle(mathtext(label or law.name), fontsize=8, wrap=True)
     fig.tight_layout()
     return fig
 
-
-def _wrap(text, width):
-    """``text`` broken into lines of at most ``width`` characters, never inside a ``$…$``."""
-    import textwrap
-
-    if "$" in text:  # keep math spans whole: break only at spaces outside them
-        words, line, lines = text.split(" "), "", []
-        for w in words:
-            if line and len(line) + 1 + len(w) > width and line.count("$") % 2 == 0:
-                lines.append(line)
-                line = w
-            else:
-                line = f"{line} {w}" if line else w
-        return "\n".join(lines + [line])
-    return textwrap.fill(text, width)
