@@ -78,7 +78,8 @@ def density_figure(law, points=400, mp_edge=None, label=None, figsize=None):
     mp_edge : float, optional
         Draw the i.i.d. Marchenko–Pastur edge 4θ₁ in the panel that contains it.
     label : str, optional
-        Legend label of the curve (default ``law.name``).
+        Title of the figure (default ``law.name``; ``_{…}``/``^{…}`` as mathtext, wrapped
+        at the figure's width when drawn).
     figsize : tuple, optional
 
     Returns
