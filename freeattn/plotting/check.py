@@ -82,7 +82,7 @@ def plot_check(law, softmax, gaussian, path, *, title=None, bins=80, dpi=90, exc
     ax.set_xlabel("eigenvalue of M Mᵀ")
     ax.set_ylabel("density")
     if title:
-        ax.set_title(mathtext(title), fontsize=10)
+        ax.set_title(mathtext(title, single=True), fontsize=10)
     ax.legend(fontsize=8)
     if path is None:
         fig.tight_layout()

@@ -64,10 +64,10 @@ def finish(fig, ax, path, *, xlabel, ylabel, title=None, xscale=None, yscale=Non
             continue
         name, kw = (scale, {}) if isinstance(scale, str) else scale
         setter(name, **kw)
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel(ylabel)
+    ax.set_xlabel(mathtext(xlabel, single=True))
+    ax.set_ylabel(mathtext(ylabel, single=True))
     if title:
-        ax.set_title(mathtext(title), fontsize=8)
+        ax.set_title(mathtext(title, single=True), fontsize=8)
     if legend:
         ax.legend(fontsize=legend_size)
     return save(fig, path, dpi)

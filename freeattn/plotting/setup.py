@@ -1,7 +1,12 @@
 """matplotlib set-up shared by every figure freeattn writes (imported only when plotting)."""
 from __future__ import annotations
 
+import re
+
 __all__ = ["pyplot", "save", "mathtext"]
+
+#: a one-character subscript after a letter (E_λ, d_K), not inside an identifier (rel_w1)
+_SINGLE = re.compile(r"(?<=[^\W\d_])_([^\W_])(?![\w{])")
 
 
 def pyplot():
@@ -28,12 +33,15 @@ def save(fig, path, dpi):
     return path
 
 
-def mathtext(text):
+def mathtext(text, single=False):
     """``text`` with its TeX-style sub- and superscripts as matplotlib mathtext.
 
     ``"ν_{∞,h} ⊠ MP_{1/γ_V}"`` → ``"ν$_{∞,h}$ ⊠ MP$_{1/γ_V}$"``: each ``_{…}`` or ``^{…}``
     (braces balanced, nested groups kept inside the same math span) becomes a ``$…$`` span,
-    so that figures never show raw braces.  Text that already holds ``$`` is returned as is.
+    so that figures never show raw braces.  With ``single=True`` (axis labels and titles
+    written for the figure, not a law's Python name) a one-character subscript after a
+    letter (``E_λ``, ``d_K``) too, while identifiers such as ``rel_w1`` are left alone.
+    Text that already holds ``$`` is returned as is.
     """
     if text is None or "$" in text:
         return text
@@ -52,4 +60,8 @@ def mathtext(text):
                 continue
         out.append(text[i])
         i += 1
-    return "".join(out)
+    if not single:
+        return "".join(out)
+    parts = "".join(out).split("$")  # even parts lie outside the math spans
+    parts[0::2] = [_SINGLE.sub(r"$_\1$", p) for p in parts[0::2]]
+    return "$".join(parts)

@@ -15,6 +15,7 @@ from freeattn import MarchenkoPastur, attention_law, mha_output_law
 from freeattn.attention import MHAConfig
 from freeattn.cli import main
 from freeattn.plotting import check as mc_plot
+from freeattn.plotting import figures
 from freeattn.plotting.density import density_figure, diverges_at
 from freeattn.plotting.figures import mc_title
 from freeattn.plotting.setup import mathtext, pyplot
@@ -86,6 +87,10 @@ def test_titles_are_mathtext_without_raw_braces():
     assert mathtext("w_{ν̄_{h₂}} and x^{2}") == "w$_{ν̄_{h₂}}$ and x$^{2}$"
     assert mathtext("plain ⊞_0.5 text") == "plain ⊞_0.5 text"
     assert mathtext("$a_{1}$") == "$a_{1}$"
+    assert mathtext("error E_λ (d_K = d_V)", single=True) == "error E$_λ$ (d$_K$ = d$_V$)"
+    assert mathtext("softmax_rel_w1, x_1", single=True) == "softmax_rel_w1, x$_1$"
+    assert mathtext("MP_{1/γ_V}, d_K", single=True) == "MP$_{1/γ_V}$, d$_K$"
+    assert mathtext("mha_output_law(gamma_k=1)") == "mha_output_law(gamma_k=1)"
     law = attention_law(1.0, 1.0, 2)
     fig = density_figure(law, label="ν_{∞,h} ⊠ MP_{1/γ_V}")
     fig.canvas.draw()  # mathtext parses (a bad span raises here)
@@ -93,6 +98,28 @@ def test_titles_are_mathtext_without_raw_braces():
     outside = "".join(title.split("$")[0::2])
     assert "{" not in outside and "}" not in outside and title.count("$") == 4
     plt.close(fig)
+
+
+def test_reproduced_figure_labels_render_as_mathtext(tmp_path, monkeypatch):
+    """fig2c's labels ("coefficient error E_λ", "d_K = d_V") reach the axes as mathtext."""
+    from freeattn.plotting.figures import finish, new_axes
+
+    fig, ax = new_axes()
+    ax.plot([1, 2], [1, 2], label="x")
+    seen = {}
+
+    def keep(f, path, dpi):
+        f.canvas.draw()
+        seen["labels"] = (f.axes[0].get_xlabel(), f.axes[0].get_ylabel(),
+                          f.axes[0].get_title())
+        plt.close(f)
+        return path
+
+    monkeypatch.setattr(figures, "save", keep)
+    finish(fig, ax, str(tmp_path / "f.png"), xlabel="heads h (d_K = d_V fixed)",
+           ylabel="coefficient error E_λ", title=mc_title({"monte_carlo": None}))
+    assert seen["labels"] == ("heads h (d$_K$ = d$_V$ fixed)", "coefficient error E$_λ$",
+                              "lines: GE")
 
 
 def test_mc_none_titles_name_no_markers():
