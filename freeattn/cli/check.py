@@ -213,7 +213,7 @@ def attention(ctx, beta, gamma_k, heads, kv_heads, n, d, draws, seed, workers, s
     _report(as_json, result.to_dict(), result.summary(), plot,
             lambda mc_plot: mc_plot.plot_check(law, [s.softmax for s in result.samples],
                                                [s.gaussian for s in result.samples], plot,
-                                               title=title), out)
+                                               title=title, exclude_top=exclude_top), out)
     if not result.passed:
         raise SystemExit(1)
 
@@ -352,7 +352,8 @@ def mha(preset, beta, n, d, heads, kv_heads, sharing, tied, d_k, d_v, d_o, gamma
         _report(as_json, data, text, plot,
                 lambda mc_plot: mc_plot.plot_check(law, [s.softmax for s in result.samples],
                                                    [s.gaussian for s in result.samples], plot,
-                                                   title=title), out)
+                                                   title=title, exclude_top=exclude_top),
+                out)
     if not passed:
         raise SystemExit(1)
 

@@ -11,7 +11,7 @@ import json
 import click
 
 from ._errors import usage_error as _usage
-from ._paths import check_output_path, write_or_fail
+from ._paths import OUT_HELP, check_output_path, split_out, write_or_fail
 from .check import check
 from ..montecarlo.chain_sweep import chain_rates
 from ..plotting.check import plot_chain
@@ -32,6 +32,18 @@ def _ints(text, hint):
     return values
 
 
+def _write_json(data, out, as_json):
+    """Write ``data`` to ``out`` (JSON, as printed by --json)."""
+    if not out:
+        return
+    def write():
+        with open(out, "w") as fh:
+            json.dump(data, fh, indent=1)
+    write_or_fail(write, out, "--out")
+    if not as_json:
+        click.echo(f"results written to {out}")
+
+
 @check.command("chain")
 @click.option("--beta", type=float, required=True, help="Inverse temperature β > 0.")
 @click.option("--n-grid", "n_grid", default="250,500,1000,2000", show_default=True,
@@ -43,7 +55,7 @@ def _ints(text, hint):
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed (>= 0).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @click.option("--out", type=click.Path(dir_okay=False), default=None,
-              help="Also write the JSON to this file.")
+              help=OUT_HELP.format(more=""))
 @click.option("--plot", type=click.Path(dir_okay=False), default=None,
               help="Write the log-log plot of the distances against n (with the fits).")
 def chain(beta, n_grid, gamma_k, heads, draws, seed, as_json, out, plot):
@@ -57,6 +69,7 @@ def chain(beta, n_grid, gamma_k, heads, draws, seed, as_json, out, plot):
     falls more slowly than the proof's control at these n.
     """
     ns = _ints(n_grid, "--n-grid")
+    out, plot = split_out(out, plot)
     check_output_path(out, "--out")
     check_output_path(plot, "--plot", plot=True)
     try:
@@ -67,11 +80,7 @@ def chain(beta, n_grid, gamma_k, heads, draws, seed, as_json, out, plot):
                      seed="--seed") from None
     data = res.to_dict()
     click.echo(json.dumps(data, indent=1) if as_json else res.table())
-    if out:
-        def write():
-            with open(out, "w") as fh:
-                json.dump(data, fh, indent=1)
-        write_or_fail(write, out, "--out")
+    _write_json(data, out, as_json)
     if plot:
         write_or_fail(lambda: plot_chain([res], plot), plot, "--plot")
         if not as_json:
@@ -88,16 +97,26 @@ def chain(beta, n_grid, gamma_k, heads, draws, seed, as_json, out, plot):
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed (>= 0).")
 @click.option("--no-law", is_flag=True, help="Skip the bulk comparison with nu_inf,h.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
-def uncentered(beta, gamma_k, heads, n, draws, seed, no_law, as_json):
+@click.option("--out", type=click.Path(dir_okay=False), default=None,
+              help="Write the results to FILE.json (the --json content; the command draws "
+                   "no figure).")
+def uncentered(beta, gamma_k, heads, n, draws, seed, no_law, as_json, out):
     """Corollary C.3: s1(A)/sqrt(h) -> 1, s2(A) -> 0, top singular vector -> 1/sqrt(n),
     ||A||_F^2/h -> e^(beta^2), stable rank -> e^(beta^2), (C.13) A A^T = hP + A^perp A^perp^T,
     and the bulk of the uncentered sqrt(n/h) A against nu_inf,h."""
+    out, fig = split_out(out, None)
+    if fig is not None:
+        raise click.BadParameter(f"{fig!r}: this command draws no figure; give FILE.json",
+                                 param_hint="--out")
+    check_output_path(out, "--out")
     try:
         model = AttentionModel.from_ratios(beta, n, gamma_k, heads, kind="attention")
         res = uncentered_check(model, draws=draws, seed=seed, law=not no_law)
     except (TypeError, ValueError) as exc:
         raise _usage(exc, beta="--beta", gamma_k="--gamma-k", heads="--heads", n="--n",
                      draws="--draws", seed="--seed") from None
-    click.echo(json.dumps(res.to_dict(), indent=1) if as_json else res.summary())
+    data = res.to_dict()
+    click.echo(json.dumps(data, indent=1) if as_json else res.summary())
+    _write_json(data, out, as_json)
     if not res.bounds_hold:
         raise SystemExit(1)

@@ -5,7 +5,9 @@ import json
 
 import click
 
-from ._paths import check_output_path, write_or_fail
+from ..attention.domains import BETA, GAMMA_K, GAMMA_O, GAMMA_V
+from ._domains import param_option
+from ._paths import OUT_HELP, check_output_path, split_out, write_or_fail
 from .reproduce import reproduce
 from ..reproduce import dof_expansion as _dof_expansion
 from ..reproduce import fig2b as _fig2b
@@ -16,30 +18,64 @@ from ._errors import usage_error
 __all__ = ["fig2b", "figD1", "tableD1", "dof_expansion"]
 
 
-def _emit(mod, res, plot, no_plot, out):
-    click.echo("\n".join(mod.summary(res)))
+def _emit(mod, res, plot, no_plot, out, as_json=False):
+    if as_json:
+        click.echo(json.dumps(res, indent=1, default=float))
+    else:
+        click.echo("\n".join(mod.summary(res)))
     if out:
         def write():
             with open(out, "w") as fh:
                 json.dump(res, fh, indent=1, default=float)
         write_or_fail(write, out, "--out")
-        click.echo(f"wrote {out}")
+        if not as_json:
+            click.echo(f"wrote {out}")
     if plot and not no_plot:
         write_or_fail(lambda: mod.plot(res, plot), plot, "--plot")
-        click.echo(f"wrote {plot}")
+        if not as_json:
+            click.echo(f"wrote {plot}")
 
 
-def _paths(plot, no_plot, out):
-    if plot and not no_plot:
+def _paths(plot, no_plot, out, default):
+    """(out, plot, no_plot) after the --out convention: ``--out FIG.png`` is the figure
+    (else --plot, else ``default``); both paths checked before any work."""
+    out, fig = split_out(out, None)
+    if fig is not None:
+        if plot is not None:
+            raise click.BadParameter("give the figure once: --out FILE.png or --plot FILE.png",
+                                     param_hint="--out")
+        plot, no_plot = fig, False
+    plot = plot or default
+    if not no_plot:
         check_output_path(plot, "--plot", plot=True)
     check_output_path(out, "--out")
+    return out, plot, no_plot
+
+
+def _json_out(out):
+    """--out of a command without a figure: only FILE.json."""
+    out, fig = split_out(out, None)
+    if fig is not None:
+        raise click.BadParameter(f"{fig!r}: this command draws no figure; give FILE.json",
+                                 param_hint="--out")
+    return check_output_path(out, "--out")
 
 
 _plot = click.option("--plot", type=click.Path(dir_okay=False), default=None,
                      help="Figure file (format from the extension).")
 _no_plot = click.option("--no-plot", is_flag=True, help="Do not write the figure.")
 _out = click.option("--out", type=click.Path(dir_okay=False), default=None,
-                    help="Write all numbers as JSON to this file.")
+                    help=OUT_HELP.format(more=": all the numbers"))
+_out_json = click.option("--out", type=click.Path(dir_okay=False), default=None,
+                         help="Write all the numbers to FILE.json (JSON; the command draws no "
+                              "figure).")
+_json = click.option("--json", "as_json", is_flag=True,
+                     help="Print all the numbers as JSON (the --out FILE.json content) "
+                          "instead of the summary.")
+_draws = click.option("--draws", type=click.IntRange(min=1), default=10, show_default=True,
+                      help="Independent softmax draws.")
+_seed = click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+                     help="Seed (>= 0) of the Monte Carlo draws.")
 
 
 @reproduce.command("fig2b", short_help="Coefficient-error map over h and gamma_O (Fig. 2(b))")
@@ -53,14 +89,14 @@ def fig2b(points, plot, no_plot, out):
     λ = 1e-4, σ² = 0.1), the two paths and the width boundaries, with the boundary
     crossings h = 32, 64, 96 and the map's peaks compared with them."""
     mod = _fig2b
-    _paths(plot or "fig2b.png", no_plot, out)
+    out, plot, no_plot = _paths(plot, no_plot, out, "fig2b.png")
     res = mod.compute(points_h=points, points_g=max(5, round(49 * points / 57)))
-    _emit(mod, res, plot or "fig2b.png", no_plot, out)
+    _emit(mod, res, plot, no_plot, out)
 
 
 @reproduce.command("figD1", short_help="Attention and MHA spectra at n = 256 (Fig. D.1)")
-@click.option("--draws", type=click.IntRange(min=1), default=10, show_default=True)
-@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
+@_draws
+@_seed
 @_plot
 @_no_plot
 @_out
@@ -68,9 +104,9 @@ def figD1(draws, seed, plot, no_plot, out):
     """Fig. D.1, §D.7: head splitting (a), output width (b), K/V sharing and tying (c) at
     n = 256, β = 1; 64-bin histograms of the softmax spectra with the limits."""
     mod = _figD1
-    _paths(plot or "figD1.png", no_plot, out)
+    out, plot, no_plot = _paths(plot, no_plot, out, "figD1.png")
     res = mod.compute(draws=draws, seed=seed)
-    _emit(mod, res, plot or "figD1.png", no_plot, out)
+    _emit(mod, res, plot, no_plot, out)
 
 
 @reproduce.command("tableD1", short_help="Largest error bars of the learning figures (Table D.1)")
@@ -79,14 +115,16 @@ def figD1(draws, seed, plot, no_plot, out):
                    "figures not given are computed at --mc size.")
 @click.option("--mc", type=click.Choice(["none", "reduced", "paper"]), default="reduced",
               show_default=True, help="Size of the figures computed here (none: only --from).")
-@click.option("--draws", type=click.IntRange(min=2), default=10, show_default=True)
-@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
-@_out
-def tableD1(inputs, mc, draws, seed, out):
+@click.option("--draws", type=click.IntRange(min=2), default=10, show_default=True,
+              help="Independent softmax draws per marker of the figures computed here.")
+@_seed
+@_out_json
+@_json
+def tableD1(inputs, mc, draws, seed, out, as_json):
     """Table D.1: for each learning figure, the largest distance from a plotted estimate to
     its 95 % interval's farther end, absolute and relative, beside the paper's."""
     mod = _tableD1
-    check_output_path(out, "--out")
+    out = _json_out(out)
     given = {}
     for path in inputs:
         with open(path) as fh:
@@ -97,18 +135,19 @@ def tableD1(inputs, mc, draws, seed, out):
                                      param_hint="--from")
         given[name] = data
     res = mod.compute(given, mc=mc, draws=draws, seed=seed)
-    _emit(mod, res, None, True, out)
+    _emit(mod, res, None, True, out, as_json)
 
 
 @reproduce.command("dof-expansion", short_help="(C.22), (C.23): w at strong regularisation")
-@click.option("--beta", type=float, default=1.0, show_default=True)
-@click.option("--gamma-k", "gamma_k", type=float, default=1.0, show_default=True)
-@click.option("--gamma-v", "gamma_v", type=float, default=1.0, show_default=True)
-@click.option("--gamma-o", "gamma_o", type=float, default=None,
-              help="Include the output projection (adds 1/γ_O to m̄₂).")
+@param_option(BETA, default=1.0, show_default=True)
+@param_option(GAMMA_K, default=1.0, show_default=True)
+@param_option(GAMMA_V, default=1.0, show_default=True)
+@param_option(GAMMA_O, default_help="none: no output projection",
+              extra="Includes the output projection (adds 1/γ_O to m̄₂).")
 @click.option("--heads", default="4,16", show_default=True, help="Two head counts h1,h2.")
-@_out
-def dof_expansion(beta, gamma_k, gamma_v, gamma_o, heads, out):
+@_out_json
+@_json
+def dof_expansion(beta, gamma_k, gamma_v, gamma_o, heads, out, as_json):
     """§C.4: (C.22) w = 1/λ − m̄₂/λ² + R, 0 <= R <= m̄₃/λ³, against the exact w of (5.4);
     (C.23) the head-count gap (1/h1 − 1/h2)/λ²; the β = 1 tied/independent comparison."""
     mod = _dof_expansion
@@ -119,10 +158,10 @@ def dof_expansion(beta, gamma_k, gamma_v, gamma_o, heads, out):
     except ValueError:
         raise click.BadParameter("must be two head counts 0 < h1 < h2, e.g. 4,16",
                                  param_hint="--heads") from None
-    check_output_path(out, "--out")
+    out = _json_out(out)
     try:
         res = mod.compute(beta=beta, gamma_k=gamma_k, heads=hs, gamma_v=gamma_v,
                           gamma_o=gamma_o)
     except (TypeError, ValueError) as exc:
         raise usage_error(exc, gamma_v="--gamma-v", gamma_o="--gamma-o") from None
-    _emit(mod, res, None, True, out)
+    _emit(mod, res, None, True, out, as_json)

@@ -10,72 +10,68 @@ import json
 import click
 import numpy as np
 
-from ..attention.config import MHAConfig
 from ..attention.residual import residual_law, residual_outlier
 from ..montecarlo.residual import check_residual
+from ..attention.domains import RHO
+from ._domains import REAL, param_option
 from ._errors import usage_error
-from ._output import write_curve
-from ._paths import check_curve_outputs, write_or_fail
+from ._layer import config_from_flags, layer_options
+from ._output import CURVE_OUT_HELP, curve_payload, write_curve
+from ._paths import check_curve_outputs, check_output_path, split_out, write_or_fail
 from .plotting import plot_density
 
 __all__ = ["density_residual", "check_residual_command"]
 
 
-def _config(preset, n, d, heads, kv_heads, d_k, sharing, rho, beta):
-    over = {k: v for k, v in dict(n=n, d=d, heads=heads, kv_heads=kv_heads, d_k=d_k,
-                                  sharing=sharing, rho=rho, beta=beta).items() if v is not None}
-    if "d" in over:
-        over["d_o"] = over["d"]
-    if preset is not None:
-        if "d_k" in over:
-            over["d_v"] = over["d_k"]
-        return MHAConfig.preset(preset, **over)
-    missing = [f"--{k.replace('_', '-')}" for k in ("n", "d", "d_k") if k not in over]
-    if missing:
-        raise click.UsageError(f"give --preset or {', '.join(missing)}")
-    over.setdefault("d_o", over["d"])
-    return MHAConfig(**over)
+def _config(preset, beta, n, d, heads, kv_heads, sharing, tied, d_k, d_v, d_o, gamma_k,
+            gamma_v, gamma_o, rho):
+    """The layer of the flags (:func:`._layer.config_from_flags`), with the residual's own
+    defaults where a preset is overridden: d_V follows --d-k and d_O follows --d (the branch
+    MHA(X) must have the width d of X), unless --d-v/--gamma-v or --d-o/--gamma-o are given."""
+    if d_k is not None and d_v is None and gamma_v is None:
+        d_v = d_k
+    if d is not None and d_o is None and gamma_o is None:
+        d_o = d
+    return config_from_flags(preset, beta, n, d, heads, kv_heads, sharing, tied, d_k, d_v, d_o,
+                             gamma_k, gamma_v, gamma_o, rho=rho)
 
 
 def _layer_options(f):
-    for opt in reversed([
-        click.option("--preset", default=None, help="A published layer (Table D.2 names)."),
-        click.option("--alpha", type=float, required=True,
-                     help="Weight of the attention branch: R = X + α √n MHA(X) (α > 0)."),
-        click.option("--n", type=int, default=None, help="Context length n (override)."),
-        click.option("--d", type=int, default=None, help="Width d = d_O (override; n ≤ d)."),
-        click.option("--heads", type=int, default=None, help="Query heads h (override)."),
-        click.option("--kv-heads", type=int, default=None, help="K/V heads (override)."),
-        click.option("--d-k", "d_k", type=int, default=None, help="d_K = d_V (override)."),
-        click.option("--sharing", type=click.Choice(["none", "gqa", "mqa", "tied_kv"]),
-                     default=None, help="K/V sharing (override)."),
-        click.option("--rho", type=float, default=None, help="K–V correlation ρ in [0, 1]."),
-        click.option("--beta", type=float, default=None, help="Inverse temperature β."),
-    ]):
-        f = opt(f)
-    return f
+    """The layer flags of ``check mha``/``density mha`` plus --rho and --alpha."""
+    f = param_option(RHO, extra="Needs d_V = d_K.")(f)
+    f = click.option("--alpha", type=REAL, required=True,
+                     help="Weight of the attention branch: R = X + α √n MHA(X) (α > 0).")(f)
+    return layer_options(f)
+
+
+_FLAGS = dict(preset="--preset", alpha="--alpha", rho="--rho", draws="--draws", seed="--seed")
 
 
 @click.command("residual")
 @_layer_options
 @click.option("--points", type=int, default=400, show_default=True,
               help="Number of grid points across the support.")
-@click.option("--out", type=click.Path(dir_okay=False), help="Write the curve (JSON or CSV).")
-@click.option("--plot", type=click.Path(dir_okay=False), help="Write a plot of the density.")
-def density_residual(preset, alpha, n, d, heads, kv_heads, d_k, sharing, rho, beta, points,
-                     out, plot):
+@click.option("--out", type=click.Path(dir_okay=False), help=CURVE_OUT_HELP)
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the curve as JSON (the --out FILE.json content) instead of text.")
+@click.option("--plot", type=click.Path(dir_okay=False),
+              help="Write a plot of the density; the format follows the extension "
+                   "(.png, .pdf, .svg, ...).")
+def density_residual(preset, beta, n, d, heads, kv_heads, sharing, tied, d_k, d_v, d_o,
+                     gamma_k, gamma_v, gamma_o, alpha, rho, points, out, as_json, plot):
     """Density of the squared singular values of R/√d, R = X + α √n MHA(X):
     δ₁ ⊞_λ D_{α²λ} ν_MHA with λ = n/d (Benaych-Georges 2009), and the outlier of the
     uncentred R (Benaych-Georges & Nadakuditi 2012)."""
+    out, plot = split_out(out, plot, data=("json", "csv"), default="csv")
     check_curve_outputs(points, out, plot)
+    cfg = _config(preset, beta, n, d, heads, kv_heads, sharing, tied, d_k, d_v, d_o, gamma_k,
+                  gamma_v, gamma_o, rho)
     try:
-        cfg = _config(preset, n, d, heads, kv_heads, d_k, sharing, rho, beta)
         law = residual_law(cfg, alpha)
         support, atoms = law.support(), law.atoms()
         outlier = residual_outlier(cfg, alpha, law=law)
     except (TypeError, ValueError) as exc:
-        raise usage_error(exc, preset="--preset", alpha="--alpha", rho="--rho",
-                          d_o="--d") from None
+        raise usage_error(exc, **_FLAGS) from None
     except ArithmeticError as exc:
         raise click.ClickException(f"the law could not be resolved: {exc}") from None
     lines = [f"law       : {law.name}",
@@ -88,20 +84,26 @@ def density_residual(preset, alpha, n, d, heads, kv_heads, d_k, sharing, rho, be
         lines.append(f"moment {k}  : {law.moment(k):.12g}")
     lines.append(f"outlier   : s1(R/sqrt(d)) = {outlier:.10g} (spike alpha*sqrt(n) = "
                  f"{alpha * np.sqrt(cfg.n):.10g})")
-    click.echo("\n".join(lines))
+    if not as_json:
+        click.echo("\n".join(lines))
     a, b = float(support[0][0]), float(support[-1][1])
     x = np.linspace(a, b, points)
     pdf = law.pdf(x)
+    params = dict(kind="residual", preset=preset, alpha=alpha, **cfg.to_dict(),
+                  outlier=outlier)
+    if as_json:
+        click.echo(json.dumps(curve_payload(law, params, support, atoms, x, pdf), indent=1,
+                              allow_nan=False))
     if out:
-        params = dict(kind="residual", preset=preset, alpha=alpha, **cfg.to_dict(),
-                      outlier=outlier)
         write_or_fail(lambda: write_curve(out, law, params, support, atoms, x, pdf), out,
                       "--out")
-        click.echo(f"wrote {out}")
+        if not as_json:
+            click.echo(f"wrote {out}")
     if plot:
         xs = np.linspace(a, b, max(points, 800))
         write_or_fail(lambda: plot_density(law, xs, law.pdf(xs), plot), plot, "--plot")
-        click.echo(f"wrote {plot}")
+        if not as_json:
+            click.echo(f"wrote {plot}")
 
 
 @click.command("residual")
@@ -109,19 +111,31 @@ def density_residual(preset, alpha, n, d, heads, kv_heads, d_k, sharing, rho, be
 @click.option("--draws", type=int, default=10, show_default=True, help="Independent draws.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Root seed.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
-def check_residual_command(preset, alpha, n, d, heads, kv_heads, d_k, sharing, rho, beta,
-                           draws, seed, as_json):
+@click.option("--out", type=click.Path(dir_okay=False), default=None,
+              help="Write the results to FILE.json (the --json content; the command draws "
+                   "no figure).")
+def check_residual_command(preset, beta, n, d, heads, kv_heads, sharing, tied, d_k, d_v, d_o,
+                           gamma_k, gamma_v, gamma_o, alpha, rho, draws, seed, as_json, out):
     """Monte Carlo of the true softmax residual stream and its Gaussian equivalent against
     the residual law: KS, relative W₁ (bulk, outlier removed) and the outlier, with 95 %
     Student-t intervals over draws."""
-
+    out, fig = split_out(out, None)
+    if fig is not None:
+        raise click.BadParameter(f"{fig!r}: this command draws no figure; give FILE.json",
+                                 param_hint="--out")
+    check_output_path(out, "--out")
+    cfg = _config(preset, beta, n, d, heads, kv_heads, sharing, tied, d_k, d_v, d_o, gamma_k,
+                  gamma_v, gamma_o, rho)
     try:
-        cfg = _config(preset, n, d, heads, kv_heads, d_k, sharing, rho, beta)
         res = check_residual(cfg, alpha, draws=draws, seed=seed)
     except (TypeError, ValueError) as exc:
-        raise usage_error(exc, preset="--preset", alpha="--alpha", draws="--draws",
-                          seed="--seed", d_o="--d") from None
+        raise usage_error(exc, **_FLAGS) from None
     data = res.to_dict()
+    if out:
+        def write():
+            with open(out, "w") as fh:
+                json.dump(data, fh, indent=1, default=float)
+        write_or_fail(write, out, "--out")
     if as_json:
         click.echo(json.dumps(data, indent=1, default=float))
         return

@@ -7,11 +7,13 @@ Axes are given as ``A:B:N`` (N points from A to B), ``v1,v2,...`` or one value, 
 """
 from __future__ import annotations
 
+import json
+
 import click
 import numpy as np
 
 from ._errors import usage_error
-from ._paths import write_or_fail
+from ._paths import OUT_HELP, check_output_path, split_out, write_or_fail
 from ._progress import progress_option, show_progress
 from ..attention import MHAConfig, attention_law
 from ..sweeps import sweep as run_sweep
@@ -67,7 +69,12 @@ def _common(f):
         click.option("--workers", type=click.IntRange(1, 256), default=1, show_default=True,
                      help="Processes."),
         click.option("--out", type=click.Path(dir_okay=False),
-                     help="Write FILE.json (everything) or a CSV of the scalars (any other name)."),
+                     help=OUT_HELP.format(more=": everything, with the atoms; .csv or any "
+                                               "other name: one row per point with the "
+                                               "scalars (atom_mass among them)")),
+        click.option("--json", "as_json", is_flag=True,
+                     help="Print everything as JSON (the --out FILE.json content) instead of "
+                          "the table."),
         click.option("--plot", type=click.Path(dir_okay=False),
                      help="Write a heat map (two axes) or a curve (one axis) of --quantity."),
         click.option("--quantity", default="right_edge", show_default=True,
@@ -79,23 +86,30 @@ def _common(f):
     return f
 
 
-def _run(build, axes, moments, x, cdf, workers, out, plot, quantity, progress, flags):
+def _run(build, axes, moments, x, cdf, workers, out, as_json, plot, quantity, progress, flags):
+    out, plot = split_out(out, plot, data=("json", "csv"), default="csv")
+    check_output_path(out, "--out")
+    check_output_path(plot, "--plot", plot=True)
     xs = _axis(x, "--x")
     try:
         res = run_sweep(build, moments=moments, x=xs, cdf=cdf, workers=workers,
-                        progress=show_progress(progress), **axes)
+                        progress=show_progress(progress, as_json), **axes)
         if plot:
             res._quantity(quantity)  # a bad --quantity fails before any file is written
     except (TypeError, ValueError) as exc:
         raise usage_error(exc, **flags) from None
     if out:
-        write_or_fail(lambda: res.to_json(out) if out.endswith(".json") else res.to_csv(out),
+        write_or_fail(lambda: res.to_json(out) if out.lower().endswith(".json") else res.to_csv(out),
                       out, "--out")
-        click.echo(f"wrote {out}")
+        if not as_json:
+            click.echo(f"wrote {out}")
     if plot:
         write_or_fail(lambda: res.plot(quantity, plot), plot, "--plot")
-        click.echo(f"wrote {plot}")
-    if not out and not plot:
+        if not as_json:
+            click.echo(f"wrote {plot}")
+    if as_json:
+        click.echo(json.dumps(res.to_dict(), indent=1, allow_nan=False))
+    elif not out and not plot:
         cols = res.scalar_columns()
         click.echo("\t".join(cols))
         for row in zip(*cols.values()):
@@ -112,11 +126,13 @@ def sweep():
 @click.option("--gamma-k", "gamma_k", required=True, help="γ_K = h d_K / n values.")
 @click.option("--heads", default="1", show_default=True, help="Head counts h (integers).")
 @_common
-def sweep_attention(beta, gamma_k, heads, moments, x, cdf, workers, out, plot, quantity, progress):
+def sweep_attention(beta, gamma_k, heads, moments, x, cdf, workers, out, as_json, plot, quantity,
+                    progress):
     """ν_{∞,h} = attention_law(β, γ_K, h) over a grid (axes in the order β, γ_K, h)."""
     axes = {"beta": _axis(beta, "--beta"), "gamma_k": _axis(gamma_k, "--gamma-k"),
             "heads": _axis(heads, "--heads", integer=True)}
-    _run(attention_law, axes, moments, x, cdf, workers, out, plot, quantity, progress, {})
+    _run(attention_law, axes, moments, x, cdf, workers, out, as_json, plot, quantity,
+         progress, {})
 
 
 @sweep.command("mha")
@@ -128,7 +144,8 @@ def sweep_attention(beta, gamma_k, heads, moments, x, cdf, workers, out, plot, q
 @click.option("--kind", type=click.Choice(["mha", "values", "head_average", "attention"]),
               default="mha", show_default=True, help="Which matrix's law.")
 @_common
-def sweep_mha(preset, beta, heads, kind, moments, x, cdf, workers, out, plot, quantity, progress):
+def sweep_mha(preset, beta, heads, kind, moments, x, cdf, workers, out, as_json, plot, quantity,
+                    progress):
     """The layer law of a preset over β (and h), its widths n, d, d_K, d_V, d_O kept."""
     try:
         MHAConfig.preset(preset)
@@ -137,5 +154,5 @@ def sweep_mha(preset, beta, heads, kind, moments, x, cdf, workers, out, plot, qu
     axes = {"beta": _axis(beta, "--beta")}
     if heads is not None:
         axes["heads"] = _axis(heads, "--heads", integer=True)
-    _run(_Layer(preset, kind, {}), axes, moments, x, cdf, workers, out, plot, quantity,
-         progress, {})
+    _run(_Layer(preset, kind, {}), axes, moments, x, cdf, workers, out, as_json, plot,
+         quantity, progress, {})

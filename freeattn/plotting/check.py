@@ -3,7 +3,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..montecarlo.metrics import density_histogram
+from ..montecarlo.metrics import density_histogram, drop_top
+from .density import _view_top, diverges_at
+from .setup import mathtext
 from .setup import pyplot as _pyplot
 from .setup import save
 from ..montecarlo.chain import END_TO_END, STEPS
@@ -11,26 +13,33 @@ from ..montecarlo.chain import END_TO_END, STEPS
 __all__ = ["plot_check", "plot_linearization", "plot_sweep", "plot_chain"]
 
 
-def plot_check(law, softmax, gaussian, path, *, title=None, bins=80, dpi=90):
+def plot_check(law, softmax, gaussian, path, *, title=None, bins=80, dpi=90, exclude_top=0):
     """Density-normalised histograms of softmax and Gaussian eigenvalues over ``law.pdf``.
 
     Parameters
     ----------
     law : law object or None
     softmax, gaussian : sequence of 1-d arrays (eigenvalues per draw; pooled here)
-    path : str
-        Output file (format from the extension, e.g. ``.png``).
+    path : str or None
+        Output file (format from the extension, e.g. ``.png``); None: the open Figure is
+        returned instead (for tests and notebooks).
+    exclude_top : int, default 0
+        The largest ``exclude_top`` eigenvalues of each draw (outliers) are left out, as in
+        the comparison (:func:`freeattn.montecarlo.check.compare_draws`); the legend counts
+        the eigenvalues drawn.
 
     Notes
     -----
     Eigenvalues at the law's atoms (e.g. exact zeros) are left out of the histograms and the
     remaining histogram is scaled by its share of the sample, so that its area matches the
     absolutely continuous mass 1 − Σ atoms drawn by the density; atoms are marked by
-    vertical lines labelled with their mass.
+    vertical lines up to their mass, labelled with it.  The y-range holds both histograms,
+    every atom and the whole density of every bounded component; only a density that
+    diverges at a hard edge is cut (noted in the legend).
     """
     plt = _pyplot()
-    soft = np.concatenate([np.ravel(s) for s in softmax])
-    gauss = np.concatenate([np.ravel(g) for g in gaussian])
+    soft = np.concatenate([drop_top(s, exclude_top) for s in softmax])
+    gauss = np.concatenate([drop_top(g, exclude_top) for g in gaussian])
     atoms = [] if law is None else [(float(a), float(p)) for a, p in law.atoms()]
     fig, ax = plt.subplots(figsize=(6.4, 4.0))
     hi = max(np.max(soft), np.max(gauss))
@@ -38,6 +47,7 @@ def plot_check(law, softmax, gaussian, path, *, title=None, bins=80, dpi=90):
         hi = max(hi, max(b for _, b in law.support()))
     lo = min(0.0, np.min(soft), np.min(gauss))
     edges = np.linspace(lo, hi * 1.02, bins + 1)
+    top = max((p for _, p in atoms), default=0.0)
     for data, label, color in ((soft, "softmax", "tab:blue"), (gauss, "Gaussian", "tab:orange")):
         keep = np.ones(data.size, dtype=bool)
         for a, _ in atoms:
@@ -46,20 +56,37 @@ def plot_check(law, softmax, gaussian, path, *, title=None, bins=80, dpi=90):
             continue
         heights, e = density_histogram(data[keep], bins=edges)
         heights = heights * keep.mean()
+        top = max(top, float(np.max(heights)))
         ax.stairs(heights, e, label=f"{label} ({data.size} eigenvalues)", color=color,
                   fill=label == "softmax", alpha=0.45 if label == "softmax" else 1.0)
     if law is not None:
-        xs = np.concatenate([np.linspace(a, b, 600) for a, b in law.support()])
-        ax.plot(xs, np.asarray(law.pdf(xs), dtype=float), color="black", lw=1.4,
-                label="limit law")
-        for a, p in atoms:
-            ax.axvline(a, color="black", ls=":", lw=1)
-            ax.annotate(f"atom {p:.3g}", (a, ax.get_ylim()[1] * 0.9), fontsize=8)
+        cut = False
+        for i, (a, b) in enumerate(law.support()):
+            a, b = float(a), float(b)
+            th = np.linspace(0.0, np.pi, 600)
+            xs = a + (b - a) * (1 - np.cos(th)) / 2  # graded toward the edges
+            pdf = np.asarray(law.pdf(xs), dtype=float)
+            divergent = diverges_at(law, a, b)
+            cut = cut or any(divergent)
+            top = max(top, _view_top(xs, pdf, a, b, divergent))
+            ax.plot(xs, pdf, color="black", lw=1.4, label="limit law" if i == 0 else None)
+        if cut:
+            ax.plot([], [], " ", label="limit law → ∞ at a hard edge (cut)")
+        for i, (a, p) in enumerate(atoms):
+            ax.vlines(a, 0, p, color="black", ls=":", lw=1.5,
+                      label="atoms of the law" if i == 0 else None)
+            ax.annotate(f"atom {p:.3g}", (a, p), xytext=(3, 2), textcoords="offset points",
+                        fontsize=8)
+    if top > 0:
+        ax.set_ylim(0, 1.1 * top)
     ax.set_xlabel("eigenvalue of M Mᵀ")
     ax.set_ylabel("density")
     if title:
-        ax.set_title(title, fontsize=10)
+        ax.set_title(mathtext(title, single=True), fontsize=10)
     ax.legend(fontsize=8)
+    if path is None:
+        fig.tight_layout()
+        return fig
     return save(fig, path, dpi)
 
 

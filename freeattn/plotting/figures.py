@@ -6,7 +6,7 @@ draws them once, so the figures differ only in their data and labels.
 """
 from __future__ import annotations
 
-from .setup import pyplot, save
+from .setup import mathtext, pyplot, save
 
 __all__ = ["new_axes", "errorbars", "finish", "mc_title", "FIGSIZE"]
 
@@ -41,9 +41,15 @@ def errorbars(ax, x, points, *, value="mean", low="low", high="high", color=None
 
 
 def mc_title(res, prefix="lines: GE; markers: softmax MHA"):
-    """``prefix`` plus ``, n = …`` when the result ``res`` holds Monte Carlo markers."""
+    """``prefix`` plus ``, n = …`` when the result ``res`` holds Monte Carlo markers.
+
+    Without markers (``--mc none``) only the part of ``prefix`` before its first ``;`` (the
+    lines) is kept: a figure never names markers it does not draw.
+    """
     mcr = res.get("monte_carlo")
-    return prefix + (f", n = {mcr['n']}" if mcr else "")
+    if not mcr:
+        return prefix.split(";")[0].strip()
+    return prefix + f", n = {mcr['n']}"
 
 
 def finish(fig, ax, path, *, xlabel, ylabel, title=None, xscale=None, yscale=None,
@@ -58,10 +64,10 @@ def finish(fig, ax, path, *, xlabel, ylabel, title=None, xscale=None, yscale=Non
             continue
         name, kw = (scale, {}) if isinstance(scale, str) else scale
         setter(name, **kw)
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel(ylabel)
+    ax.set_xlabel(mathtext(xlabel, single=True))
+    ax.set_ylabel(mathtext(ylabel, single=True))
     if title:
-        ax.set_title(title, fontsize=8)
+        ax.set_title(mathtext(title, single=True), fontsize=8)
     if legend:
         ax.legend(fontsize=legend_size)
     return save(fig, path, dpi)

@@ -1,4 +1,5 @@
 """Monte Carlo of Corollary C.3 and (C.14) (Hayase & Karakida 2026): the uncentered A."""
+import json
 import math
 
 import numpy as np
@@ -72,3 +73,24 @@ def test_cli_check_uncentered_and_chain(tmp_path):
     assert bad.exit_code == 2 and "--n-grid" in bad.output
     bad = CliRunner().invoke(main, ["check", "chain", "--beta", "0", "--n-grid", "60,120"])
     assert bad.exit_code == 2 and "--beta" in bad.output
+
+
+def test_cli_check_uncentered_out_is_the_printed_json(tmp_path):
+    """The --out convention: FILE.json holds what --json prints; an image extension is
+    refused naming --out (no figure here)."""
+    args = ["check", "uncentered", "--beta", "1", "--n", "60", "--draws", "2", "--no-law"]
+    path = tmp_path / "u.json"
+    run = CliRunner().invoke(main, args + ["--json", "--out", str(path)])
+    assert run.exit_code == 0, run.output
+    assert json.loads(path.read_text()) == json.loads(run.output)
+    bad = CliRunner().invoke(main, args + ["--out", str(tmp_path / "u.png")])
+    assert bad.exit_code == 2 and "--out" in bad.output and not (tmp_path / "u.png").exists()
+
+
+def test_cli_check_chain_out_png_is_the_figure(tmp_path):
+    fig = tmp_path / "c.png"
+    run = CliRunner().invoke(main, ["check", "chain", "--beta", "1", "--n-grid", "60,120",
+                                    "--draws", "2", "--out", str(fig)])
+    assert run.exit_code == 0, run.output
+    assert fig.read_bytes()[:4] == b"\x89PNG"
+

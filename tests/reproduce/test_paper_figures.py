@@ -1,5 +1,6 @@
 """Fig. 2(b), Fig. D.1, Table D.1 and §C.4's (C.22)-(C.23) (Hayase & Karakida 2026)."""
 import json
+import os
 import math
 import runpy
 from pathlib import Path
@@ -185,6 +186,26 @@ def test_cli_reproduce_new_commands(tmp_path):
     assert "0.10000" in run.output and "0.02381" in run.output
     bad = CliRunner().invoke(main, ["reproduce", "dof-expansion", "--heads", "8,2"])
     assert bad.exit_code == 2 and "--heads" in bad.output
+
+
+def test_cli_reproduce_out_convention(tmp_path):
+    """--json prints what --out FILE.json writes; a command without a figure refuses an
+    image --out naming it; fig2b --out FILE.png writes the figure (not fig2b.png here)."""
+    path = tmp_path / "d.json"
+    run = CliRunner().invoke(main, ["reproduce", "dof-expansion", "--heads", "2,8", "--json",
+                                    "--out", str(path)])
+    assert run.exit_code == 0, run.output
+    assert json.loads(path.read_text()) == json.loads(run.output)
+    bad = CliRunner().invoke(main, ["reproduce", "dof-expansion", "--out",
+                                    str(tmp_path / "d.png")])
+    assert bad.exit_code == 2 and "--out" in bad.output
+    fig = tmp_path / "map.png"
+    with CliRunner().isolated_filesystem(temp_dir=tmp_path) as cwd:
+        run = CliRunner().invoke(main, ["reproduce", "fig2b", "--points", "9", "--out",
+                                        str(fig)])
+        assert run.exit_code == 0, run.output
+        assert fig.read_bytes()[:4] == b"\x89PNG"
+        assert not os.path.exists(os.path.join(cwd, "fig2b.png"))
 
 
 @pytest.mark.slow

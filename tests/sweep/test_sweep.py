@@ -150,3 +150,22 @@ def test_cli(tmp_path):
     assert r.exit_code == 2 and "--beta" in r.output
     r = runner.invoke(main, ["sweep", "attention", "--beta", "1", "--gamma-k", "1", "--heads", "1.5"])
     assert r.exit_code == 2 and "--heads" in r.output
+
+
+def test_cli_json_is_the_out_json_with_the_atoms(tmp_path):
+    """The --out convention: --json prints what --out FILE.json writes (atoms and their
+    mass included); --out FILE.png is the figure."""
+    runner = CliRunner()
+    args = ["sweep", "attention", "--beta", "0.6,1.1", "--gamma-k", "0.5", "--moments", "2"]
+    path, png = tmp_path / "s.json", tmp_path / "s.png"
+    r = runner.invoke(main, args + ["--json", "--out", str(path)])
+    assert r.exit_code == 0, r.output
+    printed = json.loads(r.output)
+    assert json.loads(path.read_text()) == printed
+    assert printed["atoms"] == [[list(a) for a in attention_law(b, 0.5).atoms()]
+                                for b in (0.6, 1.1)]
+    assert printed["atom_mass"] == [[[0.0]], [[0.0]]] and printed["axes"]["beta"] == [0.6, 1.1]
+    r = runner.invoke(main, args + ["--out", str(png)])
+    assert r.exit_code == 0, r.output
+    assert png.read_bytes()[:4] == b"\x89PNG"
+
