@@ -232,6 +232,13 @@ class RectangularConvolution(Law):
         lam = self.ratio
         g1, d1 = self._eval(0, u1, st)
         g2, d2 = self._eval(1, u2, st)
+        # an iterate on an input atom has G = ∞: its residuals come out non-finite and the
+        # solver's isfinite screen drops that point (no warning for it)
+        with np.errstate(invalid="ignore", over="ignore"):
+            return self._residuals(lam, u1, u2, y, g1, d1, g2, d2)
+
+    @staticmethod
+    def _residuals(lam, u1, u2, y, g1, d1, g2, d2):
         D1 = g1 * (lam * u1 * g1 + 1 - lam)
         D2 = g2 * (lam * u2 * g2 + 1 - lam)
         dD1 = d1 * (2 * lam * u1 * g1 + 1 - lam) + lam * g1 * g1

@@ -34,19 +34,34 @@ def _direct_block(x, y, a, w):
     (using d² q = 1 − y² q).  The sums are ``einsum`` loops, not BLAS: the threaded BLAS
     matrix–vector product costs up to 10× more on a busy machine (thread start-up)."""
     d = x[:, None] - a
-    q = d * d
-    q += (y * y)[:, None]
-    np.reciprocal(q, out=q)
     sub = "ij,j->i" if w.ndim == 1 else "ij,ij->i"
-    gq = np.einsum(sub, q, w)
-    d *= q
-    gs = np.einsum(sub, d, w)
-    d *= q
-    gsq = np.einsum(sub, d, w)
-    q *= q
-    gqq = np.einsum(sub, q, w)
-    g = gs - 1j * (y * gq)
-    dg = (2 * y * y * gqq - gq) + 2j * (y * gsq)
+    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+        q = d * d
+        q += (y * y)[:, None]
+        np.reciprocal(q, out=q)
+        gq = np.einsum(sub, q, w)
+        d *= q
+        gs = np.einsum(sub, d, w)
+        d *= q
+        gsq = np.einsum(sub, d, w)
+        q *= q
+        gqq = np.einsum(sub, q, w)
+        g = gs - 1j * (y * gq)
+        dg = (2 * y * y * gqq - gq) + 2j * (y * gsq)
+    bad = ~(np.isfinite(g) & np.isfinite(dg))
+    if np.any(bad):
+        # |z − a_j|² under- or overflows (z within ~1e-154 of an atom): complex division
+        # there, exact to 1e-308 (G = ∞, G′ = −∞ on an atom itself)
+        zb = x[bad] + 1j * y[bad]
+        ab = a if a.ndim == 1 else a[bad]
+        wb = w if w.ndim == 1 else w[bad]
+        with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+            r = 1.0 / (zb[:, None] - ab)
+            gb = np.einsum(sub, r, wb)
+            dgb = -np.einsum(sub, r * r, wb)
+        on_atom = np.isinf(r).any(axis=1)
+        gb[on_atom], dgb[on_atom] = np.inf, -np.inf
+        g[bad], dg[bad] = gb, dgb
     return g, dg
 
 

@@ -55,7 +55,9 @@ def test_symmetric_gap_has_no_spurious_component():
     assert np.allclose(np.ravel(law.support()), np.ravel(alg.support()), rtol=1e-12)
     assert law.pdf(0.0) == 0.0 and law.cdf(0.0) == pytest.approx(0.5, abs=1e-14)
     g = law.cauchy_transform(np.array([0.0, 0.5, 1.0]))
-    assert g[0] == 0 and np.all(g.imag == 0)
+    # real on the gap; 0 to rounding (the input's G is a compressed sum since the Discrete
+    # rewrite, so the two atoms' terms no longer cancel bit for bit)
+    assert abs(g[0]) <= 1e-16 and np.all(g.imag == 0)
     assert np.allclose(g[1:], alg.cauchy_transform(np.array([0.5, 1.0])).real, rtol=1e-12)
     g0 = law.cauchy_transform(0.0, dps=20)
     assert mpmath.im(g0) == 0 and abs(g0) < mpmath.mpf(10) ** -19
