@@ -31,8 +31,8 @@ bench: $(STAMP)
 	$(BIN)/python docs/record_bench.py benchmarks/bench_convolution.py
 	$(BIN)/python docs/record_bench.py benchmarks/bench_precision.py
 	$(BIN)/python docs/record_bench.py benchmarks/bench_readout.py
-	$(BIN)/python docs/record_bench.py benchmarks/bench_residual.py
-	$(BIN)/python docs/record_bench.py benchmarks/bench_sweep.py
+	$(BIN)/python benchmarks/bench_residual.py
+	$(BIN)/python benchmarks/bench_sweep.py
 
 # The documentation site (mkdocs.yml): warnings are errors; the notebook runs at build time.
 docs: $(STAMP)

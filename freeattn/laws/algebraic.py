@@ -21,9 +21,9 @@ from ..algebraic.positivity import is_positive_by_construction, mark_positive
 from ..algebraic.paths import PathsMixin
 from ..algebraic.polynomial import G, z
 from ..algebraic.polynomial import (affine_polynomial, discriminant_structure_seen,
-                                    r_relation, s_relation, stieltjes_factor,
+                                    r_relation, s_relation, series_moments, stieltjes_factor,
                                     substitute_polynomial)
-from ..algebraic.series import series_moments_at, series_moments_numeric
+from ..algebraic.series import series_moments_numeric
 from ..quadrature.tables import atom_quantile_mp, cdf_sf, newton_mp, quantile
 from .base import Law
 
@@ -198,8 +198,8 @@ class AlgebraicLaw(DensityMixin, BranchMixin, PathsMixin, LocalMixin, AtomsMixin
         """First ``order`` moments as exact sympy expressions, from the series of G at ∞."""
         cache = self.__dict__.setdefault("_moment_cache", [])
         if len(cache) < order:
-            # rational values substituted before the recursion (FLINT), the rest at the end
-            cache[:] = series_moments_at(self._factor, self.values, order)
+            ms = series_moments(self._factor, order)
+            cache[:] = [sp.expand(m.xreplace(self.values)) for m in ms]
         return cache[:order]
 
     def _moments_mp(self, order, dps):
