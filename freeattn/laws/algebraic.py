@@ -338,34 +338,6 @@ class AlgebraicLaw(DensityMixin, BranchMixin, PathsMixin, LocalMixin, AtomsMixin
         atoms, intervals, ends = self._float_pieces()
         return quantile(np.asarray(q, dtype=float), atoms, intervals, upper=True, ends=ends)
 
-    def isf(self, q, dps=None):
-        """Inverse survival function: the smallest x with sf(x) ≤ q (= ppf(1 − q)), inverted
-        from the right end of the support, so that small q keep their relative accuracy
-        (isf(1e-20) is not ppf(1.0)).
-
-        Parameters
-        ----------
-        q : float or array_like of float in [0, 1]
-        dps : int, optional
-            As in :meth:`pdf`.
-
-        Returns
-        -------
-        float or ndarray, shape of ``q``
-
-        Raises
-        ------
-        ParameterError
-            If some q lies outside [0, 1] or is NaN (ParameterTypeError for a non-number).
-        """
-        self._check_probabilities(q, "q", "isf")
-        dps = dps_or_none(dps)
-        if dps is None:
-            arr = np.asarray(q, dtype=float)
-            out = np.asarray(self._isf_float(arr.reshape(-1))).reshape(arr.shape)
-            return out[()] if out.ndim == 0 else out
-        return self._apply(q, dps, None, self._isf_mp, name="q")
-
     # ------------------------------------------------------------ Cauchy
     def _far_field(self, zz):
         """G(z) = Σ_k m_k z^{-k-1} for |z| ≫ the spectrum (moments from the series)."""
