@@ -115,6 +115,8 @@ class Side:
         # the rounded sum never passes the next panel's start (monotone across panels)
         return np.minimum(self.cum[k] + np.clip(part, 0.0, self.masses[k]), self.cum[k + 1])
 
+    # own Newton-with-bracket, not scipy.optimize: vectorised over all targets at once and
+    # each step re-evaluates only the panel's rule (scipy's vectorised newton has no bracket)
     def inverse(self, r):
         """u with :meth:`integral` (u) = r, vectorised over r ∈ [0, mass]."""
         r = np.clip(np.asarray(r, dtype=float), 0.0, self.mass)
@@ -425,6 +427,8 @@ def atom_quantile_mp(q, x0, atoms, value, loc_tol, q_tol, upper=False):
     return None
 
 
+# own Newton, not mpmath.findroot: each step adds the mass between two iterates to the cdf
+# (an integral over [x₀, x₁] only) instead of recomputing the cdf from the end of the support
 def newton_mp(target, x, value, density, between, lo, hi, tol, upper=False, max_iter=30):
     """Solve cdf(x) = target (sf with ``upper``) at the working precision by Newton's method
     from x, the cdf evaluated once and then updated by the mass ``between(x₀, x₁)`` of each

@@ -5,8 +5,10 @@
     python tests/properties/sweep.py slow attention:100 > out.jsonl   (first 100 slow points)
     python tests/properties/sweep.py slow every:10 > out.jsonl        (every 10th slow point of every family)
     python tests/properties/sweep.py recheck out.jsonl > again.jsonl  (the failing pairs again)
+    SWEEP_CHECKS=cdf_monotone,outside python tests/properties/sweep.py quick   (those checks only)
 """
 import json
+import os
 import sys
 import time
 import warnings
@@ -17,6 +19,9 @@ warnings.simplefilter("error", RuntimeWarning)
 
 from checks import BUILD_S, CHECK_S, CHECKS, applicable, bounded  # noqa: E402
 from families import FAMILIES, point, quick_ids, slow_ids  # noqa: E402
+
+#: SWEEP_CHECKS=cdf_monotone,outside restricts a sweep to those checks
+ONLY_CHECKS = set(filter(None, os.environ.get("SWEEP_CHECKS", "").split(",")))
 
 
 def main(argv):
@@ -57,6 +62,8 @@ def main(argv):
             tb = time.perf_counter() - t0
             for name, (fn, tol, always) in CHECKS.items():
                 if (which == "quick" and not always) or not applicable(name, pt):
+                    continue
+                if ONLY_CHECKS and name not in ONLY_CHECKS:
                     continue
                 if only is not None and name not in only[pid]:
                     continue
