@@ -33,15 +33,16 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from .._context import (FLOAT_REFERENCE_DPS, inner_dps, mp_route, round_back, to_mp, tolerance,
-                        workdps)
+from .._context import (FLOAT_REFERENCE_DPS, GUARD_DPS, inner_dps, mp_route, round_back, to_mp,
+                        tolerance, workdps)
 from ..algebraic.positivity import is_positive_by_construction, mark_positive  # noqa: F401 (re-exported)
 from ..algebraic.roots import polyroots
 from ..transforms.cumulants import free_cumulants_from_moments
 from ..transforms.evaluate import r_transform as _r_transform, s_transform as _s_transform
 from .._validation import (LawType, Param, ParameterError, ParameterTypeError, check_method,
                            check_points, check_probabilities, dps_or_none, finite_real,
-                           in_closed_interval, integer_at_least, moment_order, positive)
+                           in_closed_interval, integer_at_least, moment_order, positive,
+                           MAX_DPS)
 from .generic import (GenericRoutes, RICHARDSON_LEVELS, adaptive_mp_quad as _adaptive_mp_quad,  # noqa: F401
                       adaptive_theta_quad, richardson)
 from ..quadrature.theta import theta_of_x as _theta_of_x
@@ -189,6 +190,10 @@ def _canonical_arguments(arguments):
     keep_maps = any(isinstance(v, str) for v in arguments.values())
     return tuple((name, _canonical(v, subs)) for name, v in sorted(arguments.items())
                  if keep_maps or name not in maps)
+
+
+#: precisions tried by Law._central_moments (the first, then one with the cancelled digits)
+_CENTRAL_MOMENT_TRIES = 3
 
 
 def _identity(x):
@@ -762,12 +767,21 @@ class Law(GenericRoutes):
             m = [1.0] + [float(self.moment(k)) for k in range(1, n + 1)]
             return [m[1]] + [math.fsum(math.comb(j, i) * m[i] * (-m[1]) ** (j - i)
                                        for i in range(j + 1)) for j in range(2, n + 1)]
-        work = FLOAT_REFERENCE_DPS if dps is None else inner_dps(dps)
-        m = [mpmath.mpf(1)] + [self.moment(k, dps=work) for k in range(1, n + 1)]
-        with mpmath.workdps(work):
-            m = [mpmath.mpf(v) for v in m]
-            out = [m[1]] + [mpmath.fsum(math.comb(j, i) * m[i] * (-m[1]) ** (j - i)
-                                        for i in range(j + 1)) for j in range(2, n + 1)]
+        target = FLOAT_REFERENCE_DPS if dps is None else inner_dps(dps)
+        work = target
+        for _ in range(_CENTRAL_MOMENT_TRIES):
+            m = [mpmath.mpf(1)] + [self.moment(k, dps=work) for k in range(1, n + 1)]
+            with mpmath.workdps(work):
+                m = [mpmath.mpf(v) for v in m]
+                terms = [[math.comb(j, i) * m[i] * (-m[1]) ** (j - i) for i in range(j + 1)]
+                         for j in range(2, n + 1)]
+                out = [m[1]] + [mpmath.fsum(t) for t in terms]
+                # the digits that cancel in Σ_i (far from 0, |m₁| ≫ σ): redo with them added
+                lost = max((mpmath.log10(max(abs(u) for u in t) / abs(v)) if v else work
+                            for t, v in zip(terms, out[1:])), default=0)
+            if lost <= work - target or work >= MAX_DPS:
+                break
+            work = min(MAX_DPS, target + int(lost) + GUARD_DPS)
         if dps is None:
             return [float(v) for v in out]
         return [round_back(v, dps) for v in out]
