@@ -25,9 +25,10 @@ import numpy as np
 import sympy as sp
 
 from .._context import to_mp, tolerance, workdps
-from .exact import free_symbols
-from .polynomial import (DISCRIMINANT_EXACT_COST, G, canonicalize, discriminant_cost,
-                         discriminant_factors, discriminant_near, discriminant_tables, z)
+from .discriminant import (DISCRIMINANT_EXACT_COST, discriminant_cost, discriminant_factors,
+                           discriminant_near, discriminant_tables)
+from .exact import NotConvertible, _expanded_terms, free_symbols
+from .polynomial import G, canonicalize, z
 from .roots import horner_with_derivative, polyroots
 
 __all__ = ["NumericPolynomial", "BranchData"]
@@ -136,8 +137,6 @@ class NumericPolynomial:
         term by term off an expanded P with rational coefficients (no sympy.Poly, no
         lambdify: evaluated per precision by :meth:`coefficients_mp`), or None for any other
         P (the sympy route)."""
-        from .exact import NotConvertible, _expanded_terms, free_symbols
-
         gens = [G, z] + list(params)
         if len({g.name for g in gens}) != len(gens) or not free_symbols(P) <= set(gens):
             return None
@@ -535,10 +534,10 @@ class BranchData:
         discriminant and of the leading coefficient (:meth:`_factor_coefficients`).
 
         Where the exact discriminant in P's symbolic parameters would be too costly
-        (:func:`~freeattn.algebraic.polynomial.discriminant_cost` above
-        :data:`~freeattn.algebraic.polynomial.DISCRIMINANT_EXACT_COST`), it is taken exactly
+        (:func:`~freeattn.algebraic.discriminant.discriminant_cost` above
+        :data:`~freeattn.algebraic.discriminant.DISCRIMINANT_EXACT_COST`), it is taken exactly
         at the parameter values rounded to the working precision plus 64 bits
-        (:func:`~freeattn.algebraic.polynomial.discriminant_near`), and every root of it that
+        (:func:`~freeattn.algebraic.discriminant.discriminant_near`), and every root of it that
         is no pole is verified to be a collision of two roots of P(·, x) at the true values
         (closer than ~10^-(dps/4) of their size, where generic roots are O(1) apart); if one
         is not, the exact route decides (the check runs at dps + 20 digits, where a double
@@ -561,7 +560,7 @@ class BranchData:
         return merged, pole_set
 
     def _evaluated(self, factors):
-        """:func:`~freeattn.algebraic.polynomial.discriminant_near`'s factors as (kind,
+        """:func:`~freeattn.algebraic.discriminant.discriminant_near`'s factors as (kind,
         coefficients highest first) at the working precision."""
         values = self.evaluator.values
         for entry, kind in factors:

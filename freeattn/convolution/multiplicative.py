@@ -6,7 +6,8 @@ from fractions import Fraction
 
 import sympy as sp
 
-from ..algebraic.polynomial import boxtimes_polynomial, rename_symbols
+from ..algebraic.eliminations import boxtimes_polynomial
+from ..algebraic.polynomial import rename_symbols
 from ..laws._params import fresh
 from ..laws.algebraic import AlgebraicLaw, AtomAtZero
 from .._validation import declare
