@@ -62,6 +62,11 @@ _NEAR_GUARD_BITS = 64
 _SAME_POINT_EXTRA_DPS = 5
 #: digits below the working precision at which a factor's coefficient counts as zero
 _COEFF_LOST_DPS = 8
+#: digits at which the float64 coefficient table is evaluated (well above float64's 17, so that
+#: each entry is the exact coefficient rounded once)
+_FLOAT_TABLE_DPS = 40
+#: extra bits of the breakpoint polynomials' root finder (clustered roots of a discriminant)
+_BREAKPOINT_ROOT_EXTRA_BITS = 30
 #: height (× (scale + 1)) of continue_down's end point
 _CONTINUE_HEIGHT = 1e-9
 #: an interval is resolved by doubles where its width exceeds this × its ends' magnitude;
@@ -125,7 +130,7 @@ class NumericPolynomial:
             self.deg_z = max(j for (k, j) in rows if k <= deg)
             self._rows = [[rows.get((k, j), []) for j in range(self.deg_z + 1)]
                           for k in range(self.deg + 1)]
-        with mpmath.workdps(40):
+        with mpmath.workdps(_FLOAT_TABLE_DPS):
             c = self.coefficients_mp()
         # float64 coefficient polynomials in z, highest power first, for G^deg .. G^0
         self.cf = np.array([[float(c[k][j]) for j in range(self.deg_z, -1, -1)]
@@ -607,7 +612,7 @@ class BranchData:
                 coeffs.pop(0)
             if len(coeffs) == 1:
                 continue
-            roots = polyroots(coeffs, extraprec=30, maxsteps=400)
+            roots = polyroots(coeffs, extraprec=_BREAKPOINT_ROOT_EXTRA_BITS, maxsteps=400)
             scale = max(abs(r) for r in roots) + 1
             for r in roots:
                 if abs(mpmath.im(r)) <= tolerance(mpmath.mp.dps // 3) * scale:

@@ -183,10 +183,18 @@ def _probe_values(params):
     return {p: _PROBE[i % len(_PROBE)] + i for i, p in enumerate(params)}
 
 
+#: :func:`_same`'s numeric fallback: |a − b| at _SAME_DPS digits below 10^-_SAME_DIGITS × (1 + |a|),
+#: |a| at _SAME_SCALE_DPS digits
+_SAME_DPS = 60
+_SAME_DIGITS = 45
+_SAME_SCALE_DPS = 20
+
+
 def _same(a, b):
     """Exact equality of two constant sympy expressions (numeric fallback for E, π, …)."""
     d = sp.expand(a - b)
-    return d == 0 or abs(sp.N(d, 60)) < sp.Float(10) ** -45 * (1 + abs(sp.N(a, 20)))
+    return d == 0 or (abs(sp.N(d, _SAME_DPS))
+                      < sp.Float(10) ** -_SAME_DIGITS * (1 + abs(sp.N(a, _SAME_SCALE_DPS))))
 
 
 def _probe_q(names):
