@@ -8,7 +8,7 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from .._context import FLOAT_REFERENCE_DPS, to_mp, tolerance, workdps
+from .._context import FLOAT_REFERENCE_DPS, MASS_TOL, to_mp, tolerance, workdps
 from .._messages import shown
 from .._validation import ParameterError, exact, finite_real, integer_at_least, positive
 from ..algebraic.atoms import AtomAtZero, AtomsMixin
@@ -31,8 +31,6 @@ from .base import Law, _coefficients
 
 __all__ = ["AlgebraicLaw", "AtomAtZero"]
 
-#: largest accepted defect of the total mass (atoms + support intervals) in float64
-_MASS_TOL = 1e-9
 #: most parameter symbols for which the discriminant is taken with parameters symbolic
 #: (FLINT: ~1 s once for 5 parameters; the full-layer law's 8 take minutes)
 _SYMBOLIC_DISC_MAX_PARAMS = 5
@@ -271,7 +269,7 @@ class AlgebraicLaw(DensityMixin, BranchMixin, PathsMixin, LocalMixin, AtomsMixin
         """Total mass (atoms + every support interval by quadrature) must be 1: a law never
         reports a support that misses a component.  The intervals' masses come from the cdf
         tables when they exist, else from :attr:`_quick_interval_masses` (a coarser quadrature of
-        the same integrand, accurate far below ``_MASS_TOL``), so that a new parameter point
+        the same integrand, accurate far below ``MASS_TOL``), so that a new parameter point
         does not pay for cdf tables at 1e-16 before anyone asks for the cdf.
 
         Every float64 route that reads the tables (support, pdf, cdf, ppf) runs it first, and
@@ -284,7 +282,7 @@ class AlgebraicLaw(DensityMixin, BranchMixin, PathsMixin, LocalMixin, AtomsMixin
                 total += sum(t["cum"][-1] for t in self._cdf_tables)
             else:
                 total += sum(self._quick_interval_masses)
-            verdict = "" if abs(total - 1.0) <= _MASS_TOL else (
+            verdict = "" if abs(total - 1.0) <= MASS_TOL else (
                 f"{self.name}: atoms and support intervals carry mass {total!r}, not 1 "
                 f"(a component is unresolved at float64 scales; evaluate with dps=...)")
             self.__dict__["_mass_verdict"] = verdict
