@@ -20,7 +20,7 @@ from functools import cached_property
 import mpmath
 import numpy as np
 
-from .._context import FLOAT_REFERENCE_DPS, tolerance, workdps
+from .._context import FLOAT_REFERENCE_DPS, TINY, tolerance, workdps
 from ..quadrature.theta import theta_of_x as _theta_of_x, x_of_theta as _x_of_theta
 from .numeric import _TABLE_NODES
 
@@ -54,8 +54,6 @@ _LOG_MATCH = 0.5
 _TRACKABLE = 1e-10
 #: final tracker height × |δ| for points tracked one by one
 _TRACK_HEIGHT = 1e-3
-#: smallest argument of the power-law extrapolation (avoids log 0)
-_TINY = 1e-300
 #: relative distances (× (1 + |p|)) at which the growth of |G| next to a pole is read
 _DIVERGENCE_PROBES = (1e-6, 1e-12)
 #: heights (× (1 + |e|)) of the limit along iε at a breakpoint that is a pole
@@ -411,7 +409,7 @@ class BranchMixin:
                 out[m] = g[i0] + (g[i0] - g[i1]) * (d0 - d[m]) / (d1 - d0)
                 continue
             with np.errstate(divide="ignore", over="ignore"):
-                out[m] = g[i0] * (np.maximum(d[m], _TINY) / d0) ** p
+                out[m] = g[i0] * (np.maximum(d[m], TINY) / d0) ** p
         return out
 
     @cached_property

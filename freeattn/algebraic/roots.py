@@ -27,6 +27,7 @@ from __future__ import annotations
 import mpmath
 import numpy as np
 
+from .._context import TINY
 from .exact import flint, flint_enabled
 
 __all__ = ["polyroots", "horner_with_derivative"]
@@ -40,8 +41,6 @@ _CLUSTER = 1e-6
 _POLISH_GUARD_BITS = 10
 #: a polished root moved farther than this (× the largest) from its eigenvalue: refused
 _POLISH_MOVE = 1e-8
-#: keeps the scale of an all-zero start positive
-_TINY = 1e-300
 
 
 def horner_with_derivative(coeffs, g):
@@ -129,7 +128,7 @@ def _roots_by_polish(coeffs):
     if not np.all(np.isfinite(M)):
         return None
     start = np.linalg.eigvals(M)
-    scale = np.max(np.abs(start)) + _TINY
+    scale = np.max(np.abs(start)) + TINY
     if n > 1:
         diff = np.abs(start[:, None] - start[None, :])
         sep = np.min(diff[np.triu_indices(n, 1)])
