@@ -23,6 +23,7 @@ import numpy as np
 from .._context import FLOAT_REFERENCE_DPS, TINY, tolerance, workdps
 from ..quadrature.theta import theta_of_x as _theta_of_x, x_of_theta as _x_of_theta
 from .numeric import _TABLE_NODES
+from .roots import newton_polish
 
 __all__ = ["BranchMixin"]
 
@@ -72,6 +73,8 @@ _NEVANLINNA_SLACK = 1e-9
 _BREAKPOINT_EXTRA_DPS = 5
 #: guard bits of the mpmath edge-expansion Newton iteration's stopping test
 _EDGE_GUARD_BITS = 6
+#: most Newton steps of the mpmath edge-expansion root
+_EDGE_NEWTON_STEPS = 60
 #: mpmath Newton from the float64 table value kept within this of it (interpolated,
 #: polished table value; off the support, relative to 1 + |G|)
 _MP_TABLE_MATCH = 1e-3
@@ -576,20 +579,9 @@ class BranchMixin:
                 u = min(((-qs[1] + disc) / (2 * qs[2]), (-qs[1] - disc) / (2 * qs[2])),
                         key=lambda v: mpmath.im(v))
                 tol = mpmath.mpf(2) ** (-mpmath.mp.prec + _EDGE_GUARD_BITS)
-                for _ in range(60):
-                    val = mpmath.mpc(0)
-                    der = mpmath.mpc(0)
-                    for qi in reversed(qs):
-                        der = der * u + val
-                        val = val * u + qi
-                    if der == 0:
-                        break
-                    step = val / der
-                    u -= step
-                    if abs(step) <= tol * abs(u):
-                        if mpmath.im(u) < 0:
-                            return ge + u
-                        break
+                u, converged = newton_polish(qs[::-1], u, tol, _EDGE_NEWTON_STEPS)
+                if converged and mpmath.im(u) < 0:
+                    return ge + u
                 break
         xf = float(x)
         if t["a"] < xf < t["b"]:
