@@ -19,7 +19,7 @@ import numpy as np
 import sympy as sp
 
 from .._context import FLOAT_REFERENCE_DPS, tolerance, workdps
-from .roots import newton_polish, polyroots
+from .roots import newton_polish, newton_polish_array, polyroots
 
 __all__ = ["LocalMixin"]
 
@@ -43,6 +43,8 @@ _RESIDUE = 1e-24
 #: _EDGE_STEP_OK·|u|; the expansion's root kept within _SAME_SHEET·|ref| of the global solve
 _EDGE_STEP_STOP = 1e-15
 _EDGE_STEP_OK = 1e-13
+#: most Newton steps of the float64 edge-expansion root
+_EDGE_NEWTON_STEPS = 30
 _SAME_SHEET = 1e-3
 #: |δ| below which the float64 expansion at an atom loses u = H − mass; the two distances
 #: from which its power law is continued there
@@ -201,18 +203,7 @@ class LocalMixin:
             # Im G < 0: Im u < 0 for an edge; for a pole G = (mass + u)/δ, so sign(δ)·Im u < 0
             sgn = np.sign(delta) if edge.get("pole") else 1.0
             u = np.where(sgn * u1.imag <= sgn * u2.imag, u1, u2)
-            step = np.full(u.shape, np.inf)
-            for _ in range(30):
-                val = np.zeros_like(u)
-                der = np.zeros_like(u)
-                for qi in q[::-1]:
-                    der = der * u + val
-                    val = val * u + qi
-                d = np.where(der != 0, val / np.where(der != 0, der, 1), 0)
-                u = u - d
-                step = np.abs(d)
-                if np.all(step <= _EDGE_STEP_STOP * np.abs(u)):
-                    break
+            u, step = newton_polish_array(list(q[::-1]), u, _EDGE_NEWTON_STEPS, _EDGE_STEP_STOP)
             g = edge["g"] + u
             if edge.get("pole"):
                 g = g / delta

@@ -29,7 +29,7 @@ from .discriminant import (DISCRIMINANT_EXACT_COST, discriminant_cost, discrimin
                            discriminant_near, discriminant_tables)
 from .exact import NotConvertible, _expanded_terms, free_symbols
 from .polynomial import G, canonicalize, z
-from .roots import horner_with_derivative, polyroots
+from .roots import horner_with_derivative, newton_polish_array, polyroots
 
 __all__ = ["NumericPolynomial", "BranchData"]
 
@@ -283,24 +283,8 @@ class NumericPolynomial:
     def newton(self, g, x, steps=3):
         """Polish roots ``g`` of P(·, x) by Newton's method (vectorised); returns (g, |step|)."""
         C = self.coeffs_at(x)
-        step = np.zeros(g.shape)
         with np.errstate(all="ignore"):  # far-off starts overflow; callers check the result
-            return self._newton(C, g, step, steps)
-
-    @staticmethod
-    def _newton(C, g, step, steps):
-        for _ in range(steps):
-            p = np.zeros_like(g) + C[0]
-            dp = np.zeros_like(g)
-            for c in C[1:]:
-                dp = dp * g + p
-                p = p * g + c
-            ok = dp != 0
-            delta = np.zeros_like(g)
-            delta[ok] = p[ok] / dp[ok]
-            g = g - delta
-            step = np.abs(delta)
-        return g, step
+            return newton_polish_array(C, g, steps)
 
     def partials(self, g, x):
         """(P, ∂P/∂G, ∂P/∂z) at the points (g, x), vectorised (float64/complex128)."""
