@@ -18,7 +18,7 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from .._context import FLOAT_REFERENCE_DPS, tolerance, workdps
+from .._context import FLOAT64, FLOAT_REFERENCE_DPS, tolerance, workdps
 from .roots import newton_polish, newton_polish_array, polyroots
 
 __all__ = ["LocalMixin"]
@@ -65,6 +65,19 @@ _TINY_NEWTON_DPS = 20
 _TINY_MIN_DPS = FLOAT_REFERENCE_DPS + 20
 #: the smallest subnormal, signed like the real part of a tiny z (never −0)
 _SMALLEST = 5e-324
+
+
+
+def edge_root_seed(q, sgn, ctx):
+    """The root of the local quadratic q₀ + q₁ u + q₂ u² with sgn·Im u the smaller: the start
+    of Newton on the full local polynomial Σ q_i u^i next to an edge (u = G − G_e; sgn = 1)
+    or a pole (u = H − mass, sgn = sign δ).  Written once against ``ctx``
+    (:data:`~freeattn._context.FLOAT64`: arrays; :data:`~freeattn._context.MPMATH`: scalars).
+    """
+    disc = ctx.sqrt(q[1] ** 2 - 4 * q[2] * q[0] + 0j)
+    u1 = (-q[1] + disc) / (2 * q[2])
+    u2 = (-q[1] - disc) / (2 * q[2])
+    return ctx.where(sgn * u1.imag <= sgn * u2.imag, u1, u2)
 
 
 class LocalMixin:
@@ -197,12 +210,9 @@ class LocalMixin:
         p = edge["p"]
         q = np.array([np.polyval(p[i, ::-1], delta) for i in range(p.shape[0])]) + 0j
         with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
-            disc = np.sqrt(q[1] ** 2 - 4 * q[2] * q[0])
-            u1 = (-q[1] + disc) / (2 * q[2])
-            u2 = (-q[1] - disc) / (2 * q[2])
             # Im G < 0: Im u < 0 for an edge; for a pole G = (mass + u)/δ, so sign(δ)·Im u < 0
             sgn = np.sign(delta) if edge.get("pole") else 1.0
-            u = np.where(sgn * u1.imag <= sgn * u2.imag, u1, u2)
+            u = edge_root_seed(q, sgn, FLOAT64)
             u, step = newton_polish_array(list(q[::-1]), u, _EDGE_NEWTON_STEPS, _EDGE_STEP_STOP)
             g = edge["g"] + u
             if edge.get("pole"):
