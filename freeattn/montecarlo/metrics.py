@@ -275,11 +275,11 @@ def density_histogram(samples, bins=60, range=None):
     edges : ndarray, shape (nbins + 1,)
     """
     x = _sample("samples", samples)
-    counts, edges = np.histogram(x, bins=bins, range=range)
-    total = counts.sum()
-    if total == 0:
-        raise ValueError("no sample falls inside the histogram range")
-    return counts / (total * np.diff(edges)), edges
+    with np.errstate(invalid="raise", divide="raise"):
+        try:
+            return np.histogram(x, bins=bins, range=range, density=True)
+        except FloatingPointError:  # 0/0: numpy would warn and return NaN heights
+            raise ValueError("no sample falls inside the histogram range") from None
 
 
 def fit_power_law(ns, distances):
