@@ -11,6 +11,7 @@ import mpmath
 import sympy as sp
 
 from ..attention import attention_law
+from ..display import number_text
 from ..attention.domains import BETA, GAMMA_K, HEADS
 from ..symbolic import (G, algebraic_equation, critical_point_edges, edge_series,
                         equation_parameters, free_cumulants, latex, z)
@@ -81,7 +82,7 @@ def equation_attention(beta, gamma_k, heads, symbolic, in_beta, as_latex, as_jso
     vals = equation_parameters(law, in_beta=in_beta) if symbolic else {}
     data = {"law": law.name, "equation": f"{sp.sstr(P)} = 0",
             "latex": latex(P, equation=True),
-            "values": {str(k): sp.sstr(v) for k, v in vals.items()},
+            "values": {str(k): number_text(v) for k, v in vals.items()},
             "degrees": {"G": int(sp.degree(P, G)), "z": int(sp.degree(P, z))}}
     if as_latex and not as_json:
         lines = [data["latex"]]

@@ -180,3 +180,9 @@ def test_check_json_intervals_of_distances_and_moments_never_below_zero():
     lows = list(_lows(data))
     assert len(lows) >= 9 and all(low >= 0 for _, low in lows), lows
     assert any(low == 0.0 for _, low in lows)  # the bound is in force, not merely unneeded
+
+
+def test_equation_values_print_a_float_input_as_the_float():
+    text = _run(["equation", "attention", "--beta", "1", "--gamma-k", "0.1", "--symbolic"])
+    values, = [ln for ln in text.splitlines() if ln.startswith("values")]
+    assert "gamma_K = 0.1," in values and "36028797018963968" not in text
