@@ -99,7 +99,7 @@ def _require_dask(scheduler):
     if scheduler is None:
         return
     try:
-        import dask.distributed  # noqa: F401
+        import dask.distributed  # noqa: F401  (optional: freeattn[dask])
     except ImportError:
         raise click.UsageError(
             "--scheduler needs dask.distributed, which is not installed; "

@@ -22,6 +22,7 @@ import glob
 import os
 
 import numpy as np
+import numpy.linalg  # noqa: F401  (numpy's LAPACK loaded before the libraries are listed)
 from threadpoolctl import threadpool_info
 
 __all__ = ["eigvalsh", "two_stage_available", "solver_description"]
@@ -40,8 +41,6 @@ _LIB_HINTS = ("openblas", "lapack", "flexiblas", "mkl")
 
 def _candidate_libraries():
     """Paths of the BLAS/LAPACK libraries loaded in this process (numpy's first)."""
-    import numpy.linalg  # noqa: F401  (make sure numpy's LAPACK is loaded)
-
     paths = []
     here = os.path.dirname(np.__file__)
     for pattern in ("../numpy.libs/*", ".dylibs/*"):

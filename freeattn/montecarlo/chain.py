@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import scipy.linalg
+from scipy.sparse.linalg import svds
 
 from .. import _validation as v
 from ._blas import single_threaded_blas
@@ -249,8 +250,6 @@ def _gram_eigenvalues(mat):
 
 def _opnorm(mat, seed=0):
     """Largest singular value of ``mat`` (Lanczos, ARPACK, relative tolerance 1e-10)."""
-    from scipy.sparse.linalg import svds
-
     v0 = np.random.default_rng(seed).standard_normal(min(mat.shape))
     s = svds(mat, k=1, return_singular_vectors=False, tol=1e-10, v0=v0)
     return float(s[0])
