@@ -20,8 +20,8 @@ import numpy as np
 
 from ..montecarlo.metrics import ks_distance, t_interval
 from ..montecarlo.samplers import AttentionModel, draw_seed, sample
-from ..plotting.figures import new_axes
-from ..plotting.setup import save
+from ..plotting.figures import draw_legend, new_axes
+from ..plotting.setup import mathtext, save
 
 __all__ = ["PUBLISHED", "CONDITIONS", "PANELS", "model", "compute", "summary", "plot"]
 
@@ -131,7 +131,7 @@ def summary(res):
 def plot(res, path, dpi=150):
     """Three panels: histograms (64 bins) of the softmax spectra and the limits in black."""
     fig, axes = new_axes(figsize=(13, 3.8), ncols=3)
-    titles = {"a": "(a) attention sqrt(n/h) A^perp", "b": "(b) MHA^perp(X), h = 16",
+    titles = {"a": "(a) attention √(n/h) A^{⊥}", "b": "(b) MHA^{⊥}(X), h = 16",
               "c": "(c) sharing, d_O = 4096"}
     for ax, (panel, names) in zip(axes, PANELS.items()):
         for i, name in enumerate(names):
@@ -145,8 +145,8 @@ def plot(res, path, dpi=150):
         if panel == "b":  # scales differ by γ_O: a log density axis shows both
             ax.set_yscale("log")
             ax.set_ylim(1e-3, 20)
-        ax.set_title(titles[panel], fontsize=9)
+        ax.set_title(mathtext(titles[panel], single=True), fontsize=9)
         ax.set_xlabel("squared singular value")
-        ax.legend(fontsize=7)
+        draw_legend(ax, fontsize=7)
     axes[0].set_ylabel("density")
     return save(fig, path, dpi)
