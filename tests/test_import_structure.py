@@ -149,8 +149,6 @@ def _cycles(nodes, edges):
 #: (``import freeattn`` must not load it); anything else moves to the module top.  An entry
 #: with no reason yet names who moves it.  The list may only shrink (a stale entry fails).
 LAZY_ALLOWED = {
-    ("freeattn.display", "freeattn.plotting.density"): "matplotlib: optional heavy dependency",
-    ("freeattn.display", "freeattn.plotting.setup"): "matplotlib: optional heavy dependency",
     ("freeattn.display", "freeattn.symbolic"): "sympy views, kept out of `import freeattn` "
                                                "(display registers formatters at import)",
     ("freeattn.sweeps", "freeattn.readout"): "readout loads scipy.optimize, kept out of "
