@@ -13,7 +13,7 @@ from .._validation import ParameterError, dps_or_none, finite_real, integer_at_l
 from ..algebraic.atoms import AtomAtZero, AtomsMixin
 from ..algebraic.branch import BranchMixin
 from ..algebraic.density import DensityMixin
-from ..algebraic.exact import free_symbols as _free_symbols, is_expanded as _known_expanded
+from ..algebraic.exact import NotConvertible, flint_enabled, free_symbols as _free_symbols, is_expanded as _known_expanded
 from ..algebraic.local import LocalMixin
 from ..algebraic.numeric import BranchData, NumericPolynomial
 from ..algebraic.parse import as_polynomial
@@ -23,7 +23,7 @@ from ..algebraic.polynomial import G, z
 from ..algebraic.polynomial import (affine_polynomial, discriminant_structure_seen,
                                     r_relation, s_relation, series_moments, stieltjes_factor,
                                     substitute_polynomial)
-from ..algebraic.series import series_moments_numeric
+from ..algebraic.series import series_moments_at, series_moments_numeric
 from ..quadrature.tables import atom_quantile_mp, cdf_sf, newton_mp, quantile
 from .base import Law
 
@@ -198,8 +198,16 @@ class AlgebraicLaw(DensityMixin, BranchMixin, PathsMixin, LocalMixin, AtomsMixin
         """First ``order`` moments as exact sympy expressions, from the series of G at ∞."""
         cache = self.__dict__.setdefault("_moment_cache", [])
         if len(cache) < order:
-            ms = series_moments(self._factor, order)
-            cache[:] = [sp.expand(m.xreplace(self.values)) for m in ms]
+            ms = None
+            if flint_enabled():
+                try:  # the FLINT recursion with the values substituted before it starts
+                    ms = series_moments_at(self._factor, self.values, order)
+                except NotConvertible:  # coefficients FLINT does not take
+                    pass
+            if ms is None:  # sympy's expansion in every parameter, then the values
+                ms = [sp.expand(m.xreplace(self.values))
+                      for m in series_moments(self._factor, order)]
+            cache[:] = ms
         return cache[:order]
 
     def _moments_mp(self, order, dps):
