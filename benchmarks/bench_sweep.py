@@ -57,7 +57,7 @@ def _timed(fn):
 def _floor(law, P):
     """Discriminant tables of P (cached symbolic, float64 at the point) + numpy.roots."""
     from freeattn._context import to_mp
-    from freeattn.algebraic.polynomial import discriminant_tables
+    from freeattn.algebraic.discriminant import discriminant_tables
 
     tables = discriminant_tables(P)  # cached per structure
 

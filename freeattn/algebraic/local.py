@@ -28,6 +28,9 @@ __all__ = ["LocalMixin"]
 _MERGED_ROOTS = 1e-6
 #: guard bits of the mpmath Newton iterations' stopping tests
 _NEWTON_GUARD_BITS = 4
+#: extra bits of the roots of ∂P/∂G(·, e) at a square-root edge (the double root of P there is
+#: an ill-conditioned root of P, a simple one of ∂P/∂G; the margin keeps its candidates sharp)
+_DOUBLE_ROOT_EXTRA_BITS = 60
 #: |∂P̃/∂H| at the mass below this (× the largest coefficient) makes the mass a double root
 _DOUBLE_MASS = 1e-12
 #: re-expanded coefficients below this (× the largest) are rounding residue of exact zeros
@@ -89,7 +92,7 @@ class LocalMixin:
         dcoef = [sum(dP[k][j] * e**j for j in range(len(dP[0]))) for k in range(len(dP) - 1, -1, -1)]
         while len(dcoef) > 1 and dcoef[0] == 0:
             dcoef.pop(0)
-        cands = polyroots(dcoef, extraprec=60) if len(dcoef) > 1 else []
+        cands = polyroots(dcoef, extraprec=_DOUBLE_ROOT_EXTRA_BITS) if len(dcoef) > 1 else []
         ge = mpmath.mpf(complex(g_guess).real)
         if cands:
             # a root of ∂P/∂G is the double root only where P vanishes too: among the

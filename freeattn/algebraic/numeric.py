@@ -25,9 +25,10 @@ import numpy as np
 import sympy as sp
 
 from .._context import to_mp, tolerance, workdps
-from .exact import free_symbols
-from .polynomial import (DISCRIMINANT_EXACT_COST, G, canonicalize, discriminant_cost,
-                         discriminant_factors, discriminant_near, discriminant_tables, z)
+from .discriminant import (DISCRIMINANT_EXACT_COST, discriminant_cost, discriminant_factors,
+                           discriminant_near, discriminant_tables)
+from .exact import NotConvertible, _expanded_terms, free_symbols
+from .polynomial import G, canonicalize, z
 from .roots import horner_with_derivative, polyroots
 
 __all__ = ["NumericPolynomial", "BranchData"]
@@ -61,6 +62,11 @@ _NEAR_GUARD_BITS = 64
 _SAME_POINT_EXTRA_DPS = 5
 #: digits below the working precision at which a factor's coefficient counts as zero
 _COEFF_LOST_DPS = 8
+#: digits at which the float64 coefficient table is evaluated (well above float64's 17, so that
+#: each entry is the exact coefficient rounded once)
+_FLOAT_TABLE_DPS = 40
+#: extra bits of the breakpoint polynomials' root finder (clustered roots of a discriminant)
+_BREAKPOINT_ROOT_EXTRA_BITS = 30
 #: height (× (scale + 1)) of continue_down's end point
 _CONTINUE_HEIGHT = 1e-9
 #: an interval is resolved by doubles where its width exceeds this × its ends' magnitude;
@@ -124,7 +130,7 @@ class NumericPolynomial:
             self.deg_z = max(j for (k, j) in rows if k <= deg)
             self._rows = [[rows.get((k, j), []) for j in range(self.deg_z + 1)]
                           for k in range(self.deg + 1)]
-        with mpmath.workdps(40):
+        with mpmath.workdps(_FLOAT_TABLE_DPS):
             c = self.coefficients_mp()
         # float64 coefficient polynomials in z, highest power first, for G^deg .. G^0
         self.cf = np.array([[float(c[k][j]) for j in range(self.deg_z, -1, -1)]
@@ -136,8 +142,6 @@ class NumericPolynomial:
         term by term off an expanded P with rational coefficients (no sympy.Poly, no
         lambdify: evaluated per precision by :meth:`coefficients_mp`), or None for any other
         P (the sympy route)."""
-        from .exact import NotConvertible, _expanded_terms, free_symbols
-
         gens = [G, z] + list(params)
         if len({g.name for g in gens}) != len(gens) or not free_symbols(P) <= set(gens):
             return None
@@ -535,10 +539,10 @@ class BranchData:
         discriminant and of the leading coefficient (:meth:`_factor_coefficients`).
 
         Where the exact discriminant in P's symbolic parameters would be too costly
-        (:func:`~freeattn.algebraic.polynomial.discriminant_cost` above
-        :data:`~freeattn.algebraic.polynomial.DISCRIMINANT_EXACT_COST`), it is taken exactly
+        (:func:`~freeattn.algebraic.discriminant.discriminant_cost` above
+        :data:`~freeattn.algebraic.discriminant.DISCRIMINANT_EXACT_COST`), it is taken exactly
         at the parameter values rounded to the working precision plus 64 bits
-        (:func:`~freeattn.algebraic.polynomial.discriminant_near`), and every root of it that
+        (:func:`~freeattn.algebraic.discriminant.discriminant_near`), and every root of it that
         is no pole is verified to be a collision of two roots of P(·, x) at the true values
         (closer than ~10^-(dps/4) of their size, where generic roots are O(1) apart); if one
         is not, the exact route decides (the check runs at dps + 20 digits, where a double
@@ -561,7 +565,7 @@ class BranchData:
         return merged, pole_set
 
     def _evaluated(self, factors):
-        """:func:`~freeattn.algebraic.polynomial.discriminant_near`'s factors as (kind,
+        """:func:`~freeattn.algebraic.discriminant.discriminant_near`'s factors as (kind,
         coefficients highest first) at the working precision."""
         values = self.evaluator.values
         for entry, kind in factors:
@@ -608,7 +612,7 @@ class BranchData:
                 coeffs.pop(0)
             if len(coeffs) == 1:
                 continue
-            roots = polyroots(coeffs, extraprec=30, maxsteps=400)
+            roots = polyroots(coeffs, extraprec=_BREAKPOINT_ROOT_EXTRA_BITS, maxsteps=400)
             scale = max(abs(r) for r in roots) + 1
             for r in roots:
                 if abs(mpmath.im(r)) <= tolerance(mpmath.mp.dps // 3) * scale:

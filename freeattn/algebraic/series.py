@@ -36,6 +36,10 @@ from .._validation import integer_at_least
 from . import exact
 from .polynomial import G, parameter_order, z
 
+#: |leading coefficient at infinity| (relative to P's largest) below which G ~ 1/z is taken to
+#: be a root there in the numeric series (float or mpmath coefficients)
+_SERIES_LEAD_TOL = 1e-8
+
 __all__ = ["series_moments_numeric", "series_moments", "series_moments_at"]
 
 
@@ -73,7 +77,7 @@ def series_moments_numeric(coefficients, order):
     lead = sum((cv for k, s, cv in terms if s == s0), zero)
     dq = sum((k * cv for k, s, cv in terms if s == s0), zero)
     scale = max(abs(cv) for _, _, cv in terms)
-    if abs(lead) > 1e-8 * scale or dq == 0:
+    if abs(lead) > _SERIES_LEAD_TOL * scale or dq == 0:
         raise ValueError("G ~ 1/z is not a simple root of P at infinity")
     m = [one]
     # powers[k][n] = coefficient of u^n in M(u)^k, k = 0..deg
