@@ -19,7 +19,7 @@ import numpy as np
 import sympy as sp
 
 from .._context import FLOAT_REFERENCE_DPS, tolerance, workdps
-from .roots import polyroots
+from .roots import newton_polish, polyroots
 
 __all__ = ["LocalMixin"]
 
@@ -28,6 +28,10 @@ __all__ = ["LocalMixin"]
 _MERGED_ROOTS = 1e-6
 #: guard bits of the mpmath Newton iterations' stopping tests
 _NEWTON_GUARD_BITS = 4
+#: most Newton steps of the double root at an edge, and of the other mpmath local roots
+#: (Puiseux leading coefficients, G at tiny |z|)
+_DOUBLE_ROOT_STEPS = 100
+_LOCAL_NEWTON_STEPS = 200
 #: extra bits of the roots of ∂P/∂G(·, e) at a square-root edge (the double root of P there is
 #: an ill-conditioned root of P, a simple one of ∂P/∂G; the margin keeps its candidates sharp)
 _DOUBLE_ROOT_EXTRA_BITS = 60
@@ -106,16 +110,8 @@ class LocalMixin:
             double = [r for r in cands if residual(r) <= tolerance(mpmath.mp.dps // 2)]
             ge = mpmath.re(min(double or cands, key=lambda r: abs(complex(r) - complex(g_guess))))
         tol = mpmath.mpf(2) ** (_NEWTON_GUARD_BITS - mpmath.mp.prec)
-        for _ in range(100):
-            f = sum(dP[k][j] * ge**k * e**j for k in range(len(dP)) for j in range(len(dP[0])))
-            df = sum(k * dP[k][j] * ge ** (k - 1) * e**j for k in range(1, len(dP))
-                     for j in range(len(dP[0])))
-            if df == 0:
-                break
-            step = f / df
-            ge -= step
-            if abs(step) <= tol * (1 + abs(ge)):
-                break
+        if len(dcoef) > 1:  # ∂P/∂G(·, e) as a polynomial in G (constant: ge is the guess)
+            ge, _ = newton_polish(dcoef, ge, tol, _DOUBLE_ROOT_STEPS, floor=1)
         return ge
 
     def _pole_polynomial(self, a):
@@ -354,13 +350,9 @@ class LocalMixin:
                 for _ in range(mult - 1):
                     poly = {k - 1: k * v for k, v in poly.items() if k > 0}
                 C = mpmath.mpc(C)
-                for _ in range(200):
-                    f = sum(v * C**k for k, v in poly.items())
-                    df = sum(k * v * C ** (k - 1) for k, v in poly.items() if k > 0)
-                    step = f / df
-                    C -= step
-                    if abs(step) <= tolerance(wp + _PUISEUX_EXTRA_DPS) * abs(C):
-                        break
+                top = max(poly)
+                C, _ = newton_polish([poly.get(k, 0) for k in range(top, -1, -1)], C,
+                                     tolerance(wp + _PUISEUX_EXTRA_DPS), _LOCAL_NEWTON_STEPS)
             elif any(o < 4 * err for (_, err, others) in picks for o in others):
                 return None
             C = mpmath.mpc(C)  # a real or imaginary leading coefficient exactly so
@@ -526,16 +518,8 @@ class LocalMixin:
                 b[k] += w
                 bz[k] += ef * w
             h = mpmath.mpc(t["levels"][-1][1])
-            tol = tolerance(dps + _TINY_NEWTON_DPS)
-            for _ in range(200):
-                p = dp = mpmath.mpc(0)
-                for k in range(deg, -1, -1):
-                    dp = dp * h + p
-                    p = p * h + b[k]
-                step = p / dp
-                h -= step
-                if abs(step) <= tol * abs(h):
-                    break
+            h, _ = newton_polish(b[::-1], h, tolerance(dps + _TINY_NEWTON_DPS),
+                                 _LOCAL_NEWTON_STEPS)
             p = dp = pz = mpmath.mpc(0)
             for k in range(deg, -1, -1):
                 dp = dp * h + p

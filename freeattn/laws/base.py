@@ -578,11 +578,13 @@ class Law(GenericRoutes):
         root finder on the on-axis density), returned as floats or, with ``dps``, as mpf.
         Atoms are listed by :meth:`atoms`.
         """
-        return self._support(dps_or_none(dps))
+        dps = dps_or_none(dps)
+        return self._support(None) if dps is None else round_back(self._support(dps), dps)
 
     def atoms(self, dps=None):
         """Atoms as a list of ``(location, mass)`` with mass > 0, sorted by location."""
-        return self._atoms(dps_or_none(dps))
+        dps = dps_or_none(dps)  # with dps: numbers that print their dps digits (Digits)
+        return self._atoms(None) if dps is None else round_back(self._atoms(dps), dps)
 
     def exact_moments(self, order):
         """First ``order`` moments m₁..m_order as exact sympy expressions.

@@ -38,8 +38,6 @@ import math
 
 import mpmath
 import numpy as np
-from scipy.optimize import brentq
-from scipy.optimize.elementwise import find_root
 
 from .._context import (FLOAT_EPS, TINY, inner_dps, mp_route, round_back, to_mp,
                         tolerance, workdps)
@@ -525,6 +523,8 @@ class GenericRoutes:
         def edge(out, inn):
             """The first float inside the support next to the edge between ``out`` and ``inn``:
             brentq to a few ulps, then bisection down to adjacent floats."""
+            from scipy.optimize import brentq  # scipy.optimize: ~0.7 s, kept out of `import freeattn`
+
             lo, hi = min(out, inn), max(out, inn)
             tol = 2 * FLOAT_EPS * max(abs(lo), abs(hi))
             r = brentq(f, lo, hi, xtol=max(tol, TINY), rtol=4 * FLOAT_EPS, maxiter=200)
@@ -796,6 +796,8 @@ class GenericRoutes:
         if np.any(todo):
             def F(x, r):
                 return self._cdf_float(x.reshape(-1)).reshape(x.shape) - r
+
+            from scipy.optimize.elementwise import find_root  # ~0.7 s: kept out of `import freeattn`
 
             r = q[todo]
             res = find_root(F, (np.full(r.shape, lo), np.full(r.shape, hi)), args=(r,),
