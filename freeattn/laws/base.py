@@ -227,7 +227,7 @@ def _filter_arguments(fn):
     is_moment = fn.__name__ == "moment" and len(names) > 1
     if "dps" not in names and not is_moment:
         return fn
-    dps_at = names.index("dps") - 1 if "dps" in names else None
+    filter_slot = names.index("dps") - 1 if "dps" in names else None
     first = names[1] if is_moment else None
 
     @functools.wraps(fn)
@@ -246,9 +246,9 @@ def _filter_arguments(fn):
                 kwargs[first] = moment_order(first, kwargs[first])
             else:
                 raise TypeError("moment() missing its order (order=, or k=)")
-        if dps_at is not None:
-            if len(args) > dps_at:
-                args = args[:dps_at] + (dps_or_none(args[dps_at]),) + args[dps_at + 1:]
+        if filter_slot is not None:
+            if len(args) > filter_slot:
+                args = args[:filter_slot] + (dps_or_none(args[filter_slot]),) + args[filter_slot + 1:]
             elif "dps" in kwargs:
                 kwargs["dps"] = dps_or_none(kwargs["dps"])
         return fn(self, *args, **kwargs)
