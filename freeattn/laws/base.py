@@ -232,7 +232,7 @@ def _filter_arguments(fn):
     is_moment = fn.__name__ == "moment" and len(names) > 1
     if "dps" not in names and not is_moment:
         return fn
-    dps_at = names.index("dps") - 1 if "dps" in names else None
+    filter_slot = names.index("dps") - 1 if "dps" in names else None
     first = names[1] if is_moment else None
 
     @functools.wraps(fn)
@@ -251,9 +251,9 @@ def _filter_arguments(fn):
                 kwargs[first] = moment_order(first, kwargs[first])
             else:
                 raise TypeError("moment() missing its order (order=, or k=)")
-        if dps_at is not None:
-            if len(args) > dps_at:
-                args = args[:dps_at] + (dps_or_none(args[dps_at]),) + args[dps_at + 1:]
+        if filter_slot is not None:
+            if len(args) > filter_slot:
+                args = args[:filter_slot] + (dps_or_none(args[filter_slot]),) + args[filter_slot + 1:]
             elif "dps" in kwargs:
                 kwargs["dps"] = dps_or_none(kwargs["dps"])
         return fn(self, *args, **kwargs)
@@ -1046,7 +1046,8 @@ class Law(GenericRoutes):
         root finder on the on-axis density), returned as floats or, with ``dps``, as mpf.
         Atoms are listed by :meth:`atoms`.
         """
-        return self._support(dps_or_none(dps))
+        dps = dps_or_none(dps)
+        return self._support(None) if dps is None else round_back(self._support(dps), dps)
 
     def hull(self, dps=None):
         """The smallest closed interval (a, b) holding all of the law: scipy's ``support()``.
@@ -1071,7 +1072,8 @@ class Law(GenericRoutes):
 
     def atoms(self, dps=None):
         """Atoms as a list of ``(location, mass)`` with mass > 0, sorted by location."""
-        return self._atoms(dps_or_none(dps))
+        dps = dps_or_none(dps)  # with dps: numbers that print their dps digits (Digits)
+        return self._atoms(None) if dps is None else round_back(self._atoms(dps), dps)
 
     def exact_moments(self, order):
         """First ``order`` moments m₁..m_order as exact sympy expressions.
