@@ -1064,6 +1064,8 @@ class Law(GenericRoutes):
         ends = [e for ab in self.support(dps) for e in ab] + [a for a, _ in self.atoms(dps)]
         if not ends:
             raise ArithmeticError(f"{self.name} has neither atoms nor a support")
+        if dps is None:
+            return float(min(ends)), float(max(ends))
         return min(ends), max(ends)
 
     def bounds(self, dps=None):
