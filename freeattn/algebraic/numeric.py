@@ -705,8 +705,8 @@ class BranchData:
         dt = mpmath.mpf(-0.5)
         tiny = tolerance(mpmath.mp.dps * 3 // 4)
         pole = min(self.poles, key=lambda p_: abs(p_ - x)) if self.poles else None
-        # our own predictor–corrector: mpmath.odefun (Taylor) cannot tell the Stieltjes sheet
-        # from the one it meets next to a pole, which the step control here checks
+        # our own predictor–corrector: an ODE solver (mpmath.odefun) bounds the local error,
+        # not the distance to the next sheet next to a pole, which this step control checks
         for _ in range(5000):
             if t <= t_end:
                 return g
