@@ -401,6 +401,8 @@ class LocalMixin:
                 bz[k] += e * w
         C = complex(t["levels"][-1][1])
         h = np.full(zq.size, C, dtype=complex)
+        # not roots.newton_polish_array: a zero derivative must leave h non-finite here (the
+        # point is then flagged below), where that polish leaves it in place
         for _ in range(100):
             p = np.zeros_like(h)
             dp = np.zeros_like(h)

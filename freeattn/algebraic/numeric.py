@@ -472,6 +472,8 @@ class NumericPolynomial:
         C = self.coeffs_at_mp(x)
         tol = mpmath.mpf(2) ** (_POLISH_GUARD_BITS - mpmath.mp.prec)
         half = mpmath.sqrt(tol)
+        # not roots.newton_polish: this hot path saves the last residual evaluation (one
+        # step after |step| < √tol lands at full precision by quadratic convergence)
         for _ in range(steps):
             p, dp = horner_with_derivative(C, g)
             if dp == 0:
@@ -707,6 +709,8 @@ class BranchData:
         t, t_end = mpmath.log(h_from), mpmath.log(h_end)
         g = mpmath.mpc(g_from)
         dt = mpmath.mpf(-0.5)
+        # a continuation in h, not a root finder: no library has it (scipy/mpmath solve at
+        # one point); each step's root comes from roots_mp
         for _ in range(500):
             if t <= t_end:
                 return g
@@ -739,6 +743,8 @@ class BranchData:
         dt = mpmath.mpf(-0.5)
         tiny = tolerance(mpmath.mp.dps * 3 // 4)
         pole = min(self.poles, key=lambda p_: abs(p_ - x)) if self.poles else None
+        # our own predictor–corrector: an ODE solver (mpmath.odefun) bounds the local error,
+        # not the distance to the next sheet next to a pole, which this step control checks
         for _ in range(5000):
             if t <= t_end:
                 return g
