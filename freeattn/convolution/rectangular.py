@@ -64,6 +64,11 @@ _RATIO = Param("ratio", lambda name, v: check_ratio(v, name), "λ",
 #: continuation ladder: ratio between successive heights, lowest rung (× scale)
 _LADDER_RATIO = 0.25
 _LADDER_FLOOR = 1e-9
+#: a ladder step whose solution has Im G > _SHEET_TOL·|G| above the axis (the wrong sheet)
+#: is redone in _SUBRUNGS geometric sub-steps, at most _SUBRUNG_DEPTH levels deep
+_SHEET_TOL = 1e-12
+_SUBRUNGS = 4
+_SUBRUNG_DEPTH = 3
 #: scan points for the support, θ-nodes per interval of the on-axis table
 _SCAN_POINTS = 1601
 _TABLE_NODES = 257
@@ -327,6 +332,43 @@ class RectangularConvolution(Law):
             good = np.isfinite(n1) & np.isfinite(n2)
         return np.where(good, n1, u1 + dy), np.where(good, n2, u2 + dy)
 
+    def _rung(self, u1, u2, y0, y1, st, depth=0):
+        """One step of the ladder from heights y₀ to y₁ (predictor + Newton), with a sheet
+        check: at Im y > 0 the Stieltjes G has Im G < 0, and a point whose Newton landed
+        where Im G > 0 is redone from y₀ in ``_SUBRUNGS`` finer geometric steps (up to
+        ``_SUBRUNG_DEPTH`` times).
+
+        The system has exact spurious solutions at every y: u₁ = ∞ (D_μ = 0) with u₂ a zero
+        of λ u G_ν(u) + 1 − λ (or μ ↔ ν) gives D = 0 and G(y) = −(1 − λ)/(λ y), whose
+        Im G > 0 above the axis; a coarse step next to the point where the true D(y) crosses
+        0 (in a gap, e.g. left of the support) is attracted there, and on the axis the wrong
+        G is real and looks like a gap (two-point(11/8, 11/4, 3/4) ⊞_{7/8} δ_{9/4}: left
+        edge 0.067025 instead of 0.066652)."""
+        saved = {i: tuple(c.copy() for c in v) for i, v in st.items()}
+        p1, p2 = self._predict(u1, u2, y0, y1, st)
+        n1, n2, _ = self._newton(p1, p2, y1, st, 12)
+        if depth >= _SUBRUNG_DEPTH:
+            return n1, n2
+        with np.errstate(all="ignore"):
+            Gv = (n1 * st[0][1] + n2 * st[1][1] - 1) / y1
+            bad = np.isfinite(Gv) & (y1.imag > 0) & (Gv.imag > _SHEET_TOL * np.abs(Gv))
+        if not np.any(bad):
+            return n1, n2
+        idx = np.flatnonzero(bad)
+        sub = {i: tuple(c[idx] for c in v) for i, v in saved.items()}
+        a1, a2 = u1[idx], u2[idx]
+        prev = y0[idx]
+        heights = np.geomspace(y0[idx].imag, y1[idx].imag, _SUBRUNGS + 1, axis=-1)
+        for k in range(1, _SUBRUNGS + 1):
+            yk = y1[idx].real + 1j * heights[:, k]
+            a1, a2 = self._rung(a1, a2, prev, yk, sub, depth + 1)
+            prev = yk
+        n1[idx], n2[idx] = a1, a2
+        for i, v in sub.items():
+            for full, part in zip(st[i], v):
+                full[idx] = part
+        return n1, n2
+
     def _solve(self, y, ratio=_LADDER_RATIO, states=None, floor=_LADDER_FLOOR):
         """(u₁, u₂, G, converged) at complex y (Im y ≥ 0; real y: the on-axis limit).
 
@@ -347,8 +389,7 @@ class RectangularConvolution(Law):
             if h < floor:
                 break
             yk = y.real + 1j * np.maximum(y.imag, h)
-            u1, u2 = self._predict(u1, u2, prev, yk, st)
-            u1, u2, _ = self._newton(u1, u2, yk, st, 12)
+            u1, u2 = self._rung(u1, u2, prev, yk, st)
             prev = yk
         r1, r2 = u1.copy(), u2.copy()
         u1, u2 = self._predict(u1, u2, prev, y, st)
