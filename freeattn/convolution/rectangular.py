@@ -64,9 +64,10 @@ _RATIO = Param("ratio", lambda name, v: check_ratio(v, name), "λ",
 #: continuation ladder: ratio between successive heights, lowest rung (× scale)
 _LADDER_RATIO = 0.25
 _LADDER_FLOOR = 1e-9
-#: a ladder step whose solution has Im G > _SHEET_TOL·|G| above the axis (the wrong sheet)
-#: is redone in _SUBRUNGS geometric sub-steps, at most _SUBRUNG_DEPTH levels deep
-_SHEET_TOL = 1e-12
+#: a ladder step whose solution has Im G > −_SHEET_FRACTION·Im y/(|y| + b)² above the axis
+#: (not a Stieltjes value) is redone in _SUBRUNGS geometric sub-steps, deflated, at most
+#: _SUBRUNG_DEPTH levels deep
+_SHEET_FRACTION = 0.5
 _SUBRUNGS = 4
 _SUBRUNG_DEPTH = 3
 #: scan points for the support, θ-nodes per interval of the on-axis table
@@ -233,17 +234,17 @@ class RectangularConvolution(Law):
         st[i] = (u, g, dg)
         return g, dg
 
-    def _eqs(self, u1, u2, y, st):
+    def _eqs(self, u1, u2, y, st, deflate=False):
         lam = self.ratio
         g1, d1 = self._eval(0, u1, st)
         g2, d2 = self._eval(1, u2, st)
         # an iterate on an input atom has G = ∞: its residuals come out non-finite and the
         # solver's isfinite screen drops that point (no warning for it)
         with np.errstate(invalid="ignore", over="ignore"):
-            return self._residuals(lam, u1, u2, y, g1, d1, g2, d2)
+            return self._residuals(lam, u1, u2, y, g1, d1, g2, d2, deflate)
 
     @staticmethod
-    def _residuals(lam, u1, u2, y, g1, d1, g2, d2):
+    def _residuals(lam, u1, u2, y, g1, d1, g2, d2, deflate=False):
         D1 = g1 * (lam * u1 * g1 + 1 - lam)
         D2 = g2 * (lam * u2 * g2 + 1 - lam)
         dD1 = d1 * (2 * lam * u1 * g1 + 1 - lam) + lam * g1 * g1
@@ -251,13 +252,22 @@ class RectangularConvolution(Law):
         s = u1 * g1 + u2 * g2 - 1
         e1, e2 = g1 + u1 * d1, g2 + u2 * d2
         q = 2 * lam * s + 1 - lam
-        # f₂ is divided by y (its terms are O(1) far out: s ~ 1, y D ~ 1)
         f1 = (D1 - D2) * y
-        f2 = (s * (lam * s + 1 - lam)) / 1.0 - y * D1
-        J = [[dD1 * y, -dD2 * y], [q * e1 - y * dD1, q * e2]]
+        if not deflate:
+            # both terms of f₂ are O(1) far out (s ~ 1, y D ~ 1)
+            f2 = s * (lam * s + 1 - lam) - y * D1
+            J = [[dD1 * y, -dD2 * y], [q * e1 - y * dD1, q * e2]]
+            return (f1, f2), J, s
+        # deflated: f₂ = s(λs + 1 − λ)/(y D_μ) − 1.  The division removes the exact spurious
+        # solutions of the plain system (D_μ = D_ν = 0 with u₁ or u₂ = ∞ and
+        # s(λs + 1 − λ) = 0, at every y; see _rung), at the price of a worse-conditioned
+        # system where D_μ is large (u₁ next to an atom of μ), so it is the fallback only
+        yD = y * D1
+        f2 = s * (lam * s + 1 - lam) / yD - 1
+        J = [[dD1 * y, -dD2 * y], [(q * e1 - (f2 + 1) * y * dD1) / yD, q * e2 / yD]]
         return (f1, f2), J, s
 
-    def _newton(self, u1, u2, y, st, maxit):
+    def _newton(self, u1, u2, y, st, maxit, deflate=False):
         N = y.shape[0]
         best1, best2 = u1.copy(), u2.copy()
         best = np.full(N, np.inf)
@@ -265,7 +275,7 @@ class RectangularConvolution(Law):
         with np.errstate(all="ignore"):
             for it in range(maxit + 1):
                 sa = {i: tuple(c[act] for c in v) for i, v in st.items() if v[0].shape == (N,)}
-                (f1, f2), J, _ = self._eqs(u1[act], u2[act], y[act], sa)
+                (f1, f2), J, _ = self._eqs(u1[act], u2[act], y[act], sa, deflate)
                 for i, v in sa.items():
                     if i in st and st[i][0].shape == (N,):
                         for full, part in zip(st[i], v):
@@ -312,16 +322,16 @@ class RectangularConvolution(Law):
                     st[i][0][stale], st[i][1][stale], st[i][2][stale] = b[stale], g, dg
         return best1, best2, best <= 1e-11
 
-    def _predict(self, u1, u2, y0, y1, st):
+    def _predict(self, u1, u2, y0, y1, st, deflate=False):
         """First-order continuation step: u(y₁) ≈ u(y₀) + u′(y₀)(y₁ − y₀), u′ = −J⁻¹ ∂f/∂y
-        (∂f₁/∂y = D_μ − D_ν, ∂f₂/∂y = −D_μ at the solution)."""
+        (∂f₁/∂y = D_μ − D_ν; ∂f₂/∂y = −D_μ, deflated −(f₂ + 1)/y)."""
         with np.errstate(all="ignore"):
             lam = self.ratio
             g1, g2 = st[0][1], st[1][1]
             D1 = g1 * (lam * u1 * g1 + 1 - lam)
             D2 = g2 * (lam * u2 * g2 + 1 - lam)
-            (f1, f2), J, _ = self._eqs(u1, u2, y0, {i: v for i, v in st.items()})
-            fy1, fy2 = D1 - D2, -D1
+            (f1, f2), J, _ = self._eqs(u1, u2, y0, {i: v for i, v in st.items()}, deflate)
+            fy1, fy2 = D1 - D2, (-(f2 + 1) / y0) if deflate else -D1
             det = J[0][0] * J[1][1] - J[0][1] * J[1][0]
             d1 = -(J[1][1] * fy1 - J[0][1] * fy2) / det
             d2 = -(J[0][0] * fy2 - J[1][0] * fy1) / det
@@ -332,26 +342,29 @@ class RectangularConvolution(Law):
             good = np.isfinite(n1) & np.isfinite(n2)
         return np.where(good, n1, u1 + dy), np.where(good, n2, u2 + dy)
 
-    def _rung(self, u1, u2, y0, y1, st, depth=0):
+    def _rung(self, u1, u2, y0, y1, st, depth=0, deflate=False):
         """One step of the ladder from heights y₀ to y₁ (predictor + Newton), with a sheet
-        check: at Im y > 0 the Stieltjes G has Im G < 0, and a point whose Newton landed
-        where Im G > 0 is redone from y₀ in ``_SUBRUNGS`` finer geometric steps (up to
-        ``_SUBRUNG_DEPTH`` times).
+        check: at Im y > 0 a law on [0, b] has Im G(y) ≤ −Im y/(|y| + b)², and a point whose
+        Newton landed elsewhere is redone from y₀ in ``_SUBRUNGS`` finer geometric steps
+        with the deflated system (up to ``_SUBRUNG_DEPTH`` levels).
 
-        The system has exact spurious solutions at every y: u₁ = ∞ (D_μ = 0) with u₂ a zero
-        of λ u G_ν(u) + 1 − λ (or μ ↔ ν) gives D = 0 and G(y) = −(1 − λ)/(λ y), whose
-        Im G > 0 above the axis; a coarse step next to the point where the true D(y) crosses
-        0 (in a gap, e.g. left of the support) is attracted there, and on the axis the wrong
-        G is real and looks like a gap (two-point(11/8, 11/4, 3/4) ⊞_{7/8} δ_{9/4}: left
-        edge 0.067025 instead of 0.066652)."""
+        The plain system has exact spurious solutions at every y: u₁ = ∞ (D_μ = 0) with u₂ a
+        zero of λ u G_ν(u) + 1 − λ gives D = 0 and G(y) = −(1 − λ)/(λ y) (Im G > 0 above
+        the axis), and u₂ a zero of G_ν gives G ≡ 0 (and μ ↔ ν).  A step next to a point
+        where the true D(y) is small is attracted there, and on the axis the wrong G is real
+        and looks like a gap: two-point(11/8, 11/4, 3/4) ⊞_{7/8} δ_{9/4} had its left edge
+        at 0.067025 instead of 0.066652, and (½δ₀ + ½δ₁) ⊞_{1/2} (0.95δ₀ + 0.05δ₂) a false
+        gap at 0.9116 whose edge refinement did not return."""
         saved = {i: tuple(c.copy() for c in v) for i, v in st.items()}
-        p1, p2 = self._predict(u1, u2, y0, y1, st)
-        n1, n2, _ = self._newton(p1, p2, y1, st, 12)
+        p1, p2 = self._predict(u1, u2, y0, y1, st, deflate)
+        n1, n2, _ = self._newton(p1, p2, y1, st, 12, deflate)
         if depth >= _SUBRUNG_DEPTH:
             return n1, n2
         with np.errstate(all="ignore"):
             Gv = (n1 * st[0][1] + n2 * st[1][1] - 1) / y1
-            bad = np.isfinite(Gv) & (y1.imag > 0) & (Gv.imag > _SHEET_TOL * np.abs(Gv))
+            # a law on [0, b] has Im G(y) = −Im y ∫ dν(x)/|y − x|² ≤ −Im y/(|y| + b)²
+            bound = -_SHEET_FRACTION * y1.imag / (np.abs(y1) + self._hi) ** 2
+            bad = (y1.imag > 0) & ~(Gv.imag <= bound)
         if not np.any(bad):
             return n1, n2
         idx = np.flatnonzero(bad)
@@ -361,7 +374,7 @@ class RectangularConvolution(Law):
         heights = np.geomspace(y0[idx].imag, y1[idx].imag, _SUBRUNGS + 1, axis=-1)
         for k in range(1, _SUBRUNGS + 1):
             yk = y1[idx].real + 1j * heights[:, k]
-            a1, a2 = self._rung(a1, a2, prev, yk, sub, depth + 1)
+            a1, a2 = self._rung(a1, a2, prev, yk, sub, depth + 1, deflate=True)
             prev = yk
         n1[idx], n2[idx] = a1, a2
         for i, v in sub.items():

@@ -136,9 +136,6 @@ def test_information_plus_noise_monte_carlo():
 
 
 # ------------------------------------------------------------------ atoms, mass, moments
-@pytest.mark.xfail(strict=True, reason="integration finding: the support search's edge refinement "
-                   "(_crit) lands on u2 = 0, an atom of nu, where G_nu = inf: RuntimeWarning "
-                   "there; with the warning silenced total_mass() does not return in 120 s")
 def test_atom_rule_against_rank_counts():
     lam = 0.5
     mu = Discrete([0.0, 1.0], [0.5, 0.5])
