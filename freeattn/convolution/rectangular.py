@@ -40,7 +40,7 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from .._context import MASS_TOL, inner_dps, mp_route, to_mp, tolerance
+from .._context import MASS_TOL, TINY, inner_dps, mp_route, to_mp, tolerance
 from .._validation import Param, ParameterError, declare
 from ..algebraic import exact as _exact
 from ..algebraic.polynomial import (G, rename_symbols, series_moments, stieltjes_factor,
@@ -75,6 +75,50 @@ _SCAN_POINTS = 1601
 _TABLE_NODES = 257
 #: masses below this are rounding of the atom rule, not atoms
 _ATOM_TOL = 1e-14
+#: an input whose support starts below −_NEGATIVE_TOL·(1 + b) is not on [0, ∞); atoms within
+#: _LOCATION_TOL·(1 + |x|) of each other (or of 0) are one location
+_NEGATIVE_TOL = 1e-12
+_LOCATION_TOL = 1e-12
+#: polishing G of an algebraic input: stop at a relative step _POLISH_STOP, accept at
+#: _POLISH_ACCEPT, on the sheet Im g·Im u ≤ _POLISH_SHEET·|g|, within _POLISH_NEAR of the guess
+_POLISH_STOP = 1e-14
+_POLISH_ACCEPT = 1e-11
+_POLISH_SHEET = 1e-12
+_POLISH_NEAR = 0.25
+#: Im u in (−_AXIS_SNAP·|u|, 0) is rounding of a point on the real axis
+_AXIS_SNAP = 1e-13
+#: Newton on the subordination system: relative step at rounding (_STEP_ROUND), residual at
+#: which a non-improving iterate stops (_RESIDUAL_STOP) and below which it has converged
+#: (_RESIDUAL_OK)
+_STEP_ROUND = 8e-16
+_RESIDUAL_STOP = 1e-13
+_RESIDUAL_OK = 1e-11
+#: the on-axis solution may move at most _JUMP·scale from the lowest rung's; retry ladder
+_JUMP = 1e-3
+_RETRY_RATIO = 0.5
+_RETRY_FLOOR = 1e-15
+#: a point is inside the support when Im u > _INSIDE_U·(|u₁| + |u₂|) and
+#: Im G < −_INSIDE_G·|G|; Stieltjes sign screen at the target: Im G ≤ _SHEET_G·|G|
+_INSIDE_U = 1e-10
+_INSIDE_G = 1e-13
+_SHEET_G = 1e-12
+#: support scan: padding past the hull's end (relative, absolute) and the distance kept from
+#: an atom (× scale); probe at _ZERO_PROBE·x of whether the density reaches 0
+_SCAN_PAD = 1e-3
+_SCAN_PAD_ABS = 1e-12
+_ATOM_GAP = 1e-9
+_ZERO_PROBE = 1e-12
+#: edge refinement: complex-step size (× scale), Newton stop (relative to the edge, floor
+#: _EDGE_FLOOR × scale), slack for accepting it inside the bracket (relative, × scale), the
+#: rounding width of a shrunk bracket
+_COMPLEX_STEP = 1e-30
+_EDGE_STOP = 1e-15
+_EDGE_FLOOR = 1e-3
+_EDGE_SLACK = 1e-9
+_EDGE_SLACK_ABS = 1e-14
+_BRACKET_ROUND = 4e-16
+#: the mpmath polish stops at tolerance(dps, _MP_FACTOR)
+_MP_FACTOR = 1e-3
 
 
 # --------------------------------------------------------------------------- inputs
@@ -107,7 +151,7 @@ class _Input:
             dcf = np.array([np.polyder(r) if r.size > 1 else np.zeros(1) for r in cf])
             self.poly = (cf, dcf.reshape(cf.shape[0], -1))
         lo, hi = _hull(law)
-        if lo < -1e-12 * (1 + abs(hi)):
+        if lo < -_NEGATIVE_TOL * (1 + abs(hi)):
             raise ParameterError(param, f"{param} = {law.name} must be a law of squared singular values "
                                        f"(supported on [0, ∞)); its support starts at {lo}")
         self.hull = (max(lo, 0.0), hi)
@@ -144,11 +188,11 @@ class _Input:
                 d = p / pg
                 g = g - d
                 step = np.abs(d)
-                if np.all(step <= 1e-14 * np.abs(g)):
+                if np.all(step <= _POLISH_STOP * np.abs(g)):
                     break
-            ok = (np.isfinite(g) & (step <= 1e-11 * np.abs(g))
-                  & (np.abs(g - start) <= 0.25 * np.abs(start))
-                  & (g.imag * np.sign(u.imag) <= 1e-12 * np.abs(g)))
+            ok = (np.isfinite(g) & (step <= _POLISH_ACCEPT * np.abs(g))
+                  & (np.abs(g - start) <= _POLISH_NEAR * np.abs(start))
+                  & (g.imag * np.sign(u.imag) <= _POLISH_SHEET * np.abs(g)))
         return g, ok
 
     def value(self, u, guess=None):
@@ -158,7 +202,7 @@ class _Input:
         above): a subordination point on the input's support (e.g. u₂ = y for δ₀ ⊞_λ ν) must
         not be evaluated on the conjugate sheet because of a −1e-17 imaginary part."""
         u = np.asarray(u, dtype=complex)
-        tiny = (u.imag < 0) & (u.imag > -1e-13 * (np.abs(u) + 1e-300))
+        tiny = (u.imag < 0) & (u.imag > -_AXIS_SNAP * (np.abs(u) + TINY))
         if np.any(tiny):
             u = np.where(tiny, u.real + 0j, u)
         if self.poly is None:
@@ -203,7 +247,7 @@ def _hull(law):
     return min(pts), max(pts)
 
 
-def _mass_at(atoms, x, tol=1e-12):
+def _mass_at(atoms, x, tol=_LOCATION_TOL):
     return sum((m for a, m in atoms if abs(a - x) <= tol * (1 + abs(x))), 0.0)
 
 
@@ -226,7 +270,7 @@ class RectangularConvolution(Law):
         self.name = name or f"({mu.name}) ⊞_{self.ratio:g} ({nu.name})"
         (_, b1), (_, b2) = self._in[0].hull, self._in[1].hull
         self._hi = (math.sqrt(b1) + math.sqrt(b2)) ** 2
-        self._sc = max(self._hi, 1e-300)
+        self._sc = max(self._hi, TINY)
 
     # ------------------------------------------------------------ the system
     def _eval(self, i, u, st):
@@ -306,8 +350,8 @@ class RectangularConvolution(Law):
                 n2 = np.where(far2, 1 / (1 / ua2 - d2), ua2 - d2)
                 step = np.abs(d1) / np.where(far1, np.abs(1 / ua1), np.abs(ua1)) \
                     + np.abs(d2) / np.where(far2, np.abs(1 / ua2), np.abs(ua2))
-                size = 2.0
-                fin = ~np.isfinite(step) | (step <= 4e-16 * size) | (~better & (best[act] <= 1e-13))
+                fin = ~np.isfinite(step) | (step <= _STEP_ROUND) | \
+                    (~better & (best[act] <= _RESIDUAL_STOP))
                 u1[act] = np.where(fin | ~np.isfinite(n1), u1[act], n1)
                 u2[act] = np.where(fin | ~np.isfinite(n2), u2[act], n2)
                 act = act[~fin]
@@ -320,7 +364,7 @@ class RectangularConvolution(Law):
                     part = tuple(c[stale] for c in st[i])
                     g, dg = self._in[i].value(b[stale], part)
                     st[i][0][stale], st[i][1][stale], st[i][2][stale] = b[stale], g, dg
-        return best1, best2, best <= 1e-11
+        return best1, best2, best <= _RESIDUAL_OK
 
     def _predict(self, u1, u2, y0, y1, st, deflate=False):
         """First-order continuation step: u(y₁) ≈ u(y₀) + u′(y₀)(y₁ − y₀), u′ = −J⁻¹ ∂f/∂y
@@ -413,16 +457,16 @@ class RectangularConvolution(Law):
                 return np.where(far, np.abs(1 / a - 1 / b) * self._sc ** 2, np.abs(a - b))
 
             jump = dist(u1, r1) + dist(u2, r2)
-            conv &= ~(jump > 1e-3 * self._sc)
+            conv &= ~(jump > _JUMP * self._sc)
         with np.errstate(all="ignore"):
             g1 = st[0][1]
             g2 = st[1][1]
             s = u1 * g1 + u2 * g2 - 1
             Gv = s / y
-        ok = conv & np.isfinite(Gv) & ~(Gv.imag > 1e-12 * np.abs(Gv))
-        if not np.all(ok) and ratio < 0.5:
+        ok = conv & np.isfinite(Gv) & ~(Gv.imag > _SHEET_G * np.abs(Gv))
+        if not np.all(ok) and ratio < _RETRY_RATIO:
             idx = np.flatnonzero(~ok)
-            a, b, c, d = self._solve(y[idx], ratio=0.5, floor=1e-15)
+            a, b, c, d = self._solve(y[idx], ratio=_RETRY_RATIO, floor=_RETRY_FLOOR)
             sub = self._last_states
             u1[idx], u2[idx], Gv[idx], ok[idx] = a, b, c, d
             for i, v in sub.items():
@@ -470,8 +514,8 @@ class RectangularConvolution(Law):
         A, B = self.mu.atoms(), self.nu.atoms()
         a0, b0 = _mass_at(A, 0.0), _mass_at(B, 0.0)
         out = [(0.0, a0 + b0 - 1)]
-        out += [(float(x), m + 2 * b0 - 2) for x, m in A if abs(x) > 1e-12 * (1 + abs(x))]
-        out += [(float(x), m + 2 * a0 - 2) for x, m in B if abs(x) > 1e-12 * (1 + abs(x))]
+        out += [(float(x), m + 2 * b0 - 2) for x, m in A if abs(x) > _LOCATION_TOL * (1 + abs(x))]
+        out += [(float(x), m + 2 * a0 - 2) for x, m in B if abs(x) > _LOCATION_TOL * (1 + abs(x))]
         return out
 
     @property
@@ -491,18 +535,18 @@ class RectangularConvolution(Law):
 
     # ------------------------------------------------------------ support
     def _inside(self, u1, u2, g):
-        size = np.abs(u1) + np.abs(u2) + 1e-300
-        return ((np.abs(u1.imag) > 1e-10 * size) | (np.abs(u2.imag) > 1e-10 * size)) & \
-            (g.imag < -1e-13 * np.abs(g))
+        size = np.abs(u1) + np.abs(u2) + TINY
+        return ((np.abs(u1.imag) > _INSIDE_U * size) | (np.abs(u2.imag) > _INSIDE_U * size)) & \
+            (g.imag < -_INSIDE_G * np.abs(g))
 
     def _find_support(self):
         hi = self._hi
-        pad = 1e-3 * hi + 1e-12
+        pad = _SCAN_PAD * hi + _SCAN_PAD_ABS
         th = np.linspace(0.0, math.pi, _SCAN_POINTS // 2)
         x = np.unique(np.concatenate([np.linspace(0.0, hi + pad, _SCAN_POINTS - th.size),
                                       (hi + pad) * (1 - np.cos(th)) / 2]))
         for a, _ in self._atom_list + [(0.0, 0.0)]:
-            x = x[np.abs(x - a) > 1e-9 * self._sc]
+            x = x[np.abs(x - a) > _ATOM_GAP * self._sc]
         u1, u2, g, ok = self._solve(x + 0j)
         inside = self._inside(u1, u2, g) & ok
         out = []
@@ -528,7 +572,7 @@ class RectangularConvolution(Law):
         sub-grids, then Newton on the real critical system (f = 0, det J = 0) with
         complex-step derivatives; the bracket midpoint if Newton leaves the bracket."""
         if x_out <= 0 < x_in:
-            probe = np.array([1e-12 * x_in + 0j])
+            probe = np.array([_ZERO_PROBE * x_in + 0j])
             a1, a2, gp, okp = self._solve(probe)
             if okp[0] and self._inside(a1, a2, gp)[0]:
                 return 0.0
@@ -550,7 +594,7 @@ class RectangularConvolution(Law):
         if ua is None:
             return 0.5 * (a + b)
         v = np.array([ua[0], ua[1], a], dtype=float)
-        hstep = 1e-30 * self._sc
+        hstep = _COMPLEX_STEP * self._sc
         good = False
         for _ in range(30):
             F = self._crit(v.astype(complex))
@@ -566,17 +610,17 @@ class RectangularConvolution(Law):
             if not np.all(np.isfinite(d)):
                 break
             v = v - d
-            if abs(d[2]) <= 1e-15 * (abs(v[2]) + 1e-3 * self._sc):
+            if abs(d[2]) <= _EDGE_STOP * (abs(v[2]) + _EDGE_FLOOR * self._sc):
                 good = True
                 break
         lo, hi = min(a, b), max(a, b)
-        slack = 1e-9 * (hi - lo) + 1e-14 * self._sc
+        slack = _EDGE_SLACK * (hi - lo) + _EDGE_SLACK_ABS * self._sc
         if good and lo - slack <= v[2] <= hi + slack:
             return float(v[2])
         # Newton failed (e.g. an input's own square-root edge sits on the critical point):
         # shrink the bracket to rounding level
         for _ in range(12):
-            if abs(b - a) <= 4e-16 * max(abs(a), abs(b), 1e-300):
+            if abs(b - a) <= _BRACKET_ROUND * max(abs(a), abs(b), TINY):
                 break
             xs = np.linspace(a, b, 33)[1:-1]
             u1, u2, g, ok = self._solve(xs + 0j)
@@ -699,7 +743,7 @@ class RectangularConvolution(Law):
             raise ArithmeticError(f"{self.name}: subordination did not converge at y = {zq}")
         u = [mpmath.mpc(complex(u1[0])), mpmath.mpc(complex(u2[0]))]
         lam = to_mp(self._ratio_exact)
-        tol = tolerance(dps, 1e-3)
+        tol = tolerance(dps, _MP_FACTOR)
         inner = inner_dps(dps)
         s = None
         for _ in range(60):
@@ -856,7 +900,7 @@ def rectangular_free_convolution(mu, nu, ratio, method=None):
     ratio_x = _exact_value(ratio, "ratio")
     for name, law in (("mu", mu), ("nu", nu)):
         lo, _ = _hull(law)
-        if lo < -1e-12:
+        if lo < -_NEGATIVE_TOL:
             raise ParameterError(name, f"{name} must be a law of squared singular values "
                                        f"(supported on [0, ∞)); its support starts at {lo:g}")
     if method not in (None,) + METHODS:
