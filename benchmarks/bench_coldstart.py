@@ -28,7 +28,8 @@ object (the exact eliminations: ⊠, compound free Poisson, push-forward, Stielt
 and computes its support and atoms (discriminant, edges at float64 reference precision).
 The time is split into
 
-    exact     the polynomial algebra of freeattn.algebraic.polynomial (FLINT or sympy),
+    exact     the polynomial algebra of freeattn.algebraic.{polynomial,eliminations,discriminant}
+              (FLINT or sympy),
     numeric   breakpoints, branch classification, atoms (freeattn.algebraic.numeric),
     other     everything else (sympy glue: expand/xreplace/lambdify, validation),
 
@@ -51,7 +52,7 @@ Then, in one process, a new (β, γ_K) of an already-built structure: attention_
 for random β, γ_K (log-uniform), law + edges + first pdf value; median against the 50 ms
 target, with the same exact/numeric/other split, and the cost of the exact side a new point
 needs once the numeric side evaluates the structure's cached symbolic discriminant
-(polynomial.discriminant_tables) instead of re-deriving it: evaluating its coefficients at 50
+(discriminant.discriminant_tables) instead of re-deriving it: evaluating its coefficients at 50
 digits, including the conversion of the parameter values (θ₁ = e^{β²} − 1, …) to mpmath.
 """
 from __future__ import annotations
@@ -73,7 +74,7 @@ def _install_timers():
     timed call counts for the nested call's category)."""
     import freeattn.attention  # noqa: F401  (load every consumer before patching)
     import freeattn.convolution  # noqa: F401
-    from freeattn.algebraic import numeric, polynomial
+    from freeattn.algebraic import numeric, polynomial  # noqa: F401  (loads its siblings)
 
     totals = {"exact": 0.0, "numeric": 0.0}
     stack = []  # [category, start, time spent in nested timed calls]
@@ -98,7 +99,9 @@ def _install_timers():
     for name in ("stieltjes_factor", "boxtimes_polynomial", "compound_free_poisson_polynomial",
                  "affine_polynomial", "series_moments", "discriminant_factors",
                  "discriminant_tables", "pushforward_polynomial"):
-        original = getattr(polynomial, name, None)
+        homes = [sys.modules.get(f"freeattn.algebraic.{m}")
+                 for m in ("polynomial", "eliminations", "discriminant")]  # older trees: one
+        original = next((getattr(h, name) for h in homes if h and hasattr(h, name)), None)
         if original is None:
             continue
         for mod in [m for k, m in sys.modules.items() if k.startswith("freeattn") and m]:
@@ -186,11 +189,14 @@ def child_new_point(points, seed=0):
         times.append(dt)
         splits.append({k: totals[k] - before[k] for k in totals})
     # the exact side a new point needs with the canonical symbolic discriminant
-    # (polynomial.discriminant_tables, cached per structure): evaluate its coefficients
+    # (discriminant.discriminant_tables, cached per structure): evaluate its coefficients
     import mpmath
 
     from freeattn._context import to_mp
-    from freeattn.algebraic.polynomial import discriminant_tables
+    try:
+        from freeattn.algebraic.discriminant import discriminant_tables
+    except ImportError:  # a tree from before the split of algebraic/polynomial.py
+        from freeattn.algebraic.polynomial import discriminant_tables
 
     discriminant_tables(law._factor)  # once per structure
     t_tab = []

@@ -26,7 +26,8 @@ import random
 import mpmath
 import sympy as sp
 
-from freeattn.algebraic.polynomial import G, affine_polynomial, boxtimes_polynomial, series_moments, z
+from freeattn.algebraic.eliminations import boxtimes_polynomial
+from freeattn.algebraic.polynomial import G, affine_polynomial, series_moments, z
 
 th1, th2, gK, h = sp.symbols("theta_1 theta_2 gamma_K h", positive=True)
 zeta = sp.Symbol("zeta")

@@ -13,7 +13,8 @@ Steps (Hayase & Karakida 2026, §C.1–C.3 conventions):
 """
 import sympy as sp
 
-from freeattn.algebraic.polynomial import G, affine_polynomial, boxtimes_polynomial, z
+from freeattn.algebraic.eliminations import boxtimes_polynomial
+from freeattn.algebraic.polynomial import G, affine_polynomial, z
 
 q = sp.Symbol("zeta")
 th1, th2, t, h, lam = sp.symbols("theta1 theta2 gamma_K h lambda", positive=True)

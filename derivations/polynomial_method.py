@@ -17,9 +17,8 @@ Checks:
 """
 import sympy as sp
 
-from freeattn.algebraic.polynomial import (G, S, boxtimes_polynomial,
-                                           compound_free_poisson_polynomial, s_relation,
-                                           series_moments, w, z)
+from freeattn.algebraic.eliminations import boxtimes_polynomial, compound_free_poisson_polynomial
+from freeattn.algebraic.polynomial import G, S, s_relation, series_moments, w, z
 
 y, t = sp.symbols("y t", positive=True)
 mp = lambda ratio: ratio * z * G**2 + (1 - ratio - z) * G + 1  # noqa: E731

@@ -35,7 +35,7 @@ import mpmath
 import numpy as np
 
 __all__ = ["GUARD_DPS", "FLOAT_REFERENCE_DPS", "FLOAT_EPS", "TINY", "MASS_TOL", "workdps",
-           "to_mp", "round_back", "mp_route", "inner_dps", "tolerance", "FLOAT64", "MPMATH",
+           "to_mp", "round_back", "Digits", "mp_route", "inner_dps", "tolerance", "FLOAT64", "MPMATH",
            "context"]
 
 GUARD_DPS = 10
@@ -119,21 +119,54 @@ def _sympy_to_mp(value):
     return mpmath.mpc(re, _sympy_real_to_mp(im, value))
 
 
+class Digits(mpmath.mpf):
+    """An mpf rounded to ``dps`` digits that prints them.
+
+    mpmath prints every mpf at the global ``mp.dps`` (15 digits, 17 in a repr) whatever
+    precision it carries, so ``law.support(dps=30)`` showed 17 digits in a REPL.  This is an
+    ``mpf`` in every other way (``isinstance(x, mpmath.mpf)``, equal and hashing as its value;
+    arithmetic gives plain mpf at the context precision); only ``repr``/``str`` print ``dps``
+    significant digits.
+    """
+
+    __slots__ = ("dps",)
+
+    def __repr__(self):
+        return f"mpf('{mpmath.libmp.to_str(self._mpf_, self.dps)}')"
+
+    def __str__(self):
+        return mpmath.libmp.to_str(self._mpf_, self.dps)
+
+    def __reduce__(self):
+        return (_digits, (self._mpf_, self.dps))
+
+
+def _digits(mpf_value, dps):
+    """The :class:`Digits` of mpmath's internal value tuple (also what a pickle stores)."""
+    out = object.__new__(Digits)
+    out._mpf_ = mpf_value
+    out.dps = dps
+    return out
+
+
 def round_back(value, dps):
     """Round ``value`` (an mpmath number, or a tuple/list of them, nested) to ``dps`` digits.
 
-    Non-mpmath entries (floats, ints, None) are returned unchanged."""
+    A real result is a :class:`Digits` (an mpf that prints its ``dps`` digits).  Non-mpmath
+    entries (floats, ints, None) are returned unchanged."""
     with mpmath.workdps(int(dps)):
-        return _round(value)
+        return _round(value, int(dps))
 
 
-def _round(value):
-    if isinstance(value, (mpmath.mpf, mpmath.mpc)):
+def _round(value, dps):
+    if isinstance(value, mpmath.mpf):
+        return _digits((+value)._mpf_, dps)
+    if isinstance(value, mpmath.mpc):
         return +value
     if isinstance(value, tuple):
-        return tuple(_round(v) for v in value)
+        return tuple(_round(v, dps) for v in value)
     if isinstance(value, list):
-        return [_round(v) for v in value]
+        return [_round(v, dps) for v in value]
     return value
 
 

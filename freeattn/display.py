@@ -17,14 +17,50 @@ import html
 import io
 import sys
 
+import sympy as sp
+
 from .laws.base import Law
+from .plotting.density import density_figure
+from .plotting.setup import pyplot
+
 
 __all__ = ["law_html", "law_latex", "latex_view", "LatexView", "law_view", "LawView",
-           "FORMATTERS", "register_formatters", "load_ipython_extension"]
+           "FORMATTERS", "register_formatters", "load_ipython_extension", "number_text",
+           "number_latex"]
 
 
 def _num(v, digits=6):
     return f"{float(v):.{digits}g}"
+
+
+def _float_form(v):
+    """The shortest decimal of ``v`` when ``v`` is a non-integer rational that is exactly a
+    float64 (a float input's binary value, e.g. 3602879701896397/36028797018963968 for 0.1)
+    and that decimal is shorter than p/q; else None.  The decimal is the same number:
+    ``float(text)`` gives that binary value back, so nothing is lost."""
+    if not (isinstance(v, sp.Rational) and not v.is_Integer):
+        return None
+    f = float(v)
+    text = repr(f)
+    return text if sp.Rational(f) == v and len(text) < len(str(v)) else None
+
+
+def number_text(v):
+    """A sympy number as text: ``1/10`` for an exact input, ``0.1`` for a float's binary
+    value (see :func:`_float_form`), ``-1 + E`` for a symbolic constant (``sympy.sstr``).
+
+    Examples
+    --------
+    >>> import sympy as sp
+    >>> number_text(sp.Rational(1, 10)), number_text(sp.Rational(0.1)), number_text(sp.E - 1)
+    ('1/10', '0.1', '-1 + E')
+    """
+    return _float_form(v) or sp.sstr(v)
+
+
+def number_latex(v):
+    """LaTeX of a sympy number, with the rule of :func:`number_text`."""
+    return _float_form(v) or sp.latex(v)
 
 
 def _params(law):
@@ -33,22 +69,17 @@ def _params(law):
         return ", ".join(f"{k} = {v:g}" if isinstance(v, float) else f"{k} = {v}"
                          for k, v in params.items())
     if hasattr(law, "symbolic_polynomial"):
-        import sympy as sp
+        from .symbolic import equation_parameters  # not loaded by `import freeattn` (law_latex)
 
-        from .symbolic import equation_parameters
-
-        return ", ".join(f"{k} = {sp.sstr(v)}" for k, v in equation_parameters(law).items())
+        return ", ".join(f"{k} = {number_text(v)}" for k, v in equation_parameters(law).items())
     return "—"
 
 
 def _svg(law, points):
-    from .plotting.density import density_figure
-    from .plotting.setup import pyplot
-
     fig = density_figure(law, points=points, figsize=None)
     w, h = fig.get_size_inches()
     fig.set_size_inches(min(w, 7.0) * 0.75, h * 0.7)
-    import matplotlib
+    import matplotlib  # optional heavy dependency: loaded only when a figure is drawn
 
     buf = io.StringIO()
     fig.tight_layout()
@@ -117,16 +148,16 @@ def law_latex(law):
     >>> print(law_latex(MarchenkoPastur(0.5)))
     $$G^{2} y z - G y - G z + G + 1 = 0,\quad y = \frac{1}{2}$$
     """
-    import sympy as sp
-
     if hasattr(law, "symbolic_polynomial"):
+        # freeattn.symbolic stays unloaded by `import freeattn` (which imports this module;
+        # tests/symbolic/test_symbolic_api.py): loaded when a law's LaTeX is first asked for
         from .symbolic import algebraic_equation, equation_parameters
 
         P = algebraic_equation(law, symbolic=True)
         vals = equation_parameters(law)
         body = sp.latex(P) + " = 0"
         if vals:
-            body += r",\quad " + r",\ ".join(f"{sp.latex(k)} = {sp.latex(v)}"
+            body += r",\quad " + r",\ ".join(f"{sp.latex(k)} = {number_latex(v)}"
                                              for k, v in vals.items())
         return f"$${body}$$"
     ms = ", ".join(f"m_{k} = {float(law.moment(k)):.6g}" for k in (1, 2))
@@ -141,7 +172,7 @@ class LatexView:
         self.equation = equation
 
     def _repr_latex_(self):
-        from .symbolic import latex
+        from .symbolic import latex  # not loaded by `import freeattn` (see law_latex)
 
         return f"$${latex(self.obj, equation=self.equation)}$$"
 

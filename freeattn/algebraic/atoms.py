@@ -13,7 +13,7 @@ import math
 import mpmath
 import numpy as np
 
-from .._context import FLOAT_REFERENCE_DPS, to_mp, tolerance, workdps
+from .._context import FLOAT_REFERENCE_DPS, TINY, to_mp, tolerance, workdps
 from .roots import polyroots
 
 __all__ = ["AtomsMixin", "AtomAtZero"]
@@ -25,8 +25,6 @@ _POLYGON_LOST_DPS = 8
 #: (with _MASS_SLACK for rounding)
 _REAL_CANDIDATE = 1e-10
 _MASS_SLACK = 1e-9
-#: smallest height of the vertical line a + iε
-_TINY_HEIGHT = 1e-300
 #: a reading within _STRONG_READING of the distance to the next candidate decides alone
 _STRONG_READING = 1e-3
 
@@ -218,7 +216,7 @@ class AtomsMixin:
         af = float(a)
         s = float(min(others)) if others else 1.0 + abs(af)
         s = min(s, 1.0 + abs(af))
-        eps = np.maximum(np.array(self._POLE_HEIGHTS) * s, _TINY_HEIGHT)
+        eps = np.maximum(np.array(self._POLE_HEIGHTS) * s, TINY)
         g, ok = self._num.track(np.full(eps.shape, af), eps)
         decision, strong, last = None, False, None
         for k in range(len(eps)):

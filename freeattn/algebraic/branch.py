@@ -20,9 +20,11 @@ from functools import cached_property
 import mpmath
 import numpy as np
 
-from .._context import FLOAT_REFERENCE_DPS, tolerance, workdps
+from .._context import FLOAT_REFERENCE_DPS, MPMATH, TINY, tolerance, workdps
 from ..quadrature.theta import theta_of_x as _theta_of_x, x_of_theta as _x_of_theta
+from .local import edge_root_seed
 from .numeric import _TABLE_NODES
+from .roots import newton_polish
 
 __all__ = ["BranchMixin"]
 
@@ -54,8 +56,6 @@ _LOG_MATCH = 0.5
 _TRACKABLE = 1e-10
 #: final tracker height × |δ| for points tracked one by one
 _TRACK_HEIGHT = 1e-3
-#: smallest argument of the power-law extrapolation (avoids log 0)
-_TINY = 1e-300
 #: relative distances (× (1 + |p|)) at which the growth of |G| next to a pole is read
 _DIVERGENCE_PROBES = (1e-6, 1e-12)
 #: heights (× (1 + |e|)) of the limit along iε at a breakpoint that is a pole
@@ -74,6 +74,8 @@ _NEVANLINNA_SLACK = 1e-9
 _BREAKPOINT_EXTRA_DPS = 5
 #: guard bits of the mpmath edge-expansion Newton iteration's stopping test
 _EDGE_GUARD_BITS = 6
+#: most Newton steps of the mpmath edge-expansion root
+_EDGE_NEWTON_STEPS = 60
 #: mpmath Newton from the float64 table value kept within this of it (interpolated,
 #: polished table value; off the support, relative to 1 + |G|)
 _MP_TABLE_MATCH = 1e-3
@@ -411,7 +413,7 @@ class BranchMixin:
                 out[m] = g[i0] + (g[i0] - g[i1]) * (d0 - d[m]) / (d1 - d0)
                 continue
             with np.errstate(divide="ignore", over="ignore"):
-                out[m] = g[i0] * (np.maximum(d[m], _TINY) / d0) ** p
+                out[m] = g[i0] * (np.maximum(d[m], TINY) / d0) ** p
         return out
 
     @cached_property
@@ -574,24 +576,11 @@ class BranchMixin:
                 e, ge, p = self._edge_mp(edge, dps)
                 delta = x - e
                 qs = [sum(p[i][j] * delta**j for j in range(len(p[i]))) for i in range(len(p))]
-                disc = mpmath.sqrt(mpmath.mpc(qs[1] ** 2 - 4 * qs[2] * qs[0]))
-                u = min(((-qs[1] + disc) / (2 * qs[2]), (-qs[1] - disc) / (2 * qs[2])),
-                        key=lambda v: mpmath.im(v))
+                u = edge_root_seed(qs, 1, MPMATH)
                 tol = mpmath.mpf(2) ** (-mpmath.mp.prec + _EDGE_GUARD_BITS)
-                for _ in range(60):
-                    val = mpmath.mpc(0)
-                    der = mpmath.mpc(0)
-                    for qi in reversed(qs):
-                        der = der * u + val
-                        val = val * u + qi
-                    if der == 0:
-                        break
-                    step = val / der
-                    u -= step
-                    if abs(step) <= tol * abs(u):
-                        if mpmath.im(u) < 0:
-                            return ge + u
-                        break
+                u, converged = newton_polish(qs[::-1], u, tol, _EDGE_NEWTON_STEPS)
+                if converged and mpmath.im(u) < 0:
+                    return ge + u
                 break
         xf = float(x)
         if t["a"] < xf < t["b"]:

@@ -134,7 +134,7 @@ class DensityMixin:
         panel split in two until its rule agrees with the sum over its halves to 1e-14
         absolute or 1e-12 relative (so panels are refined wherever the integrand is not
         smooth, e.g. at a hard edge; at most ``_MAX_LEVELS`` halvings and ``_MAX_PANELS``
-        panels); the accepted halves sum to ~1e-12, far inside the check's ``_MASS_TOL`` =
+        panels); the accepted halves sum to ~1e-12, far inside the check's ``MASS_TOL`` =
         1e-9.  Unlike
         :func:`~freeattn.laws._theta.adaptive_panels` (two integrand calls at least) each
         level evaluates the panel and its halves in one call, so a smooth interval costs one

@@ -18,8 +18,8 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from .._context import FLOAT_REFERENCE_DPS, tolerance, workdps
-from .roots import polyroots
+from .._context import FLOAT64, FLOAT_REFERENCE_DPS, tolerance, workdps
+from .roots import newton_polish, newton_polish_array, polyroots
 
 __all__ = ["LocalMixin"]
 
@@ -28,6 +28,13 @@ __all__ = ["LocalMixin"]
 _MERGED_ROOTS = 1e-6
 #: guard bits of the mpmath Newton iterations' stopping tests
 _NEWTON_GUARD_BITS = 4
+#: most Newton steps of the double root at an edge, and of the other mpmath local roots
+#: (Puiseux leading coefficients, G at tiny |z|)
+_DOUBLE_ROOT_STEPS = 100
+_LOCAL_NEWTON_STEPS = 200
+#: extra bits of the roots of ∂P/∂G(·, e) at a square-root edge (the double root of P there is
+#: an ill-conditioned root of P, a simple one of ∂P/∂G; the margin keeps its candidates sharp)
+_DOUBLE_ROOT_EXTRA_BITS = 60
 #: |∂P̃/∂H| at the mass below this (× the largest coefficient) makes the mass a double root
 _DOUBLE_MASS = 1e-12
 #: re-expanded coefficients below this (× the largest) are rounding residue of exact zeros
@@ -36,6 +43,8 @@ _RESIDUE = 1e-24
 #: _EDGE_STEP_OK·|u|; the expansion's root kept within _SAME_SHEET·|ref| of the global solve
 _EDGE_STEP_STOP = 1e-15
 _EDGE_STEP_OK = 1e-13
+#: most Newton steps of the float64 edge-expansion root
+_EDGE_NEWTON_STEPS = 30
 _SAME_SHEET = 1e-3
 #: |δ| below which the float64 expansion at an atom loses u = H − mass; the two distances
 #: from which its power law is continued there
@@ -56,6 +65,19 @@ _TINY_NEWTON_DPS = 20
 _TINY_MIN_DPS = FLOAT_REFERENCE_DPS + 20
 #: the smallest subnormal, signed like the real part of a tiny z (never −0)
 _SMALLEST = 5e-324
+
+
+
+def edge_root_seed(q, sgn, ctx):
+    """The root of the local quadratic q₀ + q₁ u + q₂ u² with sgn·Im u the smaller: the start
+    of Newton on the full local polynomial Σ q_i u^i next to an edge (u = G − G_e; sgn = 1)
+    or a pole (u = H − mass, sgn = sign δ).  Written once against ``ctx``
+    (:data:`~freeattn._context.FLOAT64`: arrays; :data:`~freeattn._context.MPMATH`: scalars).
+    """
+    disc = ctx.sqrt(q[1] ** 2 - 4 * q[2] * q[0] + 0j)
+    u1 = (-q[1] + disc) / (2 * q[2])
+    u2 = (-q[1] - disc) / (2 * q[2])
+    return ctx.where(sgn * u1.imag <= sgn * u2.imag, u1, u2)
 
 
 class LocalMixin:
@@ -89,7 +111,7 @@ class LocalMixin:
         dcoef = [sum(dP[k][j] * e**j for j in range(len(dP[0]))) for k in range(len(dP) - 1, -1, -1)]
         while len(dcoef) > 1 and dcoef[0] == 0:
             dcoef.pop(0)
-        cands = polyroots(dcoef, extraprec=60) if len(dcoef) > 1 else []
+        cands = polyroots(dcoef, extraprec=_DOUBLE_ROOT_EXTRA_BITS) if len(dcoef) > 1 else []
         ge = mpmath.mpf(complex(g_guess).real)
         if cands:
             # a root of ∂P/∂G is the double root only where P vanishes too: among the
@@ -103,16 +125,8 @@ class LocalMixin:
             double = [r for r in cands if residual(r) <= tolerance(mpmath.mp.dps // 2)]
             ge = mpmath.re(min(double or cands, key=lambda r: abs(complex(r) - complex(g_guess))))
         tol = mpmath.mpf(2) ** (_NEWTON_GUARD_BITS - mpmath.mp.prec)
-        for _ in range(100):
-            f = sum(dP[k][j] * ge**k * e**j for k in range(len(dP)) for j in range(len(dP[0])))
-            df = sum(k * dP[k][j] * ge ** (k - 1) * e**j for k in range(1, len(dP))
-                     for j in range(len(dP[0])))
-            if df == 0:
-                break
-            step = f / df
-            ge -= step
-            if abs(step) <= tol * (1 + abs(ge)):
-                break
+        if len(dcoef) > 1:  # ∂P/∂G(·, e) as a polynomial in G (constant: ge is the guess)
+            ge, _ = newton_polish(dcoef, ge, tol, _DOUBLE_ROOT_STEPS, floor=1)
         return ge
 
     def _pole_polynomial(self, a):
@@ -196,24 +210,10 @@ class LocalMixin:
         p = edge["p"]
         q = np.array([np.polyval(p[i, ::-1], delta) for i in range(p.shape[0])]) + 0j
         with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
-            disc = np.sqrt(q[1] ** 2 - 4 * q[2] * q[0])
-            u1 = (-q[1] + disc) / (2 * q[2])
-            u2 = (-q[1] - disc) / (2 * q[2])
             # Im G < 0: Im u < 0 for an edge; for a pole G = (mass + u)/δ, so sign(δ)·Im u < 0
             sgn = np.sign(delta) if edge.get("pole") else 1.0
-            u = np.where(sgn * u1.imag <= sgn * u2.imag, u1, u2)
-            step = np.full(u.shape, np.inf)
-            for _ in range(30):
-                val = np.zeros_like(u)
-                der = np.zeros_like(u)
-                for qi in q[::-1]:
-                    der = der * u + val
-                    val = val * u + qi
-                d = np.where(der != 0, val / np.where(der != 0, der, 1), 0)
-                u = u - d
-                step = np.abs(d)
-                if np.all(step <= _EDGE_STEP_STOP * np.abs(u)):
-                    break
+            u = edge_root_seed(q, sgn, FLOAT64)
+            u, step = newton_polish_array(list(q[::-1]), u, _EDGE_NEWTON_STEPS, _EDGE_STEP_STOP)
             g = edge["g"] + u
             if edge.get("pole"):
                 g = g / delta
@@ -351,13 +351,9 @@ class LocalMixin:
                 for _ in range(mult - 1):
                     poly = {k - 1: k * v for k, v in poly.items() if k > 0}
                 C = mpmath.mpc(C)
-                for _ in range(200):
-                    f = sum(v * C**k for k, v in poly.items())
-                    df = sum(k * v * C ** (k - 1) for k, v in poly.items() if k > 0)
-                    step = f / df
-                    C -= step
-                    if abs(step) <= tolerance(wp + _PUISEUX_EXTRA_DPS) * abs(C):
-                        break
+                top = max(poly)
+                C, _ = newton_polish([poly.get(k, 0) for k in range(top, -1, -1)], C,
+                                     tolerance(wp + _PUISEUX_EXTRA_DPS), _LOCAL_NEWTON_STEPS)
             elif any(o < 4 * err for (_, err, others) in picks for o in others):
                 return None
             C = mpmath.mpc(C)  # a real or imaginary leading coefficient exactly so
@@ -523,16 +519,8 @@ class LocalMixin:
                 b[k] += w
                 bz[k] += ef * w
             h = mpmath.mpc(t["levels"][-1][1])
-            tol = tolerance(dps + _TINY_NEWTON_DPS)
-            for _ in range(200):
-                p = dp = mpmath.mpc(0)
-                for k in range(deg, -1, -1):
-                    dp = dp * h + p
-                    p = p * h + b[k]
-                step = p / dp
-                h -= step
-                if abs(step) <= tol * abs(h):
-                    break
+            h, _ = newton_polish(b[::-1], h, tolerance(dps + _TINY_NEWTON_DPS),
+                                 _LOCAL_NEWTON_STEPS)
             p = dp = pz = mpmath.mpc(0)
             for k in range(deg, -1, -1):
                 dp = dp * h + p

@@ -27,9 +27,10 @@ from __future__ import annotations
 import mpmath
 import numpy as np
 
+from .._context import TINY
 from .exact import flint, flint_enabled
 
-__all__ = ["polyroots", "horner_with_derivative"]
+__all__ = ["polyroots", "horner_with_derivative", "newton_polish", "newton_polish_array"]
 
 #: the mpmath fallback's extra precision is multiplied by 3 from ``extraprec`` up to this
 _MAX_EXTRAPREC = 2400
@@ -38,10 +39,10 @@ _MAX_EXTRAPREC = 2400
 _CLUSTER = 1e-6
 #: guard bits of the Newton polish's stopping test
 _POLISH_GUARD_BITS = 10
+#: most Newton steps of that polish (quadratic convergence from a float64 start)
+_POLISH_STEPS = 40
 #: a polished root moved farther than this (× the largest) from its eigenvalue: refused
 _POLISH_MOVE = 1e-8
-#: keeps the scale of an all-zero start positive
-_TINY = 1e-300
 
 
 def horner_with_derivative(coeffs, g):
@@ -52,6 +53,56 @@ def horner_with_derivative(coeffs, g):
         dp = dp * g + p
         p = p * g + ck
     return p, dp
+
+
+def newton_polish(coeffs, g, rtol, maxsteps, floor=0):
+    """Newton's method on ``coeffs[0] g^n + … + coeffs[n]`` from ``g`` at the current
+    precision (mpf/mpc): ``(root, converged)``.
+
+    Stops after the first step with |step| ≤ ``rtol`` (|g| + ``floor``) (converged), at a zero
+    derivative or after ``maxsteps`` steps (not converged: the last iterate is returned and
+    the caller decides).  The one scalar polish of the package's local expansions and root
+    finders; our own rather than ``mpmath.findroot``: its step test is absolute below
+    |x| = 1 (the roots polished here, u = G − G_e next to an edge, tend to 0) and it raises
+    on a miss where every caller here falls back to another route.
+    """
+    for _ in range(maxsteps):
+        p, dp = horner_with_derivative(coeffs, g)
+        if dp == 0:
+            return g, False
+        step = p / dp
+        g = g - step
+        if abs(step) <= rtol * (abs(g) + floor):
+            return g, True
+    return g, False
+
+
+def newton_polish_array(coeffs, g, maxsteps, rtol=0.0):
+    """Newton's method on polynomials with per-point coefficients, vectorised (float64):
+    ``coeffs`` lists arrays (or scalars) of the shape of ``g``, highest power first.
+    Returns ``(g, |last step|)``.
+
+    ``maxsteps`` steps, fewer once every |step| ≤ ``rtol`` |g| (``rtol = 0``: always
+    ``maxsteps``, a fixed polish).  A point where the derivative vanishes is left where it is
+    (step 0).  Callers run it under ``np.errstate`` and judge each point by its step; our own
+    loop rather than ``scipy.optimize.newton``, which has neither per-point coefficients of a
+    polynomial nor a fixed-step polish without warnings.
+    """
+    step = np.zeros(np.shape(g))
+    for _ in range(maxsteps):
+        p = np.zeros_like(g) + coeffs[0]
+        dp = np.zeros_like(g)
+        for c in coeffs[1:]:
+            dp = dp * g + p
+            p = p * g + c
+        ok = dp != 0
+        delta = np.zeros_like(g)
+        delta[ok] = p[ok] / dp[ok]
+        g = g - delta
+        step = np.abs(delta)
+        if rtol and np.all(step <= rtol * np.abs(g)):
+            break
+    return g, step
 
 
 def polyroots(coeffs, *, extraprec=20, maxsteps=200):
@@ -129,7 +180,7 @@ def _roots_by_polish(coeffs):
     if not np.all(np.isfinite(M)):
         return None
     start = np.linalg.eigvals(M)
-    scale = np.max(np.abs(start)) + _TINY
+    scale = np.max(np.abs(start)) + TINY
     if n > 1:
         diff = np.abs(start[:, None] - start[None, :])
         sep = np.min(diff[np.triu_indices(n, 1)])
@@ -140,15 +191,8 @@ def _roots_by_polish(coeffs):
     out = []
     for r0 in start:
         g = mpmath.mpc(complex(r0)) if r0.imag != 0 or not real_poly else mpmath.mpf(r0.real)
-        for _ in range(40):
-            p, dp = horner_with_derivative(coeffs, g)
-            if dp == 0:
-                return None
-            d = p / dp
-            g -= d
-            if abs(d) <= tol * (abs(g) + tol):
-                break
-        else:
+        g, converged = newton_polish(coeffs, g, tol, _POLISH_STEPS, floor=tol)
+        if not converged:
             return None
         if abs(g - complex(r0)) > _POLISH_MOVE * scale:
             return None

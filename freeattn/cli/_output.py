@@ -1,4 +1,5 @@
-"""How the density commands print numbers and write curves (JSON or CSV)."""
+"""How the CLI prints numbers and writes results: JSON (one indent everywhere), the density
+curves (JSON or CSV) and the shared tail of the density commands (summary, curve, plot)."""
 from __future__ import annotations
 
 import csv
@@ -7,13 +8,18 @@ import json
 import mpmath
 import numpy as np
 
-from ._paths import OUT_HELP
+from ._paths import OUT_HELP, write_or_fail
+from .plotting import plot_density
 
 #: --out of the density commands
 CURVE_OUT_HELP = OUT_HELP.format(more=", .csv or any other name (CSV: columns x, pdf, "
                                       "atom_mass)")
 
-__all__ = ["fmt", "num", "write_curve", "curve_payload", "CURVE_OUT_HELP"]
+#: indent of every JSON the CLI prints or writes (one convention across the commands)
+JSON_INDENT = 2
+
+__all__ = ["fmt", "num", "write_curve", "curve_payload", "CURVE_OUT_HELP", "JSON_INDENT",
+           "json_text", "write_json", "emit_curve"]
 
 
 def fmt(v):
@@ -25,6 +31,21 @@ def num(v, dps):
     if dps is None:
         return f"{float(v):.15g}"
     return mpmath.nstr(v, dps)
+
+
+def json_text(data, **kw):
+    """``data`` as the CLI's JSON text (indent :data:`JSON_INDENT`; other json.dumps
+    keywords, e.g. ``default=float``, pass through)."""
+    return json.dumps(data, indent=JSON_INDENT, **kw)
+
+
+def write_json(path, data, hint="--out", **kw):
+    """Write :func:`json_text` of ``data`` to ``path``; a failure is a RunError naming
+    ``hint`` (:func:`._paths.write_or_fail`)."""
+    def write():
+        with open(path, "w") as fh:
+            fh.write(json_text(data, **kw) + "\n")
+    write_or_fail(write, path, hint)
 
 
 def curve_payload(law, params, support, atoms, x, pdf):
@@ -49,8 +70,8 @@ def write_curve(out, law, params, support, atoms, x, pdf):
     """
     if out.endswith(".json"):
         with open(out, "w") as fh:
-            json.dump(curve_payload(law, params, support, atoms, x, pdf), fh, indent=1,
-                      allow_nan=False)
+            fh.write(json_text(curve_payload(law, params, support, atoms, x, pdf),
+                               allow_nan=False) + "\n")
         return
     with open(out, "w", newline="") as fh:
         wr = csv.writer(fh)
@@ -59,3 +80,34 @@ def write_curve(out, law, params, support, atoms, x, pdf):
             wr.writerow([fmt(xi), fmt(pi), ""])
         for a, m in atoms:
             wr.writerow([fmt(a), "", fmt(m)])
+
+
+def emit_curve(echo, law, params, support, atoms, lines, *, points, out, as_json, plot,
+               mp_edge=None):
+    """The shared tail of ``density attention|mha|residual``.
+
+    Prints the summary ``lines`` (unless ``as_json``), evaluates the density on ``points``
+    equally spaced points across the support's hull, prints the curve as JSON
+    (:func:`curve_payload`) when ``as_json``, writes it to ``out`` (:func:`write_curve`) and
+    the figure to ``plot`` (a finer grid of its own, at least 800 points; ``mp_edge``: the
+    i.i.d. MP edge marked on it), saying ``wrote PATH`` for each file unless ``as_json``.
+    ``echo`` prints one text (``click.echo``).
+    """
+    if not as_json:
+        echo("\n".join(lines))
+    a, b = float(support[0][0]), float(support[-1][1])
+    x = np.linspace(a, b, points)
+    pdf = law.pdf(x)
+    if as_json:
+        echo(json_text(curve_payload(law, params, support, atoms, x, pdf), allow_nan=False))
+    if out:
+        write_or_fail(lambda: write_curve(out, law, params, support, atoms, x, pdf), out,
+                      "--out")
+        if not as_json:
+            echo(f"wrote {out}")
+    if plot:
+        xs = np.linspace(a, b, max(points, 800))
+        write_or_fail(lambda: plot_density(law, xs, law.pdf(xs), plot, mp_edge=mp_edge),
+                      plot, "--plot")
+        if not as_json:
+            echo(f"wrote {plot}")

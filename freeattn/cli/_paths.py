@@ -21,7 +21,7 @@ _NEEDS_TOOLS = {"pgf"}
 
 
 def _plot_formats():
-    from matplotlib.figure import Figure
+    from matplotlib.figure import Figure  # optional heavy: only when an output is checked
 
     return sorted(set(Figure().canvas.get_supported_filetypes()) - _NEEDS_TOOLS)
 

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import contextlib
-import json
 
 import click
 import numpy as np
@@ -19,6 +18,7 @@ from ..plotting import check as mc_plot
 from ._domains import REAL, param_option
 from ._errors import RunError
 from ._errors import usage_error as _usage
+from ._output import json_text, write_json
 from ._layer import config_from_flags, layer_options, preset_kv_heads, preset_note  # noqa: F401
 from ._paths import OUT_HELP, check_output_path, split_out, write_or_fail
 from ._progress import progress_option, show_progress
@@ -51,13 +51,9 @@ def _report(as_json, data, text, plot, draw_plot, out=None):
 
     ``draw_plot(module)`` draws with :mod:`freeattn.plotting.check` (imported with the module; it loads matplotlib only when drawing).
     """
-    click.echo(json.dumps(data, indent=2) if as_json else text)
+    click.echo(json_text(data) if as_json else text)
     if out:
-        def write():
-            with open(out, "w") as fh:
-                json.dump(data, fh, indent=2)
-
-        write_or_fail(write, out, "--out")
+        write_json(out, data)
         if not as_json:
             click.echo(f"results written to {out}")
     if plot:
@@ -103,7 +99,7 @@ def _require_dask(scheduler):
     if scheduler is None:
         return
     try:
-        import dask.distributed  # noqa: F401
+        import dask.distributed  # noqa: F401  (optional: freeattn[dask])
     except ImportError:
         raise click.UsageError(
             "--scheduler needs dask.distributed, which is not installed; "

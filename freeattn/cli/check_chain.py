@@ -6,11 +6,10 @@ weights, distances between consecutive models on an n grid and their fitted rate
 """
 from __future__ import annotations
 
-import json
-
 import click
 
 from ._errors import usage_error as _usage
+from ._output import json_text, write_json
 from ._paths import OUT_HELP, check_output_path, split_out, write_or_fail
 from .check import check
 from ..montecarlo.chain_sweep import chain_rates
@@ -36,10 +35,7 @@ def _write_json(data, out, as_json):
     """Write ``data`` to ``out`` (JSON, as printed by --json)."""
     if not out:
         return
-    def write():
-        with open(out, "w") as fh:
-            json.dump(data, fh, indent=1)
-    write_or_fail(write, out, "--out")
+    write_json(out, data)
     if not as_json:
         click.echo(f"results written to {out}")
 
@@ -79,7 +75,7 @@ def chain(beta, n_grid, gamma_k, heads, draws, seed, as_json, out, plot):
                      gamma_K="--gamma-k", heads="--heads", draws="--draws",
                      seed="--seed") from None
     data = res.to_dict()
-    click.echo(json.dumps(data, indent=1) if as_json else res.table())
+    click.echo(json_text(data) if as_json else res.table())
     _write_json(data, out, as_json)
     if plot:
         write_or_fail(lambda: plot_chain([res], plot), plot, "--plot")
@@ -116,7 +112,7 @@ def uncentered(beta, gamma_k, heads, n, draws, seed, no_law, as_json, out):
         raise _usage(exc, beta="--beta", gamma_k="--gamma-k", heads="--heads", n="--n",
                      draws="--draws", seed="--seed") from None
     data = res.to_dict()
-    click.echo(json.dumps(data, indent=1) if as_json else res.summary())
+    click.echo(json_text(data) if as_json else res.summary())
     _write_json(data, out, as_json)
     if not res.bounds_hold:
         raise SystemExit(1)

@@ -1,19 +1,16 @@
 """``freeattn density attention|mha``: limiting spectral densities."""
 from __future__ import annotations
 
-import json
-
 import click
-import numpy as np
+import mpmath
 
 from ..attention import attention_law, theta1, theta2
 from ..attention.domains import BETA, GAMMA_K, HEADS
 from ._domains import DPS, param_option
 from ._errors import usage_error
-from ._output import CURVE_OUT_HELP, curve_payload, num, write_curve
-from ._paths import check_curve_outputs, split_out, write_or_fail
+from ._output import CURVE_OUT_HELP, emit_curve, num
+from ._paths import check_curve_outputs, split_out
 from .density_mha import density_mha
-from .plotting import plot_density
 
 __all__ = ["density"]
 
@@ -47,42 +44,31 @@ def density_attention(beta, gamma_k, heads, points, out, as_json, plot, dps):
         raise usage_error(exc) from None
     support = law.support(dps=dps)
     atoms = law.atoms(dps=dps)
-    th1 = theta1(beta)
+    if dps is None:
+        th1, th2 = theta1(beta), theta2(beta)
+        mp_edge = 4 * th1
+    else:  # the mean e^(β²) − 1, β² and 4θ₁ at the requested digits, as every other number
+        th1 = law.moment(1, dps=dps)
+        with mpmath.workdps(dps + 5):  # mpf arithmetic runs at the context's precision
+            th2 = mpmath.mpf(beta) ** 2
+            mp_edge = 4 * th1
+    right = support[-1][1]
     lines = [
         f"law       : {law.name}",
-        f"theta1    : {num(law.moment(1, dps=dps), dps)}   (e^(beta^2) - 1, the mean)",
-        f"theta2    : {theta2(beta):.15g}   (beta^2)",
+        f"theta1    : {num(th1, dps)}   (e^(beta^2) - 1, the mean)",
+        f"theta2    : {num(th2, dps)}   (beta^2)",
         "support   : " + ", ".join(f"[{num(a, dps)}, {num(b, dps)}]" for a, b in support),
         "atoms     : " + (", ".join(f"{num(m, dps)} at {num(a, dps)}" for a, m in atoms)
                           if atoms else "none"),
     ]
     for k in (1, 2, 3):
         lines.append(f"moment {k}  : {num(law.moment(k, dps=dps), dps)}")
-    right = support[-1][1]
     lines.append(f"right edge: {num(right, dps)}")
-    lines.append(f"i.i.d. Marchenko-Pastur edge 4*theta1: {4 * th1:.15g}"
-                 f"  (attention edge is {float(right) / (4 * th1):.6f} x larger)")
-    if not as_json:
-        click.echo("\n".join(lines))
-
-    a, b = float(support[0][0]), float(support[-1][1])
-    x = np.linspace(a, b, points)
-    pdf = law.pdf(x)
+    lines.append(f"i.i.d. Marchenko-Pastur edge 4*theta1: {num(mp_edge, dps)}"
+                 f"  (attention edge is {float(right) / float(mp_edge):.6f} x larger)")
     params = {"kind": "attention", "beta": beta, "gamma_k": gamma_k, "heads": heads}
-    if as_json:
-        click.echo(json.dumps(curve_payload(law, params, support, atoms, x, pdf), indent=1,
-                              allow_nan=False))
-    if out:
-        write_or_fail(lambda: write_curve(out, law, params, support, atoms, x, pdf), out,
-                      "--out")
-        if not as_json:
-            click.echo(f"wrote {out}")
-    if plot:
-        xs = np.linspace(a, b, max(points, 800))  # the figure gets a fine grid of its own
-        write_or_fail(lambda: plot_density(law, xs, law.pdf(xs), plot, mp_edge=4 * th1),
-                      plot, "--plot")
-        if not as_json:
-            click.echo(f"wrote {plot}")
+    emit_curve(click.echo, law, params, support, atoms, lines, points=points, out=out,
+               as_json=as_json, plot=plot, mp_edge=float(mp_edge))
 
 
 density.add_command(density_mha)

@@ -2,11 +2,7 @@
 explicit ratios."""
 from __future__ import annotations
 
-
-import json
-
 import click
-import numpy as np
 
 from .._validation import ParameterError, positive_integer
 from ..attention.config import PRESETS
@@ -19,9 +15,8 @@ from ..attention.tied import kv_values_law
 from ._domains import DPS, param_option
 from ._errors import usage_error
 from ._layer import SHARING_CHOICE, preset_kv_heads, preset_note
-from ._output import CURVE_OUT_HELP, curve_payload, num, write_curve
-from ._paths import check_curve_outputs, split_out, write_or_fail
-from .plotting import plot_density
+from ._output import CURVE_OUT_HELP, emit_curve, num
+from ._paths import check_curve_outputs, split_out
 
 __all__ = ["density_mha"]
 
@@ -112,24 +107,8 @@ def density_mha(preset, beta, heads, kv_heads, sharing, gamma_k, gamma_v, gamma_
     for k in (1, 2, 3):
         lines.append(f"moment {k}  : {num(law.moment(k, dps=dps), dps)}")
     lines.append(f"right edge: {num(support[-1][1], dps)}")
-    if not as_json:
-        click.echo("\n".join(lines))
-    a, b = float(support[0][0]), float(support[-1][1])
-    x = np.linspace(a, b, points)
-    pdf = law.pdf(x)
     params = {"kind": kind, "preset": preset, "beta": p["beta"], "heads": p["heads"],
               "kv_heads": kv, "sharing": p["sharing"], "gamma_k": p["gamma_k"],
               "gamma_v": p["gamma_v"], "gamma_o": p["gamma_o"], "rho": rho}
-    if as_json:
-        click.echo(json.dumps(curve_payload(law, params, support, atoms, x, pdf), indent=1,
-                              allow_nan=False))
-    if out:
-        write_or_fail(lambda: write_curve(out, law, params, support, atoms, x, pdf), out,
-                      "--out")
-        if not as_json:
-            click.echo(f"wrote {out}")
-    if plot:
-        xs = np.linspace(a, b, max(points, 800))
-        write_or_fail(lambda: plot_density(law, xs, law.pdf(xs), plot), plot, "--plot")
-        if not as_json:
-            click.echo(f"wrote {plot}")
+    emit_curve(click.echo, law, params, support, atoms, lines, points=points, out=out,
+               as_json=as_json, plot=plot)

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import csv
 import functools
-import json
 import os
 
 import click
@@ -16,6 +15,7 @@ from ..readout import (IndependentKV, TiedKV, arrival_time, dof, dof_derivative,
 from ._domains import REAL, param_option
 from ._errors import RunError, usage_error
 from ._layer import SHARING_CHOICE
+from ._output import json_text
 from ._paths import check_output_path, write_or_fail
 
 __all__ = ["readout"]
@@ -125,7 +125,7 @@ def _emit(as_json, header, cols, rows, extra=None, out=None):
         def write():
             with open(out, "w", newline="") as fh:
                 if out.lower().endswith(".json"):
-                    json.dump(data, fh, indent=1)
+                    fh.write(json_text(data) + "\n")
                 else:
                     wr = csv.writer(fh)
                     wr.writerow(cols)
@@ -133,7 +133,7 @@ def _emit(as_json, header, cols, rows, extra=None, out=None):
 
         write_or_fail(write, out, "--out")
     if as_json:
-        click.echo(json.dumps(data, indent=1))
+        click.echo(json_text(data))
         return
     click.echo(f"law: {header}")
     for k, v in (extra or {}).items():

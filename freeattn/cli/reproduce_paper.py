@@ -7,8 +7,9 @@ import click
 
 from ..attention.domains import BETA, GAMMA_K, GAMMA_O, GAMMA_V
 from ._domains import param_option
-from ._paths import OUT_HELP, check_output_path, split_out, write_or_fail
+from ._paths import OUT_HELP, check_output_path, split_out
 from .reproduce import reproduce
+from .reproduce_readout import JSON_HELP, PLOT_HELP, emit, figure_paths
 from ..reproduce import dof_expansion as _dof_expansion
 from ..reproduce import fig2b as _fig2b
 from ..reproduce import figD1 as _figD1
@@ -16,40 +17,6 @@ from ..reproduce import tableD1 as _tableD1
 from ._errors import usage_error
 
 __all__ = ["fig2b", "figD1", "tableD1", "dof_expansion"]
-
-
-def _emit(mod, res, plot, no_plot, out, as_json=False):
-    if as_json:
-        click.echo(json.dumps(res, indent=1, default=float))
-    else:
-        click.echo("\n".join(mod.summary(res)))
-    if out:
-        def write():
-            with open(out, "w") as fh:
-                json.dump(res, fh, indent=1, default=float)
-        write_or_fail(write, out, "--out")
-        if not as_json:
-            click.echo(f"wrote {out}")
-    if plot and not no_plot:
-        write_or_fail(lambda: mod.plot(res, plot), plot, "--plot")
-        if not as_json:
-            click.echo(f"wrote {plot}")
-
-
-def _paths(plot, no_plot, out, default):
-    """(out, plot, no_plot) after the --out convention: ``--out FIG.png`` is the figure
-    (else --plot, else ``default``); both paths checked before any work."""
-    out, fig = split_out(out, None)
-    if fig is not None:
-        if plot is not None:
-            raise click.BadParameter("give the figure once: --out FILE.png or --plot FILE.png",
-                                     param_hint="--out")
-        plot, no_plot = fig, False
-    plot = plot or default
-    if not no_plot:
-        check_output_path(plot, "--plot", plot=True)
-    check_output_path(out, "--out")
-    return out, plot, no_plot
 
 
 def _json_out(out):
@@ -61,17 +28,13 @@ def _json_out(out):
     return check_output_path(out, "--out")
 
 
-_plot = click.option("--plot", type=click.Path(dir_okay=False), default=None,
-                     help="Figure file (format from the extension).")
-_no_plot = click.option("--no-plot", is_flag=True, help="Do not write the figure.")
+_plot = click.option("--plot", type=click.Path(dir_okay=False), default=None, help=PLOT_HELP)
 _out = click.option("--out", type=click.Path(dir_okay=False), default=None,
                     help=OUT_HELP.format(more=": all the numbers"))
 _out_json = click.option("--out", type=click.Path(dir_okay=False), default=None,
                          help="Write all the numbers to FILE.json (JSON; the command draws no "
                               "figure).")
-_json = click.option("--json", "as_json", is_flag=True,
-                     help="Print all the numbers as JSON (the --out FILE.json content) "
-                          "instead of the summary.")
+_json = click.option("--json", "as_json", is_flag=True, help=JSON_HELP)
 _draws = click.option("--draws", type=click.IntRange(min=1), default=10, show_default=True,
                       help="Independent softmax draws.")
 _seed = click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
@@ -82,31 +45,31 @@ _seed = click.option("--seed", type=click.IntRange(min=0), default=0, show_defau
 @click.option("--points", type=click.IntRange(5, 400), default=57, show_default=True,
               help="Grid points in h (gamma_O gets 49 * points/57).")
 @_plot
-@_no_plot
 @_out
-def fig2b(points, plot, no_plot, out):
+@_json
+def fig2b(points, plot, out, as_json):
     """Fig. 2(b), §D.3: the limiting ridge error E_λ over h and γ_O (γ_K = γ_V = h/64,
     λ = 1e-4, σ² = 0.1), the two paths and the width boundaries, with the boundary
     crossings h = 32, 64, 96 and the map's peaks compared with them."""
     mod = _fig2b
-    out, plot, no_plot = _paths(plot, no_plot, out, "fig2b.png")
+    out, plot = figure_paths(plot, out)
     res = mod.compute(points_h=points, points_g=max(5, round(49 * points / 57)))
-    _emit(mod, res, plot, no_plot, out)
+    emit(mod, res, plot, out, as_json)
 
 
 @reproduce.command("figD1", short_help="Attention and MHA spectra at n = 256 (Fig. D.1)")
 @_draws
 @_seed
 @_plot
-@_no_plot
 @_out
-def figD1(draws, seed, plot, no_plot, out):
+@_json
+def figD1(draws, seed, plot, out, as_json):
     """Fig. D.1, §D.7: head splitting (a), output width (b), K/V sharing and tying (c) at
     n = 256, β = 1; 64-bin histograms of the softmax spectra with the limits."""
     mod = _figD1
-    out, plot, no_plot = _paths(plot, no_plot, out, "figD1.png")
+    out, plot = figure_paths(plot, out)
     res = mod.compute(draws=draws, seed=seed)
-    _emit(mod, res, plot, no_plot, out)
+    emit(mod, res, plot, out, as_json)
 
 
 @reproduce.command("tableD1", short_help="Largest error bars of the learning figures (Table D.1)")
@@ -135,7 +98,7 @@ def tableD1(inputs, mc, draws, seed, out, as_json):
                                      param_hint="--from")
         given[name] = data
     res = mod.compute(given, mc=mc, draws=draws, seed=seed)
-    _emit(mod, res, None, True, out, as_json)
+    emit(mod, res, None, out, as_json)
 
 
 @reproduce.command("dof-expansion", short_help="(C.22), (C.23): w at strong regularisation")
@@ -164,4 +127,4 @@ def dof_expansion(beta, gamma_k, gamma_v, gamma_o, heads, out, as_json):
                           gamma_o=gamma_o)
     except (TypeError, ValueError) as exc:
         raise usage_error(exc, gamma_v="--gamma-v", gamma_o="--gamma-o") from None
-    _emit(mod, res, None, True, out, as_json)
+    emit(mod, res, None, out, as_json)

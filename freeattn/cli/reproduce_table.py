@@ -1,8 +1,6 @@
 """``freeattn reproduce table-d2``: Table D.2 (softmax vs Gaussian model at public model sizes)."""
 from __future__ import annotations
 
-import json
-
 import click
 
 from .. import _validation as v
@@ -12,7 +10,8 @@ from ..montecarlo.samplers import AttentionModel, _precision, available_memory
 from ..reproduce import table_d2 as t
 from ._errors import RunError
 from ._errors import usage_error as _usage
-from ._paths import check_output_path, write_or_fail
+from ._output import json_text, write_json
+from ._paths import check_output_path
 from ._progress import progress_option, show_progress
 
 __all__ = ["table_d2"]
@@ -101,11 +100,7 @@ def table_d2(rows, draws, seed, workers, scheduler, method, precision, estimate,
         data = dict(header, rows=[dict(r.to_dict(), estimated_seconds=est[r.name])
                                   for r in results], not_run=skipped)
         if json_out:
-            def write():
-                with open(json_out, "w") as fh:
-                    json.dump(data, fh, indent=2)
-
-            write_or_fail(write, json_out, "--json-out")
+            write_json(json_out, data, "--out")
         return data
 
     if not as_json:
@@ -157,7 +152,7 @@ def table_d2(rows, draws, seed, workers, scheduler, method, precision, estimate,
                        f"{_AGREE[res.agrees]:5s}  {_minutes(res.seconds)}{guess}")
     data = dump()
     if as_json:
-        click.echo(json.dumps(data, indent=2))
+        click.echo(json_text(data))
     elif results:
         total = sum(r.seconds for r in results)
         click.echo(f"total {_minutes(total)} for {len(results)} row"

@@ -7,12 +7,11 @@ Axes are given as ``A:B:N`` (N points from A to B), ``v1,v2,...`` or one value, 
 """
 from __future__ import annotations
 
-import json
-
 import click
 import numpy as np
 
 from ._errors import usage_error
+from ._output import json_text, write_json
 from ._paths import OUT_HELP, check_output_path, split_out, write_or_fail
 from ._progress import progress_option, show_progress
 from ..attention import MHAConfig, attention_law
@@ -99,8 +98,10 @@ def _run(build, axes, moments, x, cdf, workers, out, as_json, plot, quantity, pr
     except (TypeError, ValueError) as exc:
         raise usage_error(exc, **flags) from None
     if out:
-        write_or_fail(lambda: res.to_json(out) if out.lower().endswith(".json") else res.to_csv(out),
-                      out, "--out")
+        if out.lower().endswith(".json"):
+            write_json(out, res.to_dict(), allow_nan=False)
+        else:
+            write_or_fail(lambda: res.to_csv(out), out, "--out")
         if not as_json:
             click.echo(f"wrote {out}")
     if plot:
@@ -108,7 +109,7 @@ def _run(build, axes, moments, x, cdf, workers, out, as_json, plot, quantity, pr
         if not as_json:
             click.echo(f"wrote {plot}")
     if as_json:
-        click.echo(json.dumps(res.to_dict(), indent=1, allow_nan=False))
+        click.echo(json_text(res.to_dict(), allow_nan=False))
     elif not out and not plot:
         cols = res.scalar_columns()
         click.echo("\t".join(cols))

@@ -6,20 +6,20 @@ is printed at the precision it was computed at (``mpmath.nstr(x, dps)``), never 
 """
 from __future__ import annotations
 
-import json
-
 import click
 import mpmath
 import sympy as sp
 
 from ..attention import attention_law
+from ..display import number_text
 from ..attention.domains import BETA, GAMMA_K, HEADS
 from ..symbolic import (G, algebraic_equation, critical_point_edges, edge_series,
                         equation_parameters, free_cumulants, latex, z)
 from ..symbolic import moments as sym_moments
 from ._domains import DPS, MAX_DPS, param_option
 from ._errors import usage_error
-from ._paths import check_output_path, write_or_fail
+from ._output import json_text, write_json
+from ._paths import check_output_path
 
 __all__ = ["equation", "moments", "edges", "register"]
 
@@ -49,12 +49,8 @@ def _result_options(f):
 
 def _finish(as_json, out, lines, data):
     if out is not None:
-        def write():
-            with open(out, "w") as fh:
-                json.dump(data, fh, indent=1)
-
-        write_or_fail(write, out, "--out")
-    click.echo(json.dumps(data, indent=1) if as_json else "\n".join(lines))
+        write_json(out, data)
+    click.echo(json_text(data) if as_json else "\n".join(lines))
 
 
 def _check_out(out):
@@ -76,21 +72,28 @@ def equation():
               help="Keep θ₁, θ₂, γ_K, h as symbols (the papers' names) instead of values.")
 @click.option("--in-beta", is_flag=True, help="Write θ₁ = e^{β²} − 1, θ₂ = β² in terms of β.")
 @click.option("--latex", "as_latex", is_flag=True, help="Print the LaTeX source only.")
-def equation_attention(beta, gamma_k, heads, symbolic, in_beta, as_latex):
+@_result_options
+def equation_attention(beta, gamma_k, heads, symbolic, in_beta, as_latex, as_json, out):
     """P(G, z) of ν_{∞,h} = ρ_{γ_K} ⊠ MP_{1/h} (Hayase & Karakida 2026, (C.8)–(C.9))."""
+    _check_out(out)
     law = _law(beta, gamma_k, heads)
     P = algebraic_equation(law, symbolic=symbolic, in_beta=in_beta)
     P = sp.collect(P, G)
-    if as_latex:
-        click.echo(latex(P, equation=True))
-        return
-    click.echo(f"law      : {law.name}")
-    click.echo(f"P(G, z)  : {sp.sstr(P)} = 0")
-    if symbolic:
-        vals = equation_parameters(law, in_beta=in_beta)
-        click.echo("values   : " + ", ".join(f"{k} = {sp.sstr(v)}" for k, v in vals.items()))
-    click.echo(f"degrees  : {sp.degree(P, G)} in G, {sp.degree(P, z)} in z")
-    click.echo(f"LaTeX    : {latex(P, equation=True)}")
+    vals = equation_parameters(law, in_beta=in_beta) if symbolic else {}
+    data = {"law": law.name, "equation": f"{sp.sstr(P)} = 0",
+            "latex": latex(P, equation=True),
+            "values": {str(k): number_text(v) for k, v in vals.items()},
+            "degrees": {"G": int(sp.degree(P, G)), "z": int(sp.degree(P, z))}}
+    if as_latex and not as_json:
+        lines = [data["latex"]]
+    else:
+        lines = [f"law      : {law.name}", f"P(G, z)  : {data['equation']}"]
+        if symbolic:
+            lines.append("values   : " + ", ".join(f"{k} = {v}"
+                                                   for k, v in data["values"].items()))
+        lines += [f"degrees  : {data['degrees']['G']} in G, {data['degrees']['z']} in z",
+                  f"LaTeX    : {data['latex']}"]
+    _finish(as_json, out, lines, data)
 
 
 @click.group()

@@ -2,9 +2,9 @@
 from __future__ import annotations
 
 from .._validation import declare
+from ..algebraic.eliminations import boxplus_polynomial, boxplus_power_polynomial
 from ..laws._params import fresh
 from ..laws.algebraic import AlgebraicLaw
-from ._algebraic import boxplus_polynomial, boxplus_power_polynomial
 from ._dispatch import choose_method, fmt
 from .multiplicative import _fresh_copy
 from .subordination import AdditiveConvolution, AdditivePower

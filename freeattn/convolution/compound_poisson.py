@@ -1,10 +1,10 @@
 """Compound free Poisson laws π(μ, t) of any jump law."""
 from __future__ import annotations
 
-from ..algebraic.polynomial import compound_free_poisson_polynomial
+from ..algebraic.eliminations import (compound_free_poisson_polynomial,
+                                      compound_free_poisson_r_polynomial)
 from ..laws._params import fresh
 from ..laws.algebraic import AlgebraicLaw, AtomAtZero
-from ._algebraic import compound_free_poisson_r_polynomial
 from ._dispatch import (choose_method, fmt, hull, is_positive_by_construction, mark_positive,
                         mean_of)
 from .multiplicative import _fresh_copy

@@ -6,11 +6,11 @@ from fractions import Fraction
 
 import sympy as sp
 
-from ..algebraic.polynomial import boxtimes_polynomial, rename_symbols
+from ..algebraic.eliminations import boxtimes_polynomial, boxtimes_power_polynomial
+from ..algebraic.polynomial import rename_symbols
 from ..laws._params import fresh
 from ..laws.algebraic import AlgebraicLaw, AtomAtZero
 from .._validation import declare
-from ._algebraic import boxtimes_power_polynomial
 from ._dispatch import check_positive_law, choose_method, fmt, mark_positive
 from .subordination import MultiplicativeConvolution, MultiplicativePower
 
@@ -98,7 +98,7 @@ def free_multiplicative_power(mu, t, method=None):
     method : {None, "algebraic", "subordination"}
         ``"algebraic"`` (default for an :class:`AlgebraicLaw` and an integer t): exact
         elimination Res_{S₁}(Σ_μ(w, S₁), S − S₁^t).  Non-integer t has no exact route here
-        (see :mod:`freeattn.convolution._algebraic`) and defaults to ``"subordination"``.
+        (see :mod:`freeattn.algebraic.eliminations`) and defaults to ``"subordination"``.
 
     Returns
     -------

@@ -58,6 +58,13 @@ _LADDER_FLOOR = 1e-9
 _FIXED_POINT_TOL = 1e-13
 #: a warm start confirms when the solution stays within 10 % of it plus this × the scale
 _WARM_SLACK = 1e-3
+#: the mpmath Newton on the subordination system stops at tolerance(dps, this): quadratic,
+#: its last step is far below it
+_MP_NEWTON_TOL = 1e-3
+#: nodes of the mpmath trapezoid rule on a circle (the gap mean): 2^-n below the working
+#: precision, n = _CIRCLE_BITS_PER_DIGIT × digits + _CIRCLE_EXTRA_NODES
+_CIRCLE_BITS_PER_DIGIT = 3.33
+_CIRCLE_EXTRA_NODES = 16
 #: inside the support ⟺ some subordination function has Im u above this × Σ|u|
 _OFF_AXIS_RTOL = 1e-11
 #: margin of the support scan beyond the hull (fraction of its width)
@@ -682,7 +689,7 @@ class SubordinationLaw(Law):
             if math.isfinite(d) and d > 0:  # a singular gap point: see _gap_mean
                 return self._gap_mean_mp(mpmath.re(zq), mpmath.mpf(d) / 2, dps)
         uu = [mpmath.mpc(complex(ui[0])) for ui in u]
-        tol = tolerance(dps, 1e-3)  # Newton: quadratic, the last step is far below this
+        tol = tolerance(dps, _MP_NEWTON_TOL)
         for _ in range(80):
             f, J = self._eqs_mp(uu, zq, inner_dps(dps))
             d = _solve2(J, f)
@@ -695,7 +702,7 @@ class SubordinationLaw(Law):
     def _gap_mean_mp(self, x, r, dps):
         """:meth:`_gap_mean` at ``dps`` digits: n ≈ 3.3 × working digits nodes, so that
         2^-n is below the working precision."""
-        n = int(3.33 * inner_dps(dps)) + 16
+        n = int(_CIRCLE_BITS_PER_DIGIT * inner_dps(dps)) + _CIRCLE_EXTRA_NODES
         total = mpmath.mpc(0)
         for k in range(n):
             total += self._cauchy_mp(x + r * mpmath.expjpi(2 * (k + mpmath.mpf(1) / 2) / n),

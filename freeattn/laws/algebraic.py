@@ -8,29 +8,35 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from .._context import FLOAT_REFERENCE_DPS, to_mp, tolerance, workdps
-from .._validation import ParameterError, dps_or_none, finite_real, integer_at_least, positive
+from .._context import FLOAT_REFERENCE_DPS, MASS_TOL, to_mp, tolerance, workdps
+from .._messages import shown
+from .._validation import ParameterError, exact, finite_real, integer_at_least, positive
 from ..algebraic.atoms import AtomAtZero, AtomsMixin
 from ..algebraic.branch import BranchMixin
 from ..algebraic.density import DensityMixin
+from ..algebraic.exact import NotConvertible, flint_enabled
 from ..algebraic.exact import free_symbols as _free_symbols, is_expanded as _known_expanded
 from ..algebraic.local import LocalMixin
-from ..algebraic.numeric import BranchData, NumericPolynomial
+from ..algebraic.numeric import BranchData, NumericPolynomial, structure_key
 from ..algebraic.parse import as_polynomial
 from ..algebraic.positivity import is_positive_by_construction, mark_positive
 from ..algebraic.paths import PathsMixin
-from ..algebraic.polynomial import G, z
-from ..algebraic.polynomial import (affine_polynomial, discriminant_structure_seen,
-                                    r_relation, s_relation, series_moments, stieltjes_factor,
-                                    substitute_polynomial)
-from ..algebraic.series import series_moments_numeric
+from ..algebraic.discriminant import discriminant_structure_seen
+from ..algebraic.eliminations import pushforward_polynomial
+from ..algebraic.polynomial import (G, affine_polynomial, r_relation, s_relation, series_moments,
+                                    stieltjes_factor, substitute_polynomial, z)
+from ..algebraic.series import series_moments_at, series_moments_numeric
 from ..quadrature.tables import atom_quantile_mp, cdf_sf, newton_mp, quantile
-from .base import Law
+from ._params import fresh
+from .base import Law, _coefficients
 
 __all__ = ["AlgebraicLaw", "AtomAtZero"]
 
-#: largest accepted defect of the total mass (atoms + support intervals) in float64
-_MASS_TOL = 1e-9
+#: the caches of a law built on its float64 branch classification (dropped by _reclassify)
+_BRANCH_DEPENDENT = ("_branch_cache", "_tables", "_hard_edges", "_cdf_tables",
+                     "_quick_interval_masses", "_zero_sheets_merge", "_bp_cache",
+                     "_mass_mp_cache", "_atom_cache", "_tiny_cache", "_mass_verdict")
+
 #: most parameter symbols for which the discriminant is taken with parameters symbolic
 #: (FLINT: ~1 s once for 5 parameters; the full-layer law's 8 take minutes)
 _SYMBOLIC_DISC_MAX_PARAMS = 5
@@ -183,14 +189,24 @@ class AlgebraicLaw(DensityMixin, BranchMixin, PathsMixin, LocalMixin, AtomsMixin
         dps = FLOAT_REFERENCE_DPS if dps is None else max(int(dps), FLOAT_REFERENCE_DPS)
         cache = self.__dict__.setdefault("_branch_cache", {})
         if dps not in cache:
+            before = {k for k in _BRANCH_DEPENDENT if k in self.__dict__}
             symbolic = self._symbolic_route
+            # a new point of a structure met before starts from the last point's
+            # classification (BranchData._classify_from), on the float64 route only: its mass
+            # check confirms the carried-over classes (_confirm_reuse)
+            key = structure_key(self._factor) if dps == FLOAT_REFERENCE_DPS else None
+            reuse = None if key is None or self.__dict__.get("_fresh_classification") else key
             if symbolic:
                 try:
-                    cache[dps] = BranchData(self._num, self._factor, dps, evaluator=self._num_full)
+                    cache[dps] = BranchData(self._num, self._factor, dps, evaluator=self._num_full,
+                                            reuse=reuse)
                 except ValueError:  # a factor vanishes at these values: the exact route
                     symbolic = False
             if not symbolic:
-                cache[dps] = BranchData(self._num, self._reduced, dps)
+                cache[dps] = BranchData(self._num, self._reduced, dps, reuse=reuse)
+            if getattr(cache[dps], "reused", False):
+                self._confirm_reuse(dps, before)  # may drop it and classify afresh
+                return self._branch(dps)
         return cache[dps]
 
     # ------------------------------------------------------ moments / transforms
@@ -198,8 +214,16 @@ class AlgebraicLaw(DensityMixin, BranchMixin, PathsMixin, LocalMixin, AtomsMixin
         """First ``order`` moments as exact sympy expressions, from the series of G at ∞."""
         cache = self.__dict__.setdefault("_moment_cache", [])
         if len(cache) < order:
-            ms = series_moments(self._factor, order)
-            cache[:] = [sp.expand(m.xreplace(self.values)) for m in ms]
+            ms = None
+            if flint_enabled():
+                try:  # the FLINT recursion with the values substituted before it starts
+                    ms = series_moments_at(self._factor, self.values, order)
+                except NotConvertible:  # coefficients FLINT does not take
+                    pass
+            if ms is None:  # sympy's expansion in every parameter, then the values
+                ms = [sp.expand(m.xreplace(self.values))
+                      for m in series_moments(self._factor, order)]
+            cache[:] = ms
         return cache[:order]
 
     def _moments_mp(self, order, dps):
@@ -269,7 +293,7 @@ class AlgebraicLaw(DensityMixin, BranchMixin, PathsMixin, LocalMixin, AtomsMixin
         """Total mass (atoms + every support interval by quadrature) must be 1: a law never
         reports a support that misses a component.  The intervals' masses come from the cdf
         tables when they exist, else from :attr:`_quick_interval_masses` (a coarser quadrature of
-        the same integrand, accurate far below ``_MASS_TOL``), so that a new parameter point
+        the same integrand, accurate far below ``MASS_TOL``), so that a new parameter point
         does not pay for cdf tables at 1e-16 before anyone asks for the cdf.
 
         Every float64 route that reads the tables (support, pdf, cdf, ppf) runs it first, and
@@ -282,12 +306,26 @@ class AlgebraicLaw(DensityMixin, BranchMixin, PathsMixin, LocalMixin, AtomsMixin
                 total += sum(t["cum"][-1] for t in self._cdf_tables)
             else:
                 total += sum(self._quick_interval_masses)
-            verdict = "" if abs(total - 1.0) <= _MASS_TOL else (
+            verdict = "" if abs(total - 1.0) <= MASS_TOL else (
                 f"{self.name}: atoms and support intervals carry mass {total!r}, not 1 "
                 f"(a component is unresolved at float64 scales; evaluate with dps=...)")
             self.__dict__["_mass_verdict"] = verdict
         if verdict:
             raise ArithmeticError(verdict)
+
+    def _confirm_reuse(self, dps, before):
+        """A classification carried over from the previous point of the structure stands
+        only if atoms and support intervals then carry mass 1 (within ``MASS_TOL``); else
+        it and every cache built on it since (those not in ``before``) are forgotten and the
+        law classifies afresh (tracked from far above), once."""
+        total = sum(float(m) for _, m in self._atoms_raw(None)) + sum(self._quick_interval_masses)
+        if abs(total - 1.0) <= MASS_TOL:
+            return
+        self.__dict__["_branch_cache"].pop(dps, None)
+        for key in _BRANCH_DEPENDENT:
+            if key not in before and key != "_branch_cache":
+                self.__dict__.pop(key, None)
+        self.__dict__["_fresh_classification"] = True
 
 
     def _pdf_float(self, x):
@@ -566,8 +604,6 @@ class AlgebraicLaw(DensityMixin, BranchMixin, PathsMixin, LocalMixin, AtomsMixin
             If ``scale`` is zero or a parameter is not a finite real number (a
             :class:`ParameterTypeError` for None, strings or complex numbers).
         """
-        from ._params import exact, fresh
-
         for name, v in (("shift", shift), ("scale", scale)):
             if not isinstance(v, sp.Basic):
                 finite_real(name, v)  # the one argument filter: names the parameter
@@ -621,7 +657,7 @@ class AlgebraicLaw(DensityMixin, BranchMixin, PathsMixin, LocalMixin, AtomsMixin
 
         Notes
         -----
-        Exact by elimination (:func:`freeattn.algebraic.polynomial.pushforward_polynomial`):
+        Exact by elimination (:func:`freeattn.algebraic.eliminations.pushforward_polynomial`):
         G_{φ#μ}(z) = Σ_{φ(x_i) = z} G_μ(x_i)/φ′(x_i).  Zero coefficients are structural (the
         elimination is cached per structure); the others become parameter symbols.  The
         tied K = V law μ_KV = φ_KV#π_{γ_K/h} (Hayase & Karakida 2026, eq. (C.17)) is
@@ -634,12 +670,6 @@ class AlgebraicLaw(DensityMixin, BranchMixin, PathsMixin, LocalMixin, AtomsMixin
         >>> [float(m) for m in law.exact_moments(3)]     # Catalan numbers
         [1.0, 2.0, 5.0]
         """
-        from .._validation import ParameterError
-        from ..algebraic.polynomial import pushforward_polynomial
-        from ._params import exact, fresh
-        from .._messages import shown
-        from .transformed import _coefficients
-
         raw = coefficients.coef if isinstance(coefficients, np.polynomial.Polynomial) \
             else coefficients
         if not isinstance(raw, (str, bytes)):

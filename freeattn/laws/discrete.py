@@ -25,6 +25,8 @@ _LEAF = 32
 #: |z − c|²) for G′, i.e. ≤ 3e-18 and ≤ 4e-16 relative to Σ w_i/|z − a_i| and Σ w_i/|z − a_i|²
 _TERMS = 44
 _RHO = 0.4
+#: bits of a float64 mantissa: a float atom or weight converts to mpmath exactly at this precision
+_FLOAT64_BITS = 53
 
 
 def _direct_block(x, y, a, w):
@@ -327,13 +329,13 @@ class Discrete(Law):
     def _points_mp(self):
         # binary values: exact at every precision, so converted once
         if "_points_mp_v" not in self.__dict__:
-            with mpmath.workprec(53):
+            with mpmath.workprec(_FLOAT64_BITS):
                 self.__dict__["_points_mp_v"] = [mpmath.mpf(float(a)) for a in self.points]
         return self.__dict__["_points_mp_v"]
 
     def _weights_mp(self):
         if "_weights_mp_v" not in self.__dict__:
-            with mpmath.workprec(53):
+            with mpmath.workprec(_FLOAT64_BITS):
                 self.__dict__["_weights_mp_v"] = [mpmath.mpf(float(w)) for w in self.weights]
         return self.__dict__["_weights_mp_v"]
 

@@ -10,6 +10,9 @@ from .._context import mp_route
 from .._validation import Param, positive
 from .discrete import Discrete
 
+#: bandwidth of a degenerate sample (all values equal), relative to 1 + |λ|
+_DEGENERATE_BANDWIDTH = 1e-3
+
 __all__ = ["Empirical"]
 
 
@@ -68,7 +71,7 @@ class Empirical(Discrete):
         q75, q25 = np.percentile(self.samples, [75, 25])
         spread = min(sd, (q75 - q25) / 1.34) or sd
         if spread <= 0:
-            return 1e-3 * (1 + abs(float(self.samples[0])))
+            return _DEGENERATE_BANDWIDTH * (1 + abs(float(self.samples[0])))
         return 0.9 * spread * self.n ** -0.2
 
     def smoothed_pdf(self, x, bandwidth=None, dps=None):

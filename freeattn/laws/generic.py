@@ -38,8 +38,6 @@ import math
 
 import mpmath
 import numpy as np
-from scipy.optimize import brentq
-from scipy.optimize.elementwise import find_root
 
 from .._context import (FLOAT_EPS, TINY, inner_dps, mp_route, round_back, to_mp,
                         tolerance, workdps)
@@ -100,6 +98,13 @@ MP_QUAD_TOL = 1e-3
 #: power m of θ = h s^m on the pieces touching an end
 _MP_REL_TOL = 1e-2
 _MP_END_POWER = 8
+#: the mpmath bisection of an edge and the mpmath ppf Newton stop at tolerance(dps, this)
+#: (relative): three digits beyond the working precision
+_MP_ROOT_TOL = 1e-3
+#: nodes of the mpmath trapezoid rule on a circle (G′ by Cauchy's formula): 2^-n below the
+#: working precision, n = _CONTOUR_BITS_PER_DIGIT × digits + _CONTOUR_EXTRA_NODES
+_CONTOUR_BITS_PER_DIGIT = 3.33
+_CONTOUR_EXTRA_NODES = 16
 #: the float64 tables of the generic route: the panels and tolerances of its quadrature
 _GENERIC_SIDES = dict(nodes=_GL_NODES, rtol=4 * FLOAT_EPS, abs_floor=_QUAD_REL_FLOOR,
                       max_levels=_QUAD_MAX_LEVELS, max_panels=_QUAD_MAX_PANELS, uniform=24,
@@ -362,7 +367,7 @@ class GenericRoutes:
         return self._contour_derivative_mp(zz, mpmath.mpf(float(dist[0])) / 2, dps)
 
     def _contour_derivative_mp(self, z, r, dps):
-        n = int(3.33 * inner_dps(dps)) + 16
+        n = int(_CONTOUR_BITS_PER_DIGIT * inner_dps(dps)) + _CONTOUR_EXTRA_NODES
         total = mpmath.mpc(0)
         for k in range(n):
             e = mpmath.expjpi(2 * (k + mpmath.mpf(1) / 2) / n)
@@ -518,6 +523,8 @@ class GenericRoutes:
         def edge(out, inn):
             """The first float inside the support next to the edge between ``out`` and ``inn``:
             brentq to a few ulps, then bisection down to adjacent floats."""
+            from scipy.optimize import brentq  # scipy.optimize: ~0.7 s, kept out of `import freeattn`
+
             lo, hi = min(out, inn), max(out, inn)
             tol = 2 * FLOAT_EPS * max(abs(lo), abs(hi))
             r = brentq(f, lo, hi, xtol=max(tol, TINY), rtol=4 * FLOAT_EPS, maxiter=200)
@@ -619,7 +626,7 @@ class GenericRoutes:
             if inside(lo if left else hi) or not inside(hi if left else lo):
                 raise ArithmeticError(f"{self.name}: the float edge {float(e)!r} does not bracket "
                                       f"the {dps}-digit edge")
-            tol = tolerance(dps, 1e-3) * (1 + abs(e))
+            tol = tolerance(dps, _MP_ROOT_TOL) * (1 + abs(e))
             while hi - lo > tol:
                 mid = (lo + hi) / 2
                 if inside(mid) == left:
@@ -790,6 +797,8 @@ class GenericRoutes:
             def F(x, r):
                 return self._cdf_float(x.reshape(-1)).reshape(x.shape) - r
 
+            from scipy.optimize.elementwise import find_root  # ~0.7 s: kept out of `import freeattn`
+
             r = q[todo]
             res = find_root(F, (np.full(r.shape, lo), np.full(r.shape, hi)), args=(r,),
                             tolerances=dict(xatol=TINY, xrtol=4 * FLOAT_EPS, fatol=0, frtol=0))
@@ -820,7 +829,7 @@ class GenericRoutes:
                 x = mpmath.mpf(float(self._ppf_float(np.array([float(q)]))[0]))
                 a, b = next(((a, b) for a, b in support if a <= x <= b), (min(ends), max(ends)))
                 x = min(max(x, a), b)
-                tol = tolerance(dps, 1e-3) * (1 + abs(x))
+                tol = tolerance(dps, _MP_ROOT_TOL) * (1 + abs(x))
                 for _ in range(12):
                     r = self._cdf_mp(x, inner_dps(dps)) - q
                     d = self._pdf_mp(x, inner_dps(dps))

@@ -6,7 +6,8 @@ numpy and by every driver scipy wraps) is half BLAS-2 and memory bound. The two-
 reduction (dense → band → tridiagonal, LAPACK >= 3.7) is BLAS-3 for its first stage and
 takes about 0.5 s instead of 0.75 s at n = 2000 on one core, with the same accuracy.
 scipy does not wrap the ``_2stage`` drivers, but the OpenBLAS that numpy's and scipy's
-wheels ship exports them through LAPACKE, so they are called here through ctypes.
+wheels ship exports them through LAPACKE, so they are called here through ctypes; the
+loaded BLAS/LAPACK libraries are the ones ``threadpoolctl`` lists.
 
 When no such symbol is found (another BLAS, another platform), or the environment variable
 ``FREEATTN_LAPACK_2STAGE`` is ``0``/``false``/``no``/``off``, ``numpy.linalg.eigvalsh`` is
@@ -15,12 +16,14 @@ small matrix guards against a library whose integer width differs from the symbo
 """
 from __future__ import annotations
 
-import ctypes
+import ctypes  # our own binding: scipy.linalg.lapack has no dsyevd_2stage (see above)
+import functools
 import glob
 import os
-import threading
 
 import numpy as np
+import numpy.linalg  # noqa: F401  (numpy's LAPACK loaded before the libraries are listed)
+from threadpoolctl import threadpool_info
 
 __all__ = ["eigvalsh", "two_stage_available", "solver_description"]
 
@@ -34,26 +37,17 @@ _SYMBOLS = (
     ("LAPACKE_dsyevd_2stage", ctypes.c_int32),
 )
 _LIB_HINTS = ("openblas", "lapack", "flexiblas", "mkl")
-_driver = None  # (function, int type), False when unavailable, None before the first look
-_driver_lock = threading.Lock()
 
 
 def _candidate_libraries():
     """Paths of the BLAS/LAPACK libraries loaded in this process (numpy's first)."""
-    import numpy.linalg  # noqa: F401  (make sure numpy's LAPACK is loaded)
-
     paths = []
     here = os.path.dirname(np.__file__)
     for pattern in ("../numpy.libs/*", ".dylibs/*"):
         paths += sorted(glob.glob(os.path.join(here, pattern)))
-    try:
-        with open("/proc/self/maps") as fh:
-            for line in fh:
-                path = line.rsplit(None, 1)[-1]
-                if path.startswith("/") and path not in paths:
-                    paths.append(path)
-    except OSError:
-        pass
+    for info in threadpool_info():  # every BLAS (and OpenMP) library loaded in the process
+        if info.get("filepath") and info["filepath"] not in paths:
+            paths.append(info["filepath"])
     return [p for p in paths if any(h in os.path.basename(p).lower() for h in _LIB_HINTS)]
 
 
@@ -93,28 +87,24 @@ def _disabled():
     return flag in ("0", "false", "no", "off")
 
 
+@functools.cache
 def _find_driver():
-    global _driver
-    if _driver is not None:
-        return _driver
-    # one look per process, under a lock: a second thread must not see the provisional
-    # "not found" while the first is still looking (it would diagonalise with numpy's
-    # driver and give other last bits than the local run)
-    with _driver_lock:
-        if _driver is not None:
-            return _driver
-        found = False
-        if not _disabled():
-            for path in _candidate_libraries():
-                try:
-                    driver = _bind(ctypes.CDLL(path))
-                except OSError:
-                    continue
-                if driver is not None and _self_test(driver):
-                    found = driver
-                    break
-        _driver = found
-    return _driver
+    """(function, int type) of the two-stage driver, or False; looked up once per process.
+
+    functools.cache stores only finished looks: a second thread calling during the first
+    look does its own (same) look rather than seeing a provisional "not found" (with which
+    it would diagonalise with numpy's driver and give other last bits than the local run).
+    """
+    if _disabled():
+        return False
+    for path in _candidate_libraries():
+        try:
+            driver = _bind(ctypes.CDLL(path))
+        except OSError:
+            continue
+        if driver is not None and _self_test(driver):
+            return driver
+    return False
 
 
 def two_stage_available():

@@ -290,13 +290,14 @@ def compare_draws(law, draws, *, exclude_top=0, orders=(1, 2, 3), limit_mean=Non
     def against_law(samples):
         ks = [ks_distance(s, law) for s in samples]
         w1 = [rel_w1(s, law, mean=limit_mean, quantiles=quantiles) for s in samples]
-        ks_i, w1_i = t_interval(ks), t_interval(w1)
+        ks_i, w1_i = t_interval(ks, lower=0.0), t_interval(w1, lower=0.0)
+        # squared singular values: every moment of the spectrum is >= 0
         return Comparison(ks_i.mean, w1_i.mean, ks_i, w1_i,
-                          moment_intervals(samples, orders), law_moments)
+                          moment_intervals(samples, orders, lower=0.0), law_moments)
 
     ks = [ks_two_sample(a, b) for a, b in zip(soft, gauss)]
     w1 = [rel_w1_two_sample(a, b, limit_mean) for a, b in zip(soft, gauss)]
-    ks_i, w1_i = t_interval(ks), t_interval(w1)
+    ks_i, w1_i = t_interval(ks, lower=0.0), t_interval(w1, lower=0.0)  # distances: >= 0
     pair = Comparison(ks_i.mean, w1_i.mean, ks_i, w1_i)
     if law is None:
         return None, None, pair

@@ -90,7 +90,7 @@ def ks_two_sample(a, b):
     The statistic of :func:`scipy.stats.ks_2samp` (its p-value, not needed here, is taken by
     the cheap asymptotic method).  Returns a float in [0, 1].
     """
-    from scipy.stats import ks_2samp
+    from scipy.stats import ks_2samp  # scipy.stats takes ~1 s to import (CLI start-up)
 
     a = _sample("a", a)
     b = _sample("b", b)
@@ -137,7 +137,7 @@ def rel_w1_two_sample(a, b, mean):
     :func:`scipy.stats.wasserstein_distance` (for equal sizes the mean gap of the ordered
     samples). Raises ValueError if the sizes differ.
     """
-    from scipy.stats import wasserstein_distance
+    from scipy.stats import wasserstein_distance  # ~1 s import (see ks_two_sample)
 
     a = _sample("a", a)
     b = _sample("b", b)
@@ -177,12 +177,22 @@ class MomentInterval:
                 "values": list(self.values), "confidence": self.confidence}
 
 
-def t_interval(values, confidence=0.95):
+def t_interval(values, confidence=0.95, lower=None):
     """Student-t interval for the mean of i.i.d. ``values`` (one per draw).
 
     mean ± t_{(1+c)/2, k−1} s / sqrt(k), s the sample standard deviation (ddof = 1).
-    Returns a :class:`MomentInterval`; low/high are None when k < 2. The interval is
-    not clipped to the range of the quantity (a distance's interval may reach below 0).
+    Returns a :class:`MomentInterval`; low/high are None when k < 2.
+
+    Parameters
+    ----------
+    values : array_like
+        One value per draw (finite reals).
+    confidence : float in (0, 1), default 0.95
+    lower : float, optional
+        The smallest value the quantity can take (0 for a distance or a moment of a
+        non-negative spectrum): ``low`` is raised to it.  The interval then holds the same
+        admissible means, so its coverage is unchanged; without it a distance's interval
+        reaches below 0 at a few draws.
 
     Raises
     ------
@@ -190,6 +200,8 @@ def t_interval(values, confidence=0.95):
         If ``values`` is empty or not finite, or ``confidence`` is not in (0, 1).
     """
     confidence = v.in_open_interval("confidence", confidence, 0.0, 1.0)
+    if lower is not None:
+        lower = v.finite_real("lower", lower)
     vals = np.ravel(values)
     if vals.size == 0:
         raise v.ParameterError("values", "values must be non-empty")
@@ -197,7 +209,7 @@ def t_interval(values, confidence=0.95):
     mean = float(np.mean(vals / 2) * 2)  # halves first: no overflow near the float64 limit
     if vals.size < 2:
         return MomentInterval(mean, None, None, tuple(vals.tolist()), confidence)
-    from scipy.stats import t as student_t
+    from scipy.stats import t as student_t  # ~1 s import (see ks_two_sample)
 
     big = float(np.max(np.abs(vals)))
     scale = big if big > 1e150 else 1.0  # values near the float64 limit: no overflow in sd
@@ -206,10 +218,12 @@ def t_interval(values, confidence=0.95):
         return MomentInterval(mean, mean, mean, tuple(vals.tolist()), confidence)
     low, high = student_t.interval(confidence, vals.size - 1, loc=mean,
                                    scale=sd / math.sqrt(vals.size))
+    if lower is not None:
+        low = max(float(low), lower)
     return MomentInterval(mean, float(low), float(high), tuple(vals.tolist()), confidence)
 
 
-def moment_intervals(samples_per_draw, orders=(1, 2, 3), confidence=0.95):
+def moment_intervals(samples_per_draw, orders=(1, 2, 3), confidence=0.95, lower=None):
     """Empirical moments m_k = mean(λ^k) per draw and their t-intervals over draws.
 
     Parameters
@@ -217,6 +231,10 @@ def moment_intervals(samples_per_draw, orders=(1, 2, 3), confidence=0.95):
     samples_per_draw : sequence of 1-d arrays
         Eigenvalues of each draw.
     orders : sequence of int >= 1
+    confidence : float in (0, 1), default 0.95
+    lower : float, optional
+        Passed to :func:`t_interval` (0 for the moments of a non-negative spectrum: every
+        order's mean is then >= 0).
 
     Returns
     -------
@@ -237,12 +255,13 @@ def moment_intervals(samples_per_draw, orders=(1, 2, 3), confidence=0.95):
     out = {}
     for k in orders:
         k = v.positive_integer("orders", k)
-        out[k] = t_interval([float(np.mean(s ** k)) for s in draws], confidence)
+        out[k] = t_interval([float(np.mean(s ** k)) for s in draws], confidence, lower)
     return out
 
 
 def density_histogram(samples, bins=60, range=None):
-    """Density-normalised histogram: heights h_i with sum(h_i * width_i) == 1.
+    """Density-normalised histogram: heights h_i with sum(h_i * width_i) == 1
+    (:func:`numpy.histogram` with ``density=True``; samples outside ``range`` are left out).
 
     Parameters
     ----------
@@ -256,11 +275,11 @@ def density_histogram(samples, bins=60, range=None):
     edges : ndarray, shape (nbins + 1,)
     """
     x = _sample("samples", samples)
-    counts, edges = np.histogram(x, bins=bins, range=range)
-    total = counts.sum()
-    if total == 0:
-        raise ValueError("no sample falls inside the histogram range")
-    return counts / (total * np.diff(edges)), edges
+    with np.errstate(invalid="raise", divide="raise"):
+        try:
+            return np.histogram(x, bins=bins, range=range, density=True)
+        except FloatingPointError:  # 0/0: numpy would warn and return NaN heights
+            raise ValueError("no sample falls inside the histogram range") from None
 
 
 def fit_power_law(ns, distances):

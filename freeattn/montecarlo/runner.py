@@ -6,9 +6,14 @@ scheduler.
 """
 from __future__ import annotations
 
+import concurrent.futures as cf
 import contextlib
+import multiprocessing
 import os
 import sys
+import warnings
+
+from tqdm.auto import tqdm
 
 from .. import _validation as v
 from ._blas import blas_env, single_threaded_blas
@@ -40,15 +45,11 @@ def _env(values):
 
 
 def _progress(total, enabled, desc):
-    from tqdm.auto import tqdm
-
     return tqdm(total=total, disable=not enabled, file=sys.stderr, desc=desc, leave=False,
                 delay=0.5)
 
 
 def _start_method(requested):
-    import multiprocessing
-
     methods = multiprocessing.get_all_start_methods()
     if requested is None:
         # fork: no re-import of the caller's main module and no start-up cost; the draw
@@ -132,9 +133,6 @@ def run_draws(model, draws, seed=0, *, workers=None, scheduler=None, gaussian=Tr
                         results[i] = _draw_task(model, s, gaussian, top_k, method, precision)
                         bar.update()
                     return results
-        import concurrent.futures as cf
-        import warnings
-
         with _env(blas_env), warnings.catch_warnings(), cf.ProcessPoolExecutor(
             max_workers=workers, mp_context=ctx, initializer=_pin_worker
         ) as pool:
@@ -150,7 +148,7 @@ def run_draws(model, draws, seed=0, *, workers=None, scheduler=None, gaussian=Tr
 
 
 def _run_dask(scheduler, model, seeds, gaussian, top_k, progress, desc, method, precision):
-    try:
+    try:  # dask is optional (freeattn[dask])
         from dask.distributed import Client, as_completed
     except ImportError as exc:
         raise ImportError(

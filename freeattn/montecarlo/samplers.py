@@ -26,6 +26,7 @@ import os
 from dataclasses import dataclass, field
 
 import numpy as np
+import scipy.linalg
 
 from .. import _validation as v
 from ..attention.single_head import theta1, theta2  # one definition of θ₁, θ₂
@@ -331,8 +332,6 @@ def draw_seed(seed, index):
 
 def _spectrum(gram, cols, top_k, rank=None):
     if gram.dtype == np.float32:  # precision='float32': LAPACK ssyevr (scipy), eigenvalues only
-        import scipy.linalg
-
         eig = scipy.linalg.eigvalsh(gram, overwrite_a=True, check_finite=False,
                                     driver="evr").astype(np.float64)
         # a float32 tolerance (10 max(n, cols) eps₃₂ λ_max ~ 1e-3 λ_max) would swallow true

@@ -180,10 +180,10 @@ def uncentered_check(model, draws=10, seed=0, law=True):
         if nu is not None:
             ks_u.append(ks_distance(full, nu))
             ks_c.append(ks_distance(centred, nu))
-    stats = {name: t_interval([getattr(r, attr) for r in rows])
+    stats = {name: t_interval([getattr(r, attr) for r in rows], lower=0.0)  # all >= 0
              for name, (attr, _) in STATISTICS.items()}
     return UncenteredCheck(model=m, limits=lim, statistics=stats, bounds_hold=bool(ok),
                            worst_identity_error=float(worst),
-                           centred_norm=t_interval([r.centred_norm for r in rows]),
-                           ks_uncentered=t_interval(ks_u) if ks_u else None,
-                           ks_centred=t_interval(ks_c) if ks_c else None)
+                           centred_norm=t_interval([r.centred_norm for r in rows], lower=0.0),
+                           ks_uncentered=t_interval(ks_u, lower=0.0) if ks_u else None,
+                           ks_centred=t_interval(ks_c, lower=0.0) if ks_c else None)

@@ -1,6 +1,8 @@
 """Density figures that show every component of a law's support (one panel each)."""
 from __future__ import annotations
 
+import numpy as np
+
 from .setup import mathtext, pyplot
 
 __all__ = ["density_figure", "diverges_at", "DIVERGENCE_RATIO"]
@@ -12,8 +14,6 @@ _MAX_PANELS = 6
 
 def _component_grid(a, b, points):
     """Points on [a, b] graded toward both edges (x = a + (b − a)(1 − cos θ)/2)."""
-    import numpy as np
-
     th = np.linspace(0.0, np.pi, points)
     return a + (b - a) * (1 - np.cos(th)) / 2
 
@@ -32,8 +32,6 @@ def diverges_at(law, a, b):
     Judged by the growth of the pdf between 10⁻⁴ and 10⁻⁶ of the width from the edge
     (:data:`DIVERGENCE_RATIO`); a power x^(−p) with p ≥ 0.15 counts as divergent.
     """
-    import numpy as np
-
     w = b - a
     out = []
     for edge, sign in ((a, 1.0), (b, -1.0)):
@@ -47,8 +45,6 @@ def diverges_at(law, a, b):
 def _view_top(x, pdf, a, b, divergent):
     """Top of the density view on [a, b]: the largest sampled value (no bounded component
     is ever clipped), except within :data:`_CUT_SHARE` of the width of a divergent edge."""
-    import numpy as np
-
     keep = np.isfinite(pdf)
     cut = _CUT_SHARE * (b - a)
     if divergent[0]:
@@ -86,8 +82,6 @@ def density_figure(law, points=400, mp_edge=None, label=None, figsize=None):
     -------
     matplotlib.figure.Figure
     """
-    import numpy as np
-
     plt = pyplot()
     support = [(float(a), float(b)) for a, b in law.support()]
     atoms = [(float(a), float(m)) for a, m in law.atoms()]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from .setup import mathtext, pyplot, save
 
-__all__ = ["new_axes", "errorbars", "finish", "mc_title", "FIGSIZE"]
+__all__ = ["new_axes", "errorbars", "finish", "draw_legend", "mc_title", "FIGSIZE"]
 
 #: the size of a single-panel reproduced figure (inches)
 FIGSIZE = (5, 3.6)
@@ -52,6 +52,13 @@ def mc_title(res, prefix="lines: GE; markers: softmax MHA"):
     return prefix + f", n = {mcr['n']}"
 
 
+def draw_legend(ax, **kwargs):
+    """``ax.legend(**kwargs)`` with every entry's label as mathtext (``β_c``, ``d_O`` and
+    ``h_{KV}`` render as subscripts, not raw underscores; :func:`.setup.mathtext`)."""
+    handles, labels = ax.get_legend_handles_labels()
+    return ax.legend(handles, [mathtext(t, single=True) for t in labels], **kwargs)
+
+
 def finish(fig, ax, path, *, xlabel, ylabel, title=None, xscale=None, yscale=None,
            legend=True, dpi=150, legend_size=8):
     """Labels, scales, title and legend of ``ax``; then lay out, write and close ``fig``.
@@ -69,5 +76,5 @@ def finish(fig, ax, path, *, xlabel, ylabel, title=None, xscale=None, yscale=Non
     if title:
         ax.set_title(mathtext(title, single=True), fontsize=8)
     if legend:
-        ax.legend(fontsize=legend_size)
+        draw_legend(ax, fontsize=legend_size)
     return save(fig, path, dpi)

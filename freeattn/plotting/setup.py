@@ -11,25 +11,23 @@ _SINGLE = re.compile(r"(?<=[^\W\d_])_([^\W_])(?![\w{])")
 
 def pyplot():
     """``matplotlib.pyplot`` on a file backend (Agg) unless one is already in use."""
-    import matplotlib
+    import matplotlib  # optional heavy dependency: loaded when a figure is drawn
 
     if matplotlib.get_backend().lower() not in ("agg", "pdf", "svg", "ps", "cairo"):
         try:
             matplotlib.use("Agg")
         except Exception:  # noqa: BLE001 - keep the user's backend if it cannot switch
             pass
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # after the backend choice above
 
     return plt
 
 
 def save(fig, path, dpi):
     """Lay out, write and close ``fig`` (format from the extension of ``path``)."""
-    import matplotlib.pyplot as plt
-
     fig.tight_layout()
     fig.savefig(path, dpi=dpi)
-    plt.close(fig)
+    pyplot().close(fig)
     return path
 
 

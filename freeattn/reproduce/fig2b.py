@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..plotting.figures import new_axes
-from ..plotting.setup import save
+from ..plotting.figures import draw_legend, new_axes
+from ..plotting.setup import mathtext, save
 from .fig2c import LAM, PATHS, SIGMA2, error, gamma_o
 from ..readout import IndependentKV, ridge_error
 
@@ -96,7 +96,7 @@ def plot(res, path, dpi=150):
     fig, ax = new_axes(figsize=(5.4, 3.9))
     h, g = np.array(res["h"]), np.array(res["gamma_o"])
     im = ax.pcolormesh(h, g, np.log10(np.array(res["error"])), shading="auto", cmap="viridis")
-    fig.colorbar(im, ax=ax, label="log10 coefficient error E_λ")
+    fig.colorbar(im, ax=ax, label=mathtext("log10 coefficient error E_λ", single=True))
     for i, (p, d) in enumerate(res["paths"].items()):
         ax.plot(d["h"], d["gamma_o"], color=("tab:blue", "tab:orange")[i], lw=1.8,
                 label=p.replace("_", " "))
@@ -107,8 +107,8 @@ def plot(res, path, dpi=150):
     ax.plot([64.0, h[-1]], [1.0, 1.0], ls=":", color="white", lw=1)
     ax.set_yscale("log")
     ax.set_ylim(g[0], g[-1])
-    ax.set_xlabel("heads h (d_K = d_V = 64, n = 4096)")
-    ax.set_ylabel("output ratio γ_O = d_O / n")
+    ax.set_xlabel(mathtext("heads h (d_K = d_V = 64, n = 4096)", single=True))
+    ax.set_ylabel(mathtext("output ratio γ_O = d_O / n", single=True))
     ax.set_title("GE map; dotted: width boundaries", fontsize=8)
-    ax.legend(fontsize=7, loc="upper right")
+    draw_legend(ax, fontsize=7, loc="upper right")
     return save(fig, path, dpi)

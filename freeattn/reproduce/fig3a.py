@@ -134,6 +134,6 @@ def plot(res, path, dpi=150):
                       ms=4, label=f"softmax MHA, n = {mcr['n']}" if key == "fixed_widths"
                       else None)
         errorbars(ax, [1.0], [mcr["baseline"]], value="arrival", color="gray", ms=6,
-                  marker="D", label="unshared (h_KV = h)")
-    return finish(fig, ax, path, xlabel="query heads per K/V head, h / h_KV",
+                  marker="D", label="unshared (h_{KV} = h)")
+    return finish(fig, ax, path, xlabel="query heads per K/V head, h / h_{KV}",
                   ylabel=f"time to loss {LEVEL}", xscale=("log", {"base": 2}), dpi=dpi)

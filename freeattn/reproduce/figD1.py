@@ -20,8 +20,8 @@ import numpy as np
 
 from ..montecarlo.metrics import ks_distance, t_interval
 from ..montecarlo.samplers import AttentionModel, draw_seed, sample
-from ..plotting.figures import new_axes
-from ..plotting.setup import save
+from ..plotting.figures import draw_legend, new_axes
+from ..plotting.setup import mathtext, save
 
 __all__ = ["PUBLISHED", "CONDITIONS", "PANELS", "model", "compute", "summary", "plot"]
 
@@ -78,10 +78,12 @@ def compute(draws=10, seed=0, n=N, points=400):
             "model": m.to_dict(), "support": [[float(u), float(w)] for u, w in law.support()],
             "atoms": [[float(u), float(w)] for u, w in law.atoms()],
             "limit_mean": m1, "limit_normalised_variance": m2 / m1 ** 2 - 1,
-            "mean": t_interval([float(np.mean(s)) for s in spectra]).to_dict(),
-            "normalised_variance": t_interval([_normalised_variance(s)
-                                               for s in spectra]).to_dict(),
-            "ks_to_limit": t_interval([ks_distance(s, law) for s in spectra]).to_dict(),
+            # a mean of a non-negative spectrum, a variance ratio and a distance: all >= 0
+            "mean": t_interval([float(np.mean(s)) for s in spectra], lower=0.0).to_dict(),
+            "normalised_variance": t_interval([_normalised_variance(s) for s in spectra],
+                                              lower=0.0).to_dict(),
+            "ks_to_limit": t_interval([ks_distance(s, law) for s in spectra],
+                                      lower=0.0).to_dict(),
             "hist": {"heights": heights.tolist(), "edges": edges.tolist()},
             "curve": {"x": xs.tolist(), "pdf": [p if np.isfinite(p) else None for p in pdf]},
         }
@@ -129,7 +131,7 @@ def summary(res):
 def plot(res, path, dpi=150):
     """Three panels: histograms (64 bins) of the softmax spectra and the limits in black."""
     fig, axes = new_axes(figsize=(13, 3.8), ncols=3)
-    titles = {"a": "(a) attention sqrt(n/h) A^perp", "b": "(b) MHA^perp(X), h = 16",
+    titles = {"a": "(a) attention √(n/h) A^{⊥}", "b": "(b) MHA^{⊥}(X), h = 16",
               "c": "(c) sharing, d_O = 4096"}
     for ax, (panel, names) in zip(axes, PANELS.items()):
         for i, name in enumerate(names):
@@ -143,8 +145,8 @@ def plot(res, path, dpi=150):
         if panel == "b":  # scales differ by γ_O: a log density axis shows both
             ax.set_yscale("log")
             ax.set_ylim(1e-3, 20)
-        ax.set_title(titles[panel], fontsize=9)
+        ax.set_title(mathtext(titles[panel], single=True), fontsize=9)
         ax.set_xlabel("squared singular value")
-        ax.legend(fontsize=7)
+        draw_legend(ax, fontsize=7)
     axes[0].set_ylabel("density")
     return save(fig, path, dpi)

@@ -15,6 +15,7 @@ deviation (reported beside it, labelled), N = 10 draws by default.
 """
 from __future__ import annotations
 
+import concurrent.futures as cf
 import math
 import os
 import time
@@ -318,8 +319,6 @@ def measure_rates(workers=1):
     if workers == 1:
         vals = [_measure_rates()]
     else:
-        import concurrent.futures as cf
-
 
         with cf.ProcessPoolExecutor(max_workers=workers, mp_context=_start_method(None)) as pool:
             vals = list(pool.map(_measure_rates, range(workers)))

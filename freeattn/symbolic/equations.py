@@ -19,7 +19,8 @@ from functools import lru_cache
 import sympy as sp
 
 from .._validation import ParameterTypeError, exact
-from ..algebraic.polynomial import G, affine_polynomial, boxtimes_polynomial, z
+from ..algebraic.eliminations import boxtimes_polynomial
+from ..algebraic.polynomial import G, affine_polynomial, z
 from . import symbols as S
 
 __all__ = ["algebraic_equation", "equation_parameters", "attention_polynomial",
@@ -39,7 +40,7 @@ def attention_polynomial():
     """P(G, z; θ₁, θ₂, γ_K, h) of ν_{∞,h} = ρ_{γ_K} ⊠ MP_{1/h} (Hayase & Karakida 2026,
     (C.8)–(C.9)), denominators cleared; degree 4 in G and 2 in z.
 
-    Derived by the resultant elimination of :func:`freeattn.algebraic.polynomial.boxtimes_polynomial`
+    Derived by the resultant elimination of :func:`freeattn.algebraic.eliminations.boxtimes_polynomial`
     from ρ_t = (x ↦ θ₁ − θ₂ + θ₂x)_# MP_{1/t} and MP_{1/h}; checked against the rational
     uniformisation in ``derivations/attention_polynomial.py``.
     """

@@ -24,7 +24,6 @@ from functools import lru_cache
 import mpmath
 import numpy as np
 import sympy as sp
-from scipy.optimize import brentq
 
 from .._messages import shown
 from .._context import FLOAT_EPS, GUARD_DPS, TINY, inner_dps, mp_route, to_mp, tolerance
@@ -340,6 +339,8 @@ def _real_root(f, lo, hi, grow):
         hi = grow(hi)
     else:
         raise ArithmeticError("no bracket for the inverse of G")
+    from scipy.optimize import brentq  # scipy.optimize: ~0.7 s, kept out of `import freeattn`
+
     a, b = min(lo, hi), max(lo, hi)
     return brentq(f, a, b, xtol=TINY, rtol=4 * FLOAT_EPS, maxiter=500)
 

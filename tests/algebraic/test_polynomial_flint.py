@@ -3,6 +3,8 @@ import pytest
 import sympy as sp
 
 from freeattn.algebraic import exact
+from freeattn.algebraic import discriminant as dm
+from freeattn.algebraic import eliminations as el
 from freeattn.algebraic import polynomial as pm
 from freeattn.algebraic.polynomial import G, z
 
@@ -76,9 +78,9 @@ def test_resultant_and_discriminant_match_sympy():
 
 def test_discriminant_factors_match_sympy(monkeypatch):
     P = sp.expand(RHO.subs(y, sp.Rational(1, 3)))
-    fl = pm._disc_cached.__wrapped__(pm.canonicalize(P)[0])
+    fl = dm._disc_cached.__wrapped__(pm.canonicalize(P)[0])
     monkeypatch.setenv("FREEATTN_FLINT", "0")
-    sy = pm._disc_cached.__wrapped__(pm.canonicalize(P)[0])
+    sy = dm._disc_cached.__wrapped__(pm.canonicalize(P)[0])
     norm = lambda fs: {(f if f.could_extract_minus_sign() is False else sp.expand(-f), k)  # noqa
                        for f, k in fs}
     assert {(sp.factor(f), k) for f, k in fl} == {(sp.factor(f), k) for f, k in sy} or \
@@ -102,9 +104,9 @@ def test_boxtimes_same_polynomial_both_routes(monkeypatch):
         c1, _ = pm.canonicalize(P1, "a")
         c2, _ = pm.canonicalize(P2, "b")
         monkeypatch.setenv("FREEATTN_FLINT", "1")
-        fl = pm._boxtimes_cached.__wrapped__(c1, c2)
+        fl = el._boxtimes_cached.__wrapped__(c1, c2)
         monkeypatch.setenv("FREEATTN_FLINT", "0")
-        sy = pm._boxtimes_cached.__wrapped__(c1, c2)
+        sy = el._boxtimes_cached.__wrapped__(c1, c2)
         assert sp.expand(fl - sy) == 0 or sp.expand(fl + sy) == 0
 
 
@@ -112,9 +114,9 @@ def test_compound_poisson_same_polynomial_both_routes(monkeypatch):
     c, _ = pm.canonicalize(MP, "a")
     tt = sp.Symbol("rate_")
     monkeypatch.setenv("FREEATTN_FLINT", "1")
-    fl = pm._cfp_cached.__wrapped__(c, tt)
+    fl = el._cfp_cached.__wrapped__(c, tt)
     monkeypatch.setenv("FREEATTN_FLINT", "0")
-    sy = pm._cfp_cached.__wrapped__(c, tt)
+    sy = el._cfp_cached.__wrapped__(c, tt)
     assert sp.expand(fl - sy) == 0 or sp.expand(fl + sy) == 0
 
 
@@ -130,8 +132,8 @@ def test_factor_sets_values_and_full_layer_prefactors():
     """ν ⊠ MP_{1/γ_V} and ν ⊠ MP_{1/γ_V} ⊠ π_{γ_O} (Hayase & Karakida 2026, eq. (C.15)):
     the polynomials factored by the eliminations have the same factors in FLINT and sympy."""
     v, t_ = sp.symbols("v t_o")
-    nu = pm.boxtimes_polynomial(RHO, MP.subs(y, h))
-    values = pm.boxtimes_polynomial(nu, MP.subs(y, v))
+    nu = el.boxtimes_polynomial(RHO, MP.subs(y, h))
+    values = el.boxtimes_polynomial(nu, MP.subs(y, v))
     fp = z * G**2 + (t_ - 1 - z) * G + 1
     for P1, P2 in ((nu, MP.subs(y, v)), (values, fp)):
         expr = _prefactor(P1, P2)
@@ -152,12 +154,12 @@ def test_discriminant_tables_evaluate_to_the_substituted_discriminant():
     discriminant computed exactly at that point (same edges, no exact algebra per point)."""
     import mpmath
 
-    P = pm.boxtimes_polynomial(RHO, MP.subs(y, h))  # attention law structure, 4 parameters
+    P = el.boxtimes_polynomial(RHO, MP.subs(y, h))  # attention law structure, 4 parameters
     point = {a: sp.Rational(3, 5), b: sp.Rational(2, 7), y: sp.Rational(5, 3), h: sp.Rational(1, 4)}
-    tables = pm.discriminant_tables(P)
+    tables = dm.discriminant_tables(P)
     assert {k for _, k in tables} == {"disc", "lead"}
     exact_roots, table_roots = [], []
-    for f, kind in pm.discriminant_factors(sp.expand(P.xreplace(point))):
+    for f, kind in dm.discriminant_factors(sp.expand(P.xreplace(point))):
         exact_roots += [complex(r) for r in sp.Poly(f, z).nroots(n=30)]
     with mpmath.workdps(40):
         for t, kind in tables:
@@ -200,7 +202,7 @@ def test_to_sympy_builds_sympys_canonical_expression():
 
 
 def test_expand_and_substitute_polynomial_match_sympy(monkeypatch):
-    P = pm.boxtimes_polynomial(RHO, MP.subs(y, h))
+    P = el.boxtimes_polynomial(RHO, MP.subs(y, h))
     Q = sp.Rational(3, 7) * P + sp.Rational(1, 5) * G  # rational coefficients too
     got = pm.expand_polynomial(Q)
     assert got == sp.expand(Q) and hash(got) == hash(sp.expand(Q))
@@ -230,24 +232,24 @@ def test_oversized_symbolic_discriminant_is_refused_not_computed():
     too large to compute (beyond ten minutes); refused at once from the a-priori bound, so
     callers substitute the fixed values first (the ν ⊠ MP law, 5 parameters, is computed)."""
     v, t_ = sp.symbols("v t_o")
-    nu = pm.boxtimes_polynomial(RHO, MP.subs(y, h))
-    full = pm.boxtimes_polynomial(pm.boxtimes_polynomial(nu, MP.subs(y, v)),
+    nu = el.boxtimes_polynomial(RHO, MP.subs(y, h))
+    full = el.boxtimes_polynomial(el.boxtimes_polynomial(nu, MP.subs(y, v)),
                                   z * G**2 + (t_ - 1 - z) * G + 1)
     with pytest.raises(ValueError, match="too large"):
-        pm.discriminant_tables(full)
+        dm.discriminant_tables(full)
     with pytest.raises(ValueError, match="too large"):
-        pm.discriminant_factors(full)
+        dm.discriminant_factors(full)
     fixed = {h: sp.Rational(1, 12), v: sp.Rational(2, 3), t_: sp.Rational(3, 2)}
     reduced = pm.substitute_polynomial(full, fixed)
-    assert any(k == "disc" for _, k in pm.discriminant_tables(reduced))
+    assert any(k == "disc" for _, k in dm.discriminant_tables(reduced))
 
 
 def test_sympy_route_refuses_what_it_cannot_do_quickly(monkeypatch):
     """FREEATTN_FLINT=0: the attention law's fully symbolic discriminant (bound 6e4) is
     refused (callers take the rational-substitution route), its substituted form is computed."""
-    P = pm.boxtimes_polynomial(RHO, MP.subs(y, h))
+    P = el.boxtimes_polynomial(RHO, MP.subs(y, h))
     monkeypatch.setenv("FREEATTN_FLINT", "0")
     with pytest.raises(ValueError, match="too large"):
-        pm._disc_cached.__wrapped__(pm.canonicalize(P)[0])
+        dm._disc_cached.__wrapped__(pm.canonicalize(P)[0])
     reduced = sp.expand(P.xreplace({y: sp.Rational(2, 3), h: sp.Rational(1, 12)}))
-    assert pm._disc_cached.__wrapped__(pm.canonicalize(reduced)[0])
+    assert dm._disc_cached.__wrapped__(pm.canonicalize(reduced)[0])

@@ -238,11 +238,11 @@ def test_components_at_scales_1e5_apart_are_all_found():
 def test_new_parameter_point_redoes_no_exact_algebra():
     """A new (β, γ_K) of an already-eliminated structure evaluates the cached canonical
     discriminant numerically: no new sympy discriminant/factorisation is computed."""
-    from freeattn.algebraic import polynomial
+    from freeattn.algebraic import discriminant
 
     attention_law(1.0, 1.0, 2).support()
-    before = polynomial._disc_cached.cache_info().misses
+    before = discriminant._disc_cached.cache_info().misses
     law = attention_law(0.8123456789, 0.4321, 2)
     sup = law.support()
-    assert polynomial._disc_cached.cache_info().misses == before
+    assert discriminant._disc_cached.cache_info().misses == before
     assert law.cdf(sup[-1][1]) == pytest.approx(1.0, abs=1e-12)

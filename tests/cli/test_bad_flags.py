@@ -59,8 +59,8 @@ BAD = [
     (CHECK_MHA, ["--sharing", "gqa"], "--kv-heads"),
     (["reproduce", "table-d2", "--estimate"], ["--rows", "bert"], "--rows"),
     (["reproduce", "table-d2", "--estimate"], ["--draws", "0"], "--draws"),
-    (["reproduce", "fig2a", "--no-plot"], ["--draws", "1"], "--draws"),
-    (["reproduce", "fig2a", "--no-plot"], ["--mc", "huge"], "--mc"),
+    (["reproduce", "fig2a"], ["--draws", "1"], "--draws"),
+    (["reproduce", "fig2a"], ["--mc", "huge"], "--mc"),
 ]
 
 

@@ -2,6 +2,7 @@
 --json prints the same numbers, the atoms are in every format, --sharing tied_kv = --tied."""
 import csv
 import json
+import os
 
 import pytest
 from click.testing import CliRunner
@@ -86,3 +87,102 @@ def test_check_out_json_is_the_printed_json(tmp_path):
     assert json.loads(path.read_text()) == printed
     res = CliRunner().invoke(main, args + ["--out", str(tmp_path / "r.txt")])
     assert res.exit_code == 2 and "--out" in res.output
+
+
+#: cheap commands with --json, one per group (reproduce: a figure and a table-like command)
+JSON_COMMANDS = [
+    ["density", "attention", "--beta", "1", "--gamma-k", "1", "--points", "5"],
+    MHA,
+    ["edges", "attention", "--beta", "1", "--gamma-k", "1"],
+    ["moments", "attention", "--beta", "1", "--gamma-k", "1"],
+    ["equation", "attention", "--beta", "1", "--gamma-k", "0.5", "--symbolic"],
+    ["readout", "dof", "--gamma-k", "0.5", "--heads", "8", "--gamma-o", "0.5", "--lam", "1"],
+    ["sweep", "attention", "--beta", "1", "--gamma-k", "0.5", "--gamma-k", "1"],
+    ["check", "mha", "--n", "32", "--heads", "2", "--d-k", "16", "--draws", "1", "--workers",
+     "1", "--no-law", "--ks-tol", "1", "--w1-tol", "10"],
+    ["reproduce", "dof-expansion", "--heads", "2,8"],
+    ["reproduce", "fig2d", "--mc", "none"],
+]
+
+
+@pytest.mark.parametrize("args", JSON_COMMANDS, ids=lambda a: " ".join(a[:2]))
+def test_every_json_is_printed_with_the_one_indent(args):
+    """One JSON layout (the issue: indent 1 in some commands, 2 in others)."""
+    from freeattn.cli._output import JSON_INDENT
+
+    text = _run(args + ["--json"]).strip()
+    assert text == json.dumps(json.loads(text), indent=JSON_INDENT)
+
+
+def test_equation_json_and_out_carry_the_equation(tmp_path):
+    args = ["equation", "attention", "--beta", "1", "--gamma-k", "0.5", "--symbolic"]
+    data = json.loads(_run(args + ["--json"]))
+    assert data["equation"].endswith(" = 0") and data["degrees"] == {"G": 4, "z": 2}
+    assert data["values"]["h"] == "1" and "theta_1" in data["values"]
+    path = tmp_path / "p.json"
+    text = _run(args + ["--out", str(path)])
+    assert json.loads(path.read_text()) == data and data["equation"] in text
+
+
+def test_dps_prints_the_iid_mp_edge_at_the_requested_digits():
+    """--dps 20: 4θ₁ = 4(e^{β²} − 1) to 20 digits, like the edges (was 15 digits)."""
+    import mpmath
+
+    text = _run(["density", "attention", "--beta", "1", "--gamma-k", "0.5", "--points", "5",
+                 "--dps", "20"])
+    line, = [ln for ln in text.splitlines() if ln.startswith("i.i.d. Marchenko-Pastur")]
+    with mpmath.workdps(40):
+        want = mpmath.nstr(4 * mpmath.expm1(1), 20)
+    assert line.split(": ", 1)[1].split()[0] == want == "6.8731273138361809414"
+    theta2, = [ln for ln in text.splitlines() if ln.startswith("theta2")]
+    assert theta2.split(":")[1].split()[0] == "1.0"
+    plain = _run(["density", "attention", "--beta", "1", "--gamma-k", "0.5", "--points", "5"])
+    assert "4*theta1: 6.87312731383618 " in plain
+
+
+@pytest.mark.parametrize("args", [["fig2d", "--mc", "none"], ["fig2b", "--points", "5"]])
+def test_reproduce_figures_write_nothing_unless_asked(tmp_path, monkeypatch, args):
+    """No default file in the current folder (the issue: fig2d.png appeared there); the
+    help says how to get the figure, and --plot/--out FILE.png write it where told."""
+    cwd = tmp_path / "cwd"
+    cwd.mkdir()
+    monkeypatch.chdir(cwd)
+    res = CliRunner().invoke(main, ["reproduce", *args])
+    assert res.exit_code == 0, res.output
+    assert "no figure written (give --plot FILE.png)" in res.output
+    assert os.listdir(cwd) == []
+    fig = tmp_path / "f.svg"
+    res = CliRunner().invoke(main, ["reproduce", *args, "--out", str(fig)])
+    assert res.exit_code == 0 and f"wrote {fig}" in res.output
+    assert fig.read_text().lstrip().startswith("<?xml") and os.listdir(cwd) == []
+    helptext = CliRunner().invoke(main, ["reproduce", args[0], "--help"]).output
+    assert "Without it no figure is written" in " ".join(helptext.split())
+
+
+def _lows(data, path=()):
+    """(path, low) of every interval in a JSON result."""
+    if isinstance(data, dict):
+        if "low" in data and "high" in data:
+            yield path, data["low"]
+        for k, v in data.items():
+            yield from _lows(v, path + (k,))
+    elif isinstance(data, list):
+        for i, v in enumerate(data):
+            yield from _lows(v, path + (i,))
+
+
+def test_check_json_intervals_of_distances_and_moments_never_below_zero():
+    """n = 40, two draws: the plain t-intervals of KS, rel. W1 and m3 reach below 0 here;
+    every printed low is >= 0 (distances and moments of a non-negative spectrum)."""
+    data = json.loads(_run(["check", "attention", "--beta", "1", "--gamma-k", "0.5",
+                            "--n", "40", "--draws", "2", "--workers", "1", "--ks-tol", "1",
+                            "--w1-tol", "10", "--json"]))
+    lows = list(_lows(data))
+    assert len(lows) >= 9 and all(low >= 0 for _, low in lows), lows
+    assert any(low == 0.0 for _, low in lows)  # the bound is in force, not merely unneeded
+
+
+def test_equation_values_print_a_float_input_as_the_float():
+    text = _run(["equation", "attention", "--beta", "1", "--gamma-k", "0.1", "--symbolic"])
+    values, = [ln for ln in text.splitlines() if ln.startswith("values")]
+    assert "gamma_K = 0.1," in values and "36028797018963968" not in text

@@ -24,8 +24,8 @@ def _commands(group=main, path=()):
 
 COMMANDS = list(_commands())
 IDS = [" ".join(p) for p, _ in COMMANDS]
-#: commands that print derived views only (equations, series): no results file
-PRINT_ONLY = {("equation", "attention")}
+#: commands that print derived views only: no results file (none left: equation has --json)
+PRINT_ONLY = set()
 
 
 def _options(cmd):
@@ -68,8 +68,7 @@ def test_result_commands_offer_out_and_json(path, cmd):
         return
     opts = {o for p in _options(cmd) for o in p.opts}
     assert "--out" in opts, f"{' '.join(path)} has no --out"
-    if path[0] != "reproduce" or path[1] == "table-d2":  # the figures write files
-        assert "--json" in opts, f"{' '.join(path)} has no --json"
+    assert "--json" in opts, f"{' '.join(path)} has no --json"
 
 
 def test_tied_is_an_alias_of_sharing_tied_kv_wherever_it_exists():

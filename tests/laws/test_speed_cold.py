@@ -8,6 +8,7 @@ import numpy as np
 import sympy as sp
 
 from freeattn import attention_law
+from freeattn.algebraic import discriminant as dm
 from freeattn.algebraic import polynomial as pm
 from freeattn.algebraic.numeric import NumericPolynomial
 from freeattn.convolution import free_multiplicative_convolution as boxtimes
@@ -18,10 +19,10 @@ from freeattn.laws.algebraic import AlgebraicLaw, _is_expanded
 
 def test_first_law_of_a_structure_uses_the_substituted_discriminant_then_the_symbolic_one(
         monkeypatch):
-    monkeypatch.setattr(pm, "_SEEN", OrderedDict())
+    monkeypatch.setattr(dm, "_SEEN", OrderedDict())
     monkeypatch.setattr(pm, "_FLINT_CACHE", OrderedDict())
     calls = []
-    real = pm.discriminant_tables
+    real = dm.discriminant_tables
     monkeypatch.setattr("freeattn.algebraic.numeric.discriminant_tables",
                         lambda P: calls.append(P) or real(P))
     first = attention_law(0.7, 0.4, 3)

@@ -1,6 +1,6 @@
 """Breakpoints of laws whose exact discriminant in their symbolic parameters is too costly
 (partial key–value correlation at a non-dyadic ρ): the discriminant at the parameter values
-rounded to the working precision (polynomial.discriminant_near), verified root by root, gives
+rounded to the working precision (discriminant.discriminant_near), verified root by root, gives
 the breakpoints of the exact route; a root that fails the verification sends the law to the
 exact route.  Speed itself is measured by benchmarks/bench_coldstart.py."""
 import mpmath
@@ -8,7 +8,7 @@ import pytest
 
 from freeattn import attention_law
 from freeattn.algebraic import numeric
-from freeattn.algebraic import polynomial as pm
+from freeattn.algebraic import discriminant as dm
 from freeattn.attention.partial_kv import partial_kv_output_law
 
 
@@ -43,7 +43,7 @@ def test_near_route_gives_the_exact_breakpoints(monkeypatch, make, dps):
 def test_a_root_that_is_no_collision_sends_the_law_to_the_exact_route(monkeypatch):
     law = partial_kv_output_law(1.0, 2, 1.0, 1.5, 0.5)
     exact_pts, _ = _breakpoints(law, 15, "exact")
-    real = pm.discriminant_near
+    real = dm.discriminant_near
 
     def corrupted(P, values, prec):  # one disc factor with a spurious real root at 1/3
         out = list(real(P, values, prec))
@@ -61,7 +61,7 @@ def test_non_dyadic_rho_takes_the_near_route():
     """ρ = 0.6 is a 53-bit binary rational: the exact discriminant in (κ, scale) takes 20–30 s
     (discriminant_cost 2.8e8); the law builds from the near route with mass one."""
     law = partial_kv_output_law(1.0, 2, 1.0, 1.5, 0.6)
-    assert pm.discriminant_cost(law._reduced) > numeric.DISCRIMINANT_EXACT_COST
+    assert dm.discriminant_cost(law._reduced) > numeric.DISCRIMINANT_EXACT_COST
     assert law._branch(None).route == "near"
     (a, b), = law.support()  # runs the mass self-check (atoms + intervals = 1)
     assert a == 0.0 and 30 < b < 40

@@ -4,18 +4,23 @@ import time
 
 import pytest
 
-from freeattn.montecarlo._blas import _openblas_controls, single_threaded_blas
+from threadpoolctl import threadpool_info
+
+from freeattn.montecarlo import _blas
+from freeattn.montecarlo._blas import single_threaded_blas
 
 
 def _threads():
-    try:
-        from threadpoolctl import threadpool_info
-    except ImportError:
-        controls = _openblas_controls()
-        if not controls:
-            pytest.skip("no OpenBLAS control in this process")
-        return [get() for get, _ in controls]
     return [i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"]
+
+
+def test_threadpoolctl_is_the_only_route():
+    """The limit comes from threadpoolctl; the /proc/self/maps + ctypes route is gone."""
+    import inspect
+
+    src = inspect.getsource(_blas)
+    assert "threadpool_limits" in src and "/proc" not in src and "ctypes" not in src
+    assert _threads(), "numpy's BLAS is visible to threadpoolctl"
 
 
 def test_overlapping_contexts_in_two_threads_keep_one_thread():
@@ -66,7 +71,7 @@ def test_first_eigensolver_look_is_not_raced(monkeypatch):
         time.sleep(0.2)
         return look()
 
-    monkeypatch.setattr(_lapack, "_driver", None)
+    _lapack._find_driver.cache_clear()
     monkeypatch.setattr(_lapack, "_candidate_libraries", slow_look)
     rng = np.random.default_rng(0)
     b = rng.standard_normal((150, 150))
@@ -86,3 +91,26 @@ def test_first_eigensolver_look_is_not_raced(monkeypatch):
     # numpy's driver gives other last bits here, so taking it in a thread fails the test
     assert not np.array_equal(np.linalg.eigvalsh(a), ref)
     assert out[0].tobytes() == ref.tobytes() and out[1].tobytes() == ref.tobytes()
+
+
+def test_threads_pin_after_the_main_thread_took_control():
+    """threadpoolctl >= 3.6 ignores a pthreads OpenBLAS limit set from any thread but the
+    first that set one (its "controlling thread"): after a draw in the main thread (and a
+    user's standalone limit there), a draw in a worker thread still runs on one thread."""
+    from threadpoolctl import threadpool_limits
+
+    before = _threads()
+    with single_threaded_blas():
+        pass
+    threadpool_limits(limits=before[0], user_api="blas")  # a standalone call: main controls
+    seen = []
+
+    def work():
+        with single_threaded_blas() as pinned:
+            seen.append((pinned, _threads()))
+
+    t = threading.Thread(target=work)
+    t.start()
+    t.join()
+    assert seen == [(True, [1] * len(before))]
+    assert _threads() == before

@@ -80,7 +80,7 @@ def test_numpy_fallback_gives_the_same_spectrum(monkeypatch):
     b = rng.standard_normal((50, 50))
     a = b @ b.T
     fast = eigvalsh(a)
-    monkeypatch.setattr(_lapack, "_driver", False)
+    monkeypatch.setattr(_lapack, "_find_driver", lambda: False)
     assert not two_stage_available()
     np.testing.assert_allclose(eigvalsh(a), fast, rtol=0, atol=1e-12 * fast[-1])
     assert eigvalsh(a.astype(np.float32)).dtype == np.float64
@@ -94,3 +94,14 @@ def test_two_stage_driver_found_on_numpy_openblas_wheels():
     if lapack != "scipy-openblas":
         pytest.skip(f"numpy built against {lapack!r}, not the wheel's scipy-openblas")
     assert two_stage_available()
+
+
+def test_libraries_come_from_threadpoolctl_not_proc_maps():
+    """The loaded libraries are threadpoolctl's list (no /proc/self/maps reading)."""
+    import inspect
+
+    from threadpoolctl import threadpool_info
+
+    assert "/proc" not in inspect.getsource(_lapack)
+    loaded = {i["filepath"] for i in threadpool_info() if i["user_api"] == "blas"}
+    assert loaded and loaded <= set(_lapack._candidate_libraries())

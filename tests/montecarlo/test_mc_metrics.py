@@ -1,5 +1,6 @@
 """Metrics of freeattn.montecarlo against exact values on small hand examples."""
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -197,3 +198,31 @@ def test_wishart_sample_close_to_stand_in_mp():
     assert rel_w1(eig, law) < 0.02
     # a law with the wrong ratio is far
     assert ks_distance(eig, ClosedFormMP(0.2)) > 0.05
+
+
+def test_histogram_outside_range_is_an_error_not_nan():
+    x = np.array([5.0, 6.0, 7.0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(ValueError, match="no sample falls inside"):
+            density_histogram(x, bins=4, range=(0.0, 1.0))
+        h, e = density_histogram(np.array([0.1, 0.2, 3.0]), bins=2, range=(0.0, 1.0))
+    assert np.sum(h * np.diff(e)) == pytest.approx(1.0)  # normalised over the two inside
+
+
+def test_t_interval_lower_bound_clips_only_the_low_end():
+    """A distance is >= 0: at three draws the t-interval of [0.001, 0.002, 0.1] reaches
+    below 0 (the issue: check --json gave negative lows); lower=0 raises low to 0 and keeps
+    the mean and the upper end."""
+    vals = [0.001, 0.002, 0.1]
+    free, kept = t_interval(vals), t_interval(vals, lower=0.0)
+    lo, hi = stats.t.interval(0.95, 2, loc=np.mean(vals), scale=stats.sem(vals))
+    assert free.low == pytest.approx(lo) and free.low < 0
+    assert kept.low == 0.0 and kept.high == pytest.approx(hi) and kept.mean == free.mean
+    high = t_interval([1.0, 1.1, 1.2], lower=0.0)  # above the bound: unchanged
+    assert high.low == t_interval([1.0, 1.1, 1.2]).low > 0
+    m = moment_intervals([np.array([0.0, 0.1]), np.array([0.0, 9.0]), np.array([0.0, 0.2])],
+                         orders=(3,), lower=0.0)
+    assert m[3].low == 0.0
+    with pytest.raises(ValueError, match="lower"):
+        t_interval(vals, lower=np.nan)

@@ -224,3 +224,59 @@ def test_check_plot_atoms_at_their_mass_and_bounded_peak_inside():
     (a, b), = [(float(u), float(v)) for u, v in law.support()]
     assert ax.get_ylim()[1] >= max(m0, _fine_max(law, a, b))
     plt.close(fig)
+
+
+def _raw_scripts(texts):
+    """Texts with a ``_`` or ``^`` outside their $…$ spans (shown raw, not as sub/superscript)."""
+    return [t for t in texts if any(c in part for part in t.split("$")[0::2] for c in "_^")]
+
+
+def _figure_texts(monkeypatch, modules):
+    """Every visible text of the figures ``plot`` writes, the figures drawn (mathtext parsed)."""
+    from matplotlib.text import Text
+
+    seen = {}
+
+    def keep(fig, path, dpi):
+        fig.canvas.draw()
+        seen[path] = [t.get_text() for t in fig.findobj(Text) if t.get_visible() and t.get_text()]
+        plt.close(fig)
+        return path
+
+    monkeypatch.setattr(figures, "save", keep)
+    for mod in modules:
+        monkeypatch.setattr(mod, "save", keep, raising=False)
+    return seen
+
+
+def test_reproduced_figures_show_no_raw_sub_or_superscripts(monkeypatch):
+    """Legends and labels of every reproduced figure are mathtext: fig2d's legend said
+    "β_c = 0.559", fig3a's "h_KV", fig2b's axes "d_K", "γ_O", figD1's titles "A^perp"."""
+    import importlib
+
+    sizes = {"fig2a": dict(mc="none", points=8), "fig2c": dict(mc="none", points=9),
+             "fig2d": dict(mc="none", points=15), "fig3a": dict(mc="none", points=5),
+             "fig3b": dict(mc="none", points=9), "fig2b": dict(points_h=5, points_g=5,
+                                                                 path_points=9)}
+    mods = {name: importlib.import_module(f"freeattn.reproduce.{name}") for name in sizes}
+    seen = _figure_texts(monkeypatch, mods.values())
+    for name, mod in mods.items():
+        mod.plot(mod.compute(**sizes[name]), name)
+    assert "β$_c$ = 0.559" in seen["fig2d"]
+    assert {name: _raw_scripts(texts) for name, texts in seen.items()} == \
+        {name: [] for name in sizes}
+
+
+def test_figD1_titles_and_legends_are_mathtext(monkeypatch):
+    """figD1 from a small synthetic result (its compute takes minutes): panel titles and the
+    legend names (d_O) render as mathtext."""
+    from freeattn.reproduce import figD1
+
+    seen = _figure_texts(monkeypatch, [figD1])
+    cond = {"hist": {"heights": [0.5, 0.5], "edges": [0.0, 1.0, 2.0]},
+            "curve": {"x": [0.0, 1.0, 2.0], "pdf": [0.4, 0.5, None]}}
+    res = {"conditions": {name: cond for names in figD1.PANELS.values() for name in names}}
+    figD1.plot(res, "d1")
+    texts = seen["d1"]
+    assert "(a) attention √(n/h) A$^{⊥}$" in texts and "mha d$_O$=4096" in texts
+    assert _raw_scripts(texts) == []
