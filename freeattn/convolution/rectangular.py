@@ -43,6 +43,7 @@ import sympy as sp
 from .._context import MASS_TOL, TINY, inner_dps, mp_route, to_mp, tolerance
 from .._validation import Param, ParameterError, declare
 from ..algebraic import exact as _exact
+from ._dispatch import hull  # the convolutions' one hull (no cdf tables of the inputs)
 from ..algebraic.polynomial import (G, rename_symbols, series_moments, stieltjes_factor,
                                     substitute_polynomial, z)
 from ..laws._params import exact as _exact_value, fresh
@@ -150,7 +151,7 @@ class _Input:
             cf = _poly_coefficients(law)
             dcf = np.array([np.polyder(r) if r.size > 1 else np.zeros(1) for r in cf])
             self.poly = (cf, dcf.reshape(cf.shape[0], -1))
-        lo, hi = _hull(law)
+        lo, hi = hull(law)
         if lo < -_NEGATIVE_TOL * (1 + abs(hi)):
             raise ParameterError(param, f"{param} = {law.name} must be a law of squared singular values "
                                        f"(supported on [0, ∞)); its support starts at {lo}")
@@ -238,13 +239,6 @@ class _Input:
         g = mpmath.mpc(self.law.cauchy_transform(u, dps=dps))
         dg = mpmath.mpc(self.law.cauchy_transform_derivative(u, dps=dps))
         return g, dg
-
-
-def _hull(law):
-    pts = [float(v) for ab in law.support() for v in ab] + [float(a) for a, _ in law.atoms()]
-    if not pts:
-        raise ValueError(f"{law.name} has neither support nor atoms")
-    return min(pts), max(pts)
 
 
 def _mass_at(atoms, x, tol=_LOCATION_TOL):
@@ -899,7 +893,7 @@ def rectangular_free_convolution(mu, nu, ratio, method=None):
     declare((_MU, _NU, _RATIO), mu=mu, nu=nu, ratio=ratio)
     ratio_x = _exact_value(ratio, "ratio")
     for name, law in (("mu", mu), ("nu", nu)):
-        lo, _ = _hull(law)
+        lo, _ = hull(law)
         if lo < -_NEGATIVE_TOL:
             raise ParameterError(name, f"{name} must be a law of squared singular values "
                                        f"(supported on [0, ∞)); its support starts at {lo:g}")
