@@ -48,8 +48,10 @@ def main():
                 return f"{scale * x.mean:.{digits}g} ± {scale * (x.high - x.mean):.2g}"
 
             for model in ("softmax", "gaussian", "softmax_vs_gaussian"):
-                extra = (f"{iv(o['softmax'])} | {o['predicted']:.5g} | {iv(o['conditional'], digits=2)}"
-                         if model == "softmax" else " | | ")
+                sfx = "" if model == "softmax" else "_gaussian"
+                extra = (f"{iv(o[model])} | {o['predicted' + sfx]:.5g} | "
+                         f"{iv(o['conditional' + sfx], digits=2)}"
+                         if model != "softmax_vs_gaussian" else " | | ")
                 rows.append(f"| {preset} | {alpha:g} | {model} | {iv(res.ks[model])} | "
                             f"{iv(res.rel_w1[model], 100)} | {extra} |")
             eig = np.concatenate([sample_residual(cfg, alpha, draw_seed(17, k), gaussian=False)

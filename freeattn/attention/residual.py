@@ -20,7 +20,10 @@ The centring P = 11ᵀ/n removed by MHA^⊥ is a rank-one term α√n P[V]W^O/�
 u = 1/√n, |v| = 1 and θ = α√n‖1ᵀ[V]W^O‖/√(nd) → α√n (eq. (3.7)): it leaves the bulk law and
 creates one outlier, at the singular value ρ with D(ρ²) = 1/θ², D(y) = G(y)(λyG(y) + 1 − λ) of
 the bulk (Benaych-Georges & Nadakuditi 2012, J. Multivariate Anal. 111, Thm 2.8), when
-θ² > 1/D(b⁺) (b the right edge); for large θ, ρ² = θ² + (1 + λ) m₁(ν_R) + O(1/θ²).
+θ² > 1/D(b⁺) (b the right edge); for large θ, ρ² = θ² + (1 + λ) m₁(ν_R) + O(1/θ²).  For true
+softmax attention the columns of A_r do not sum to 1 (they sum to c(‖k_j‖), a function of the
+key norms), so its common mode is n⁻¹1 cᵀV_r and θ² → α² n F with F > 1 of
+:func:`common_mode_factor`; the Gaussian model's is P V_r (θ → α√n).
 """
 from __future__ import annotations
 
@@ -36,7 +39,8 @@ from ..laws._params import exact
 from .config import MHAConfig
 from .multi_head import mha_output_law
 
-__all__ = ["residual_law", "residual_outlier", "residual_ratio", "bulk_outlier"]
+__all__ = ["residual_law", "residual_outlier", "residual_ratio", "bulk_outlier",
+           "common_mode_factor"]
 
 _PARAM_KEYS = ("beta", "heads", "gamma_k", "gamma_v", "gamma_o", "sharing", "kv_heads", "rho")
 
@@ -47,6 +51,52 @@ def _alpha(alpha):
         raise ParameterError("alpha", f"alpha must be a finite number > 0 (the weight of the "
                                       f"attention branch), got {alpha!r}")
     return a
+
+
+def common_mode_factor(beta, d_k, rho=0.0):
+    r"""F with θ² = α² n F: the strength of the common mode of true softmax attention.
+
+    The column sums of A_r = softmax(β Q_r K_rᵀ/√d_K) are not 1: as n → ∞ the column of
+    token j sums to c(k_j) = (1 + β²/d_K)^{−d_K/2} exp(β²‖k_j‖²/(2(d_K + β²))) (the mean
+    over Gaussian queries of the unnormalised weight; E c = 1), so that A_r = n⁻¹ 1 cᵀ + (a
+    bulk), and the rank-one common mode of the uncentred residual is α√n n⁻¹ 1 Σ_r cᵀV_rW^O_r,
+    of squared norm θ² = α² n E[c(k)² v_ℓ²], v = ρ k + √(1 − ρ²) ξ:
+
+        F = (1 − β⁴/d_K²)^{−d_K/2} (1 + ρ² · 2β²/(d_K − β²))
+
+    (ρ = 1 for tied K = V, 0 for independent K/V; ≈ 1 + β⁴/(2 d_K) for ρ = 0).  The
+    Gaussian model's common mode is P V exactly: F = 1 there.  Derived here (Gaussian
+    integrals E e^{t‖k‖²} = (1 − 2t)^{−d_K/2}), checked by Monte Carlo in
+    tests/residual/test_residual_law.py; it is what the free spiked model at θ = α√n left
+    out (its prediction was 0.45 % low at BERT-base, 0.35 % at DINOv3-L/16).
+
+    Parameters
+    ----------
+    beta : float > 0
+    d_k : float > β²
+    rho : float in [0, 1]
+    """
+    b2 = positive("beta", beta) ** 2
+    dk = positive("d_k", d_k)
+    if not dk > b2:
+        raise ParameterError("d_k", f"d_k must exceed beta² = {b2:g} (the column sums' second "
+                                    f"moment is infinite otherwise), got {d_k!r}")
+    r = finite_real("rho", rho)
+    if not 0 <= abs(r) <= 1:
+        raise ParameterError("rho", f"rho must lie in [-1, 1], got {rho!r}")
+    return (1 - b2 * b2 / dk ** 2) ** (-dk / 2) * (1 + r * r * 2 * b2 / (dk - b2))
+
+
+def _common_mode(cfg_or_parameters):
+    """F of :func:`common_mode_factor` for a configuration or a parameter dict (with n)."""
+    if isinstance(cfg_or_parameters, MHAConfig):
+        cfg = cfg_or_parameters
+        rho = 1.0 if cfg.tied else (cfg.rho or 0.0)
+        return common_mode_factor(cfg.beta, cfg.d_k, rho)
+    p = cfg_or_parameters
+    d_k = float(p["gamma_k"]) * int(p["n"]) / int(p["heads"])
+    rho = 1.0 if p.get("sharing") == "tied_kv" else float(p.get("rho") or 0.0)
+    return common_mode_factor(float(p["beta"]), d_k, rho)
 
 
 def _parameters(cfg_or_parameters):
@@ -174,7 +224,7 @@ def bulk_outlier(law, ratio, spike):
     return brentq(lambda y: D(y) - target, lo, hi, xtol=1e-14 * hi, rtol=1e-15)
 
 
-def residual_outlier(cfg_or_parameters, alpha, spike=None, law=None):
+def residual_outlier(cfg_or_parameters, alpha, spike=None, law=None, model="softmax"):
     """Location of the top singular value of R/√d for the **uncentred** residual stream.
 
     Parameters
@@ -182,16 +232,21 @@ def residual_outlier(cfg_or_parameters, alpha, spike=None, law=None):
     cfg_or_parameters : MHAConfig or dict (with ``n`` when a dict)
     alpha : float > 0
     spike : float, optional
-        θ = α √n ‖1ᵀ[V]W^O‖/√(n d) of one draw; default α √n (its almost-sure limit for
-        Gaussian weights, eq. (3.7) of Hayase & Karakida 2026).
+        θ, the singular value of the rank-one common mode of one draw; default its limit
+        α √(n F) (``model="softmax"``, F of :func:`common_mode_factor`: the column sums of
+        softmax attention) or α √n (``model="gaussian"``: the common mode P V of eq. (3.7) of
+        Hayase & Karakida 2026).
     law : Law, optional
         The bulk law (default :func:`residual_law`).
+    model : {"softmax", "gaussian"}
+        Which model's common mode sets the default spike.
 
     Returns
     -------
     float
         ρ = s₁(R/√d) in the limit, from the rectangular spiked model (Benaych-Georges &
-        Nadakuditi 2012, Thm 2.8): D(ρ²) = 1/θ².
+        Nadakuditi 2012, Thm 2.8): D(ρ²) = 1/θ², D(y) = G(y)(λyG(y) + 1 − λ) of the bulk
+        law ν_R (their D_μ(x) = φ(x)(λφ(x) + (1 − λ)/x), φ(x) = x G(x²), at x = ρ).
 
     Raises
     ------
@@ -199,11 +254,14 @@ def residual_outlier(cfg_or_parameters, alpha, spike=None, law=None):
         For α ≤ 0, or a dict without ``n`` and no ``spike``.
     """
     a = _alpha(alpha)
+    if model not in ("softmax", "gaussian"):
+        raise ParameterError("model", f"model must be 'softmax' or 'gaussian', got {model!r}")
     _, lam, n, _ = _parameters(cfg_or_parameters)
     if spike is None:
         if n is None:
             raise ParameterError("n", "the outlier needs the context length n (give an MHAConfig, "
                                       "n in the dict, or spike=)")
-        spike = a * math.sqrt(n)
+        factor = _common_mode(cfg_or_parameters) if model == "softmax" else 1.0
+        spike = a * math.sqrt(n * factor)
     law = law if law is not None else residual_law(cfg_or_parameters, a)
     return math.sqrt(bulk_outlier(law, lam, spike))

@@ -40,9 +40,10 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from .._context import MASS_TOL, inner_dps, mp_route, to_mp, tolerance
+from .._context import MASS_TOL, TINY, inner_dps, mp_route, to_mp, tolerance
 from .._validation import Param, ParameterError, declare
 from ..algebraic import exact as _exact
+from ._dispatch import hull  # the convolutions' one hull (no cdf tables of the inputs)
 from ..algebraic.polynomial import (G, rename_symbols, series_moments, stieltjes_factor,
                                     substitute_polynomial, z)
 from ..laws._params import exact as _exact_value, fresh
@@ -64,11 +65,61 @@ _RATIO = Param("ratio", lambda name, v: check_ratio(v, name), "λ",
 #: continuation ladder: ratio between successive heights, lowest rung (× scale)
 _LADDER_RATIO = 0.25
 _LADDER_FLOOR = 1e-9
+#: a ladder step whose solution has Im G > −_SHEET_FRACTION·Im y/(|y| + b)² above the axis
+#: (not a Stieltjes value) is redone in _SUBRUNGS geometric sub-steps, deflated, at most
+#: _SUBRUNG_DEPTH levels deep
+_SHEET_FRACTION = 0.5
+_SUBRUNGS = 4
+_SUBRUNG_DEPTH = 3
 #: scan points for the support, θ-nodes per interval of the on-axis table
 _SCAN_POINTS = 1601
 _TABLE_NODES = 257
 #: masses below this are rounding of the atom rule, not atoms
 _ATOM_TOL = 1e-14
+#: an input whose support starts below −_NEGATIVE_TOL·(1 + b) is not on [0, ∞); atoms within
+#: _LOCATION_TOL·(1 + |x|) of each other (or of 0) are one location
+_NEGATIVE_TOL = 1e-12
+_LOCATION_TOL = 1e-12
+#: polishing G of an algebraic input: stop at a relative step _POLISH_STOP, accept at
+#: _POLISH_ACCEPT, on the sheet Im g·Im u ≤ _POLISH_SHEET·|g|, within _POLISH_NEAR of the guess
+_POLISH_STOP = 1e-14
+_POLISH_ACCEPT = 1e-11
+_POLISH_SHEET = 1e-12
+_POLISH_NEAR = 0.25
+#: Im u in (−_AXIS_SNAP·|u|, 0) is rounding of a point on the real axis
+_AXIS_SNAP = 1e-13
+#: Newton on the subordination system: relative step at rounding (_STEP_ROUND), residual at
+#: which a non-improving iterate stops (_RESIDUAL_STOP) and below which it has converged
+#: (_RESIDUAL_OK)
+_STEP_ROUND = 8e-16
+_RESIDUAL_STOP = 1e-13
+_RESIDUAL_OK = 1e-11
+#: the on-axis solution may move at most _JUMP·scale from the lowest rung's; retry ladder
+_JUMP = 1e-3
+_RETRY_RATIO = 0.5
+_RETRY_FLOOR = 1e-15
+#: a point is inside the support when Im u > _INSIDE_U·(|u₁| + |u₂|) and
+#: Im G < −_INSIDE_G·|G|; Stieltjes sign screen at the target: Im G ≤ _SHEET_G·|G|
+_INSIDE_U = 1e-10
+_INSIDE_G = 1e-13
+_SHEET_G = 1e-12
+#: support scan: padding past the hull's end (relative, absolute) and the distance kept from
+#: an atom (× scale); probe at _ZERO_PROBE·x of whether the density reaches 0
+_SCAN_PAD = 1e-3
+_SCAN_PAD_ABS = 1e-12
+_ATOM_GAP = 1e-9
+_ZERO_PROBE = 1e-12
+#: edge refinement: complex-step size (× scale), Newton stop (relative to the edge, floor
+#: _EDGE_FLOOR × scale), slack for accepting it inside the bracket (relative, × scale), the
+#: rounding width of a shrunk bracket
+_COMPLEX_STEP = 1e-30
+_EDGE_STOP = 1e-15
+_EDGE_FLOOR = 1e-3
+_EDGE_SLACK = 1e-9
+_EDGE_SLACK_ABS = 1e-14
+_BRACKET_ROUND = 4e-16
+#: the mpmath polish stops at tolerance(dps, _MP_FACTOR)
+_MP_FACTOR = 1e-3
 
 
 # --------------------------------------------------------------------------- inputs
@@ -100,8 +151,8 @@ class _Input:
             cf = _poly_coefficients(law)
             dcf = np.array([np.polyder(r) if r.size > 1 else np.zeros(1) for r in cf])
             self.poly = (cf, dcf.reshape(cf.shape[0], -1))
-        lo, hi = _hull(law)
-        if lo < -1e-12 * (1 + abs(hi)):
+        lo, hi = hull(law)
+        if lo < -_NEGATIVE_TOL * (1 + abs(hi)):
             raise ParameterError(param, f"{param} = {law.name} must be a law of squared singular values "
                                        f"(supported on [0, ∞)); its support starts at {lo}")
         self.hull = (max(lo, 0.0), hi)
@@ -138,11 +189,11 @@ class _Input:
                 d = p / pg
                 g = g - d
                 step = np.abs(d)
-                if np.all(step <= 1e-14 * np.abs(g)):
+                if np.all(step <= _POLISH_STOP * np.abs(g)):
                     break
-            ok = (np.isfinite(g) & (step <= 1e-11 * np.abs(g))
-                  & (np.abs(g - start) <= 0.25 * np.abs(start))
-                  & (g.imag * np.sign(u.imag) <= 1e-12 * np.abs(g)))
+            ok = (np.isfinite(g) & (step <= _POLISH_ACCEPT * np.abs(g))
+                  & (np.abs(g - start) <= _POLISH_NEAR * np.abs(start))
+                  & (g.imag * np.sign(u.imag) <= _POLISH_SHEET * np.abs(g)))
         return g, ok
 
     def value(self, u, guess=None):
@@ -152,7 +203,7 @@ class _Input:
         above): a subordination point on the input's support (e.g. u₂ = y for δ₀ ⊞_λ ν) must
         not be evaluated on the conjugate sheet because of a −1e-17 imaginary part."""
         u = np.asarray(u, dtype=complex)
-        tiny = (u.imag < 0) & (u.imag > -1e-13 * (np.abs(u) + 1e-300))
+        tiny = (u.imag < 0) & (u.imag > -_AXIS_SNAP * (np.abs(u) + TINY))
         if np.any(tiny):
             u = np.where(tiny, u.real + 0j, u)
         if self.poly is None:
@@ -190,14 +241,7 @@ class _Input:
         return g, dg
 
 
-def _hull(law):
-    pts = [float(v) for ab in law.support() for v in ab] + [float(a) for a, _ in law.atoms()]
-    if not pts:
-        raise ValueError(f"{law.name} has neither support nor atoms")
-    return min(pts), max(pts)
-
-
-def _mass_at(atoms, x, tol=1e-12):
+def _mass_at(atoms, x, tol=_LOCATION_TOL):
     return sum((m for a, m in atoms if abs(a - x) <= tol * (1 + abs(x))), 0.0)
 
 
@@ -220,7 +264,7 @@ class RectangularConvolution(Law):
         self.name = name or f"({mu.name}) ⊞_{self.ratio:g} ({nu.name})"
         (_, b1), (_, b2) = self._in[0].hull, self._in[1].hull
         self._hi = (math.sqrt(b1) + math.sqrt(b2)) ** 2
-        self._sc = max(self._hi, 1e-300)
+        self._sc = max(self._hi, TINY)
 
     # ------------------------------------------------------------ the system
     def _eval(self, i, u, st):
@@ -228,17 +272,17 @@ class RectangularConvolution(Law):
         st[i] = (u, g, dg)
         return g, dg
 
-    def _eqs(self, u1, u2, y, st):
+    def _eqs(self, u1, u2, y, st, deflate=False):
         lam = self.ratio
         g1, d1 = self._eval(0, u1, st)
         g2, d2 = self._eval(1, u2, st)
         # an iterate on an input atom has G = ∞: its residuals come out non-finite and the
         # solver's isfinite screen drops that point (no warning for it)
         with np.errstate(invalid="ignore", over="ignore"):
-            return self._residuals(lam, u1, u2, y, g1, d1, g2, d2)
+            return self._residuals(lam, u1, u2, y, g1, d1, g2, d2, deflate)
 
     @staticmethod
-    def _residuals(lam, u1, u2, y, g1, d1, g2, d2):
+    def _residuals(lam, u1, u2, y, g1, d1, g2, d2, deflate=False):
         D1 = g1 * (lam * u1 * g1 + 1 - lam)
         D2 = g2 * (lam * u2 * g2 + 1 - lam)
         dD1 = d1 * (2 * lam * u1 * g1 + 1 - lam) + lam * g1 * g1
@@ -246,13 +290,22 @@ class RectangularConvolution(Law):
         s = u1 * g1 + u2 * g2 - 1
         e1, e2 = g1 + u1 * d1, g2 + u2 * d2
         q = 2 * lam * s + 1 - lam
-        # f₂ is divided by y (its terms are O(1) far out: s ~ 1, y D ~ 1)
         f1 = (D1 - D2) * y
-        f2 = (s * (lam * s + 1 - lam)) / 1.0 - y * D1
-        J = [[dD1 * y, -dD2 * y], [q * e1 - y * dD1, q * e2]]
+        if not deflate:
+            # both terms of f₂ are O(1) far out (s ~ 1, y D ~ 1)
+            f2 = s * (lam * s + 1 - lam) - y * D1
+            J = [[dD1 * y, -dD2 * y], [q * e1 - y * dD1, q * e2]]
+            return (f1, f2), J, s
+        # deflated: f₂ = s(λs + 1 − λ)/(y D_μ) − 1.  The division removes the exact spurious
+        # solutions of the plain system (D_μ = D_ν = 0 with u₁ or u₂ = ∞ and
+        # s(λs + 1 − λ) = 0, at every y; see _rung), at the price of a worse-conditioned
+        # system where D_μ is large (u₁ next to an atom of μ), so it is the fallback only
+        yD = y * D1
+        f2 = s * (lam * s + 1 - lam) / yD - 1
+        J = [[dD1 * y, -dD2 * y], [(q * e1 - (f2 + 1) * y * dD1) / yD, q * e2 / yD]]
         return (f1, f2), J, s
 
-    def _newton(self, u1, u2, y, st, maxit):
+    def _newton(self, u1, u2, y, st, maxit, deflate=False):
         N = y.shape[0]
         best1, best2 = u1.copy(), u2.copy()
         best = np.full(N, np.inf)
@@ -260,7 +313,7 @@ class RectangularConvolution(Law):
         with np.errstate(all="ignore"):
             for it in range(maxit + 1):
                 sa = {i: tuple(c[act] for c in v) for i, v in st.items() if v[0].shape == (N,)}
-                (f1, f2), J, _ = self._eqs(u1[act], u2[act], y[act], sa)
+                (f1, f2), J, _ = self._eqs(u1[act], u2[act], y[act], sa, deflate)
                 for i, v in sa.items():
                     if i in st and st[i][0].shape == (N,):
                         for full, part in zip(st[i], v):
@@ -291,8 +344,8 @@ class RectangularConvolution(Law):
                 n2 = np.where(far2, 1 / (1 / ua2 - d2), ua2 - d2)
                 step = np.abs(d1) / np.where(far1, np.abs(1 / ua1), np.abs(ua1)) \
                     + np.abs(d2) / np.where(far2, np.abs(1 / ua2), np.abs(ua2))
-                size = 2.0
-                fin = ~np.isfinite(step) | (step <= 4e-16 * size) | (~better & (best[act] <= 1e-13))
+                fin = ~np.isfinite(step) | (step <= _STEP_ROUND) | \
+                    (~better & (best[act] <= _RESIDUAL_STOP))
                 u1[act] = np.where(fin | ~np.isfinite(n1), u1[act], n1)
                 u2[act] = np.where(fin | ~np.isfinite(n2), u2[act], n2)
                 act = act[~fin]
@@ -305,18 +358,18 @@ class RectangularConvolution(Law):
                     part = tuple(c[stale] for c in st[i])
                     g, dg = self._in[i].value(b[stale], part)
                     st[i][0][stale], st[i][1][stale], st[i][2][stale] = b[stale], g, dg
-        return best1, best2, best <= 1e-11
+        return best1, best2, best <= _RESIDUAL_OK
 
-    def _predict(self, u1, u2, y0, y1, st):
+    def _predict(self, u1, u2, y0, y1, st, deflate=False):
         """First-order continuation step: u(y₁) ≈ u(y₀) + u′(y₀)(y₁ − y₀), u′ = −J⁻¹ ∂f/∂y
-        (∂f₁/∂y = D_μ − D_ν, ∂f₂/∂y = −D_μ at the solution)."""
+        (∂f₁/∂y = D_μ − D_ν; ∂f₂/∂y = −D_μ, deflated −(f₂ + 1)/y)."""
         with np.errstate(all="ignore"):
             lam = self.ratio
             g1, g2 = st[0][1], st[1][1]
             D1 = g1 * (lam * u1 * g1 + 1 - lam)
             D2 = g2 * (lam * u2 * g2 + 1 - lam)
-            (f1, f2), J, _ = self._eqs(u1, u2, y0, {i: v for i, v in st.items()})
-            fy1, fy2 = D1 - D2, -D1
+            (f1, f2), J, _ = self._eqs(u1, u2, y0, {i: v for i, v in st.items()}, deflate)
+            fy1, fy2 = D1 - D2, (-(f2 + 1) / y0) if deflate else -D1
             det = J[0][0] * J[1][1] - J[0][1] * J[1][0]
             d1 = -(J[1][1] * fy1 - J[0][1] * fy2) / det
             d2 = -(J[0][0] * fy2 - J[1][0] * fy1) / det
@@ -326,6 +379,46 @@ class RectangularConvolution(Law):
             n2 = np.where(far2, 1 / (1 / u2 - d2 * dy / (u2 * u2)), u2 + d2 * dy)
             good = np.isfinite(n1) & np.isfinite(n2)
         return np.where(good, n1, u1 + dy), np.where(good, n2, u2 + dy)
+
+    def _rung(self, u1, u2, y0, y1, st, depth=0, deflate=False):
+        """One step of the ladder from heights y₀ to y₁ (predictor + Newton), with a sheet
+        check: at Im y > 0 a law on [0, b] has Im G(y) ≤ −Im y/(|y| + b)², and a point whose
+        Newton landed elsewhere is redone from y₀ in ``_SUBRUNGS`` finer geometric steps
+        with the deflated system (up to ``_SUBRUNG_DEPTH`` levels).
+
+        The plain system has exact spurious solutions at every y: u₁ = ∞ (D_μ = 0) with u₂ a
+        zero of λ u G_ν(u) + 1 − λ gives D = 0 and G(y) = −(1 − λ)/(λ y) (Im G > 0 above
+        the axis), and u₂ a zero of G_ν gives G ≡ 0 (and μ ↔ ν).  A step next to a point
+        where the true D(y) is small is attracted there, and on the axis the wrong G is real
+        and looks like a gap: two-point(11/8, 11/4, 3/4) ⊞_{7/8} δ_{9/4} had its left edge
+        at 0.067025 instead of 0.066652, and (½δ₀ + ½δ₁) ⊞_{1/2} (0.95δ₀ + 0.05δ₂) a false
+        gap at 0.9116 whose edge refinement did not return."""
+        saved = {i: tuple(c.copy() for c in v) for i, v in st.items()}
+        p1, p2 = self._predict(u1, u2, y0, y1, st, deflate)
+        n1, n2, _ = self._newton(p1, p2, y1, st, 12, deflate)
+        if depth >= _SUBRUNG_DEPTH:
+            return n1, n2
+        with np.errstate(all="ignore"):
+            Gv = (n1 * st[0][1] + n2 * st[1][1] - 1) / y1
+            # a law on [0, b] has Im G(y) = −Im y ∫ dν(x)/|y − x|² ≤ −Im y/(|y| + b)²
+            bound = -_SHEET_FRACTION * y1.imag / (np.abs(y1) + self._hi) ** 2
+            bad = (y1.imag > 0) & ~(Gv.imag <= bound)
+        if not np.any(bad):
+            return n1, n2
+        idx = np.flatnonzero(bad)
+        sub = {i: tuple(c[idx] for c in v) for i, v in saved.items()}
+        a1, a2 = u1[idx], u2[idx]
+        prev = y0[idx]
+        heights = np.geomspace(y0[idx].imag, y1[idx].imag, _SUBRUNGS + 1, axis=-1)
+        for k in range(1, _SUBRUNGS + 1):
+            yk = y1[idx].real + 1j * heights[:, k]
+            a1, a2 = self._rung(a1, a2, prev, yk, sub, depth + 1, deflate=True)
+            prev = yk
+        n1[idx], n2[idx] = a1, a2
+        for i, v in sub.items():
+            for full, part in zip(st[i], v):
+                full[idx] = part
+        return n1, n2
 
     def _solve(self, y, ratio=_LADDER_RATIO, states=None, floor=_LADDER_FLOOR):
         """(u₁, u₂, G, converged) at complex y (Im y ≥ 0; real y: the on-axis limit).
@@ -347,8 +440,7 @@ class RectangularConvolution(Law):
             if h < floor:
                 break
             yk = y.real + 1j * np.maximum(y.imag, h)
-            u1, u2 = self._predict(u1, u2, prev, yk, st)
-            u1, u2, _ = self._newton(u1, u2, yk, st, 12)
+            u1, u2 = self._rung(u1, u2, prev, yk, st)
             prev = yk
         r1, r2 = u1.copy(), u2.copy()
         u1, u2 = self._predict(u1, u2, prev, y, st)
@@ -359,16 +451,16 @@ class RectangularConvolution(Law):
                 return np.where(far, np.abs(1 / a - 1 / b) * self._sc ** 2, np.abs(a - b))
 
             jump = dist(u1, r1) + dist(u2, r2)
-            conv &= ~(jump > 1e-3 * self._sc)
+            conv &= ~(jump > _JUMP * self._sc)
         with np.errstate(all="ignore"):
             g1 = st[0][1]
             g2 = st[1][1]
             s = u1 * g1 + u2 * g2 - 1
             Gv = s / y
-        ok = conv & np.isfinite(Gv) & ~(Gv.imag > 1e-12 * np.abs(Gv))
-        if not np.all(ok) and ratio < 0.5:
+        ok = conv & np.isfinite(Gv) & ~(Gv.imag > _SHEET_G * np.abs(Gv))
+        if not np.all(ok) and ratio < _RETRY_RATIO:
             idx = np.flatnonzero(~ok)
-            a, b, c, d = self._solve(y[idx], ratio=0.5, floor=1e-15)
+            a, b, c, d = self._solve(y[idx], ratio=_RETRY_RATIO, floor=_RETRY_FLOOR)
             sub = self._last_states
             u1[idx], u2[idx], Gv[idx], ok[idx] = a, b, c, d
             for i, v in sub.items():
@@ -416,8 +508,8 @@ class RectangularConvolution(Law):
         A, B = self.mu.atoms(), self.nu.atoms()
         a0, b0 = _mass_at(A, 0.0), _mass_at(B, 0.0)
         out = [(0.0, a0 + b0 - 1)]
-        out += [(float(x), m + 2 * b0 - 2) for x, m in A if abs(x) > 1e-12 * (1 + abs(x))]
-        out += [(float(x), m + 2 * a0 - 2) for x, m in B if abs(x) > 1e-12 * (1 + abs(x))]
+        out += [(float(x), m + 2 * b0 - 2) for x, m in A if abs(x) > _LOCATION_TOL * (1 + abs(x))]
+        out += [(float(x), m + 2 * a0 - 2) for x, m in B if abs(x) > _LOCATION_TOL * (1 + abs(x))]
         return out
 
     @property
@@ -437,18 +529,18 @@ class RectangularConvolution(Law):
 
     # ------------------------------------------------------------ support
     def _inside(self, u1, u2, g):
-        size = np.abs(u1) + np.abs(u2) + 1e-300
-        return ((np.abs(u1.imag) > 1e-10 * size) | (np.abs(u2.imag) > 1e-10 * size)) & \
-            (g.imag < -1e-13 * np.abs(g))
+        size = np.abs(u1) + np.abs(u2) + TINY
+        return ((np.abs(u1.imag) > _INSIDE_U * size) | (np.abs(u2.imag) > _INSIDE_U * size)) & \
+            (g.imag < -_INSIDE_G * np.abs(g))
 
     def _find_support(self):
         hi = self._hi
-        pad = 1e-3 * hi + 1e-12
+        pad = _SCAN_PAD * hi + _SCAN_PAD_ABS
         th = np.linspace(0.0, math.pi, _SCAN_POINTS // 2)
         x = np.unique(np.concatenate([np.linspace(0.0, hi + pad, _SCAN_POINTS - th.size),
                                       (hi + pad) * (1 - np.cos(th)) / 2]))
         for a, _ in self._atom_list + [(0.0, 0.0)]:
-            x = x[np.abs(x - a) > 1e-9 * self._sc]
+            x = x[np.abs(x - a) > _ATOM_GAP * self._sc]
         u1, u2, g, ok = self._solve(x + 0j)
         inside = self._inside(u1, u2, g) & ok
         out = []
@@ -474,7 +566,7 @@ class RectangularConvolution(Law):
         sub-grids, then Newton on the real critical system (f = 0, det J = 0) with
         complex-step derivatives; the bracket midpoint if Newton leaves the bracket."""
         if x_out <= 0 < x_in:
-            probe = np.array([1e-12 * x_in + 0j])
+            probe = np.array([_ZERO_PROBE * x_in + 0j])
             a1, a2, gp, okp = self._solve(probe)
             if okp[0] and self._inside(a1, a2, gp)[0]:
                 return 0.0
@@ -496,7 +588,7 @@ class RectangularConvolution(Law):
         if ua is None:
             return 0.5 * (a + b)
         v = np.array([ua[0], ua[1], a], dtype=float)
-        hstep = 1e-30 * self._sc
+        hstep = _COMPLEX_STEP * self._sc
         good = False
         for _ in range(30):
             F = self._crit(v.astype(complex))
@@ -512,17 +604,17 @@ class RectangularConvolution(Law):
             if not np.all(np.isfinite(d)):
                 break
             v = v - d
-            if abs(d[2]) <= 1e-15 * (abs(v[2]) + 1e-3 * self._sc):
+            if abs(d[2]) <= _EDGE_STOP * (abs(v[2]) + _EDGE_FLOOR * self._sc):
                 good = True
                 break
         lo, hi = min(a, b), max(a, b)
-        slack = 1e-9 * (hi - lo) + 1e-14 * self._sc
+        slack = _EDGE_SLACK * (hi - lo) + _EDGE_SLACK_ABS * self._sc
         if good and lo - slack <= v[2] <= hi + slack:
             return float(v[2])
         # Newton failed (e.g. an input's own square-root edge sits on the critical point):
         # shrink the bracket to rounding level
         for _ in range(12):
-            if abs(b - a) <= 4e-16 * max(abs(a), abs(b), 1e-300):
+            if abs(b - a) <= _BRACKET_ROUND * max(abs(a), abs(b), TINY):
                 break
             xs = np.linspace(a, b, 33)[1:-1]
             u1, u2, g, ok = self._solve(xs + 0j)
@@ -645,7 +737,7 @@ class RectangularConvolution(Law):
             raise ArithmeticError(f"{self.name}: subordination did not converge at y = {zq}")
         u = [mpmath.mpc(complex(u1[0])), mpmath.mpc(complex(u2[0]))]
         lam = to_mp(self._ratio_exact)
-        tol = tolerance(dps, 1e-3)
+        tol = tolerance(dps, _MP_FACTOR)
         inner = inner_dps(dps)
         s = None
         for _ in range(60):
@@ -801,8 +893,8 @@ def rectangular_free_convolution(mu, nu, ratio, method=None):
     declare((_MU, _NU, _RATIO), mu=mu, nu=nu, ratio=ratio)
     ratio_x = _exact_value(ratio, "ratio")
     for name, law in (("mu", mu), ("nu", nu)):
-        lo, _ = _hull(law)
-        if lo < -1e-12:
+        lo, _ = hull(law)
+        if lo < -_NEGATIVE_TOL:
             raise ParameterError(name, f"{name} must be a law of squared singular values "
                                        f"(supported on [0, ∞)); its support starts at {lo:g}")
     if method not in (None,) + METHODS:

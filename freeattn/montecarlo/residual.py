@@ -8,8 +8,11 @@ eqs. (3.2)–(3.3)), inputs X = √d [I_n, 0], d_O = d:
 * Gaussian: R_G = X + α √n [(Y_1^G/√n + P) V_1, …] W^O with Y_r^G = (β S_r + √(θ₁ − θ₂) W_r)/√n,
   W_r independent N(0, 1) (the same common mode P V_r added, so both have the outlier).
 
-A draw returns the n eigenvalues of R Rᵀ/d (ascending), the spike θ = α√n‖1ᵀ[V]W^O‖/√(nd)
-and the top singular values.  :func:`check_residual` compares the bulk (the top eigenvalue,
+A draw returns the n eigenvalues of R Rᵀ/d (ascending) and the singular value θ of each
+model's rank-one common mode: α‖Σ_r cᵣᵀV_rW^O_r‖/√d for softmax, with c_r(j) = (1 +
+β²/d_K)^{−d_K/2} exp(β²‖k_j‖²/(2(d_K + β²))) the n → ∞ column sums of A_r
+(:func:`freeattn.attention.residual.common_mode_factor`), and α‖1ᵀ[V]W^O‖/√d for the
+Gaussian model (its common mode is P V_r exactly).  :func:`check_residual` compares the bulk (the top eigenvalue,
 the outlier, removed) with :func:`freeattn.attention.residual.residual_law` by KS and relative
 W₁ (normalised by the law's mean) with Student-t 95 % intervals over draws, and the outlier
 with :func:`~freeattn.attention.residual.residual_outlier`.
@@ -32,11 +35,13 @@ __all__ = ["ResidualDraw", "sample_residual", "check_residual", "ResidualCheck"]
 
 @dataclass(frozen=True)
 class ResidualDraw:
-    """One draw: eigenvalues (n, ascending) of R Rᵀ/d for both models, and the spike θ."""
+    """One draw: eigenvalues (n, ascending) of R Rᵀ/d for both models, and the spike θ of
+    each model's common mode (module docstring)."""
 
     softmax: np.ndarray
     gaussian: np.ndarray | None
     spike: float
+    spike_gaussian: float
 
 
 def _alpha(alpha):
@@ -87,6 +92,7 @@ def sample_residual(cfg, alpha, seed, gaussian=True):
     scale = cfg.beta / math.sqrt(dk)
     noise_sd = math.sqrt(max(theta1(cfg.beta) - theta2(cfg.beta), 0.0))
     c_soft = np.empty((n, h * dv))
+    mode = np.empty(h * dv)
     c_gauss = np.empty((n, h * dv)) if gaussian else None
     for r in range(h):
         g = r // group
@@ -99,15 +105,19 @@ def sample_residual(cfg, alpha, seed, gaussian=True):
             c_gauss[:, r * dv:(r + 1) * dv] = y @ vr + vmean
         a_r = softmax_rows(logits, out=logits, scale=scale)
         c_soft[:, r * dv:(r + 1) * dv] = a_r @ vr
-    spike = a * math.sqrt(n) * float(np.linalg.norm(vals_sum(vals, h, hkv, dv) @ w_o)) \
-        / math.sqrt(n * d)
+        # the limit column sums c(‖k_j‖) of A_r weight the softmax common mode
+        colsum = math.exp(-dk / 2 * math.log1p(cfg.beta ** 2 / dk)) * np.exp(
+            cfg.beta ** 2 * np.einsum("ij,ij->i", kr, kr) / (2 * (dk + cfg.beta ** 2)))
+        mode[r * dv:(r + 1) * dv] = colsum @ vr
+    spike_g = a * float(np.linalg.norm(vals_sum(vals, h, hkv, dv) @ w_o)) / math.sqrt(d)
+    spike = a * float(np.linalg.norm(mode @ w_o)) / math.sqrt(d)
     out = []
     for c in ([c_soft] + ([c_gauss] if gaussian else [])):
         r_mat = (a * math.sqrt(n)) * (c @ w_o)
         r_mat[:, :n] += math.sqrt(d) * np.eye(n)
         gram = r_mat @ r_mat.T / d
         out.append(np.linalg.eigvalsh((gram + gram.T) / 2))
-    return ResidualDraw(out[0], out[1] if gaussian else None, spike)
+    return ResidualDraw(out[0], out[1] if gaussian else None, spike, spike_g)
 
 
 def vals_sum(vals, h, hkv, dv):
@@ -154,10 +164,12 @@ def check_residual(cfg, alpha, draws=10, seed=0, law=None, gaussian=True):
     ResidualCheck
         ks / rel_w1: 'softmax', 'gaussian' (against the law, the top eigenvalue dropped) and
         'softmax_vs_gaussian'; outlier: 'softmax' (interval of s₁ over draws), 'predicted'
-        (ρ at θ = α√n), 'conditional' (interval of s₁ − ρ(θ_draw), the prediction at each
-        draw's own spike).
+        (ρ at the limit spike θ = α√(nF), :func:`~freeattn.attention.residual.residual_outlier`),
+        'conditional' (interval of s₁ − ρ(θ_draw), the prediction at each draw's own common
+        mode), and with ``gaussian`` the same for the Gaussian model ('gaussian',
+        'predicted_gaussian' at θ = α√n, 'conditional_gaussian').
     """
-    from ..attention.residual import bulk_outlier, residual_law
+    from ..attention.residual import bulk_outlier, residual_law, residual_outlier
 
     draws = v.positive_integer("draws", draws)
     a = _alpha(alpha)
@@ -167,7 +179,7 @@ def check_residual(cfg, alpha, draws=10, seed=0, law=None, gaussian=True):
     q = law_quantiles(law, cfg.n - 1)
     ks = {"softmax": [], "gaussian": [], "softmax_vs_gaussian": []}
     w1 = {"softmax": [], "gaussian": [], "softmax_vs_gaussian": []}
-    top, cond = [], []
+    top, cond, top_g, cond_g = [], [], [], []
     for i in range(draws):
         dr = sample_residual(cfg, a, draw_seed(seed, i), gaussian=gaussian)
         bulk_s = dr.softmax[:-1]
@@ -182,9 +194,15 @@ def check_residual(cfg, alpha, draws=10, seed=0, law=None, gaussian=True):
         s1 = math.sqrt(dr.softmax[-1])
         top.append(s1)
         cond.append(s1 - math.sqrt(bulk_outlier(law, lam, dr.spike)))
+        if gaussian:
+            s1g = math.sqrt(dr.gaussian[-1])
+            top_g.append(s1g)
+            cond_g.append(s1g - math.sqrt(bulk_outlier(law, lam, dr.spike_gaussian)))
     ks = {k: t_interval(val) for k, val in ks.items() if val}
     w1 = {k: t_interval(val) for k, val in w1.items() if val}
-    predicted = math.sqrt(bulk_outlier(law, lam, a * math.sqrt(cfg.n)))
-    outlier = {"softmax": t_interval(top), "predicted": predicted,
+    outlier = {"softmax": t_interval(top), "predicted": residual_outlier(cfg, a, law=law),
                "conditional": t_interval(cond)}
+    if gaussian:
+        outlier.update(gaussian=t_interval(top_g), conditional_gaussian=t_interval(cond_g),
+                       predicted_gaussian=residual_outlier(cfg, a, law=law, model="gaussian"))
     return ResidualCheck(cfg.to_dict(), a, draws, ks, w1, outlier)
