@@ -98,8 +98,10 @@ def param_option(param, *, flag=None, required=False, default=None, show_default
     else:  # integers and choices: the declared validator checks the range, click the type
         kind = kwargs.pop("type", int)
     kwargs.setdefault("type", kind)
+    if default is not None:  # click >= 8.2 takes an explicit default=None as a value given,
+        kwargs["default"] = default  # so a required flag left out was never reported missing
     return click.option(flag or flag_of(param.name), param.name, required=required,
-                        default=default, show_default=show_default,
+                        show_default=show_default,
                         help=param_help(param, default_help, extra), **kwargs)
 
 
