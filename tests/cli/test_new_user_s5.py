@@ -24,3 +24,46 @@ def test_a_required_flag_left_out_is_reported_missing(args, missing):
     assert res.exit_code == 2, res.output
     assert f"Missing option '{missing}'" in res.output, res.output
     assert "None" not in res.output
+
+
+def _line(output, label):
+    return next(l for l in output.splitlines() if l.startswith(label)).split(":", 1)[1].split()[0]
+
+
+@pytest.mark.parametrize("beta", ["0.1", "1/10"])
+def test_dps_digits_are_those_of_the_decimal_written(beta):
+    """--beta 0.1 --dps 40 is β = 1/10: θ₁ = e^(1/100) − 1 to all 40 digits (the float
+    0.1000000000000000055… gave 0.01005016708416805866…, wrong from the 17th digit)."""
+    import mpmath
+    res = _run(["density", "attention", "--beta", beta, "--gamma-k", "1", "--dps", "40",
+                "--points", "3"])
+    assert res.exit_code == 0, res.output
+    with mpmath.workdps(60):
+        ref = mpmath.nstr(mpmath.expm1(mpmath.mpf(1) / 100), 40)
+    assert _line(res.output, "theta1") == ref
+    assert _line(res.output, "moment 1") == ref
+    assert _line(res.output, "theta2") in ("0.01", "0.01000000000000000000000000000000000000000")
+
+
+def test_edges_of_a_fraction_equal_those_of_its_decimal():
+    outs = [_run(["edges", "attention", "--beta", b, "--gamma-k", "1/2", "--dps", "40"])
+            for b in ("0.1", "1/10")]
+    assert all(r.exit_code == 0 for r in outs), [r.output for r in outs]
+    assert outs[0].output == outs[1].output
+    assert "gamma_k=0.5" in outs[0].output
+
+
+@pytest.mark.parametrize("value, reason", [("1/0", "divides by zero"),
+                                           ("1/x", "not a real number"),
+                                           ("1/1e999", "not a real number")])
+def test_a_bad_fraction_is_a_usage_error_naming_the_flag(value, reason):
+    res = _run(["density", "attention", "--beta", value, "--gamma-k", "1"])
+    assert res.exit_code == 2, res.output
+    assert "--beta" in res.output and reason in res.output, res.output
+    assert "Traceback" not in res.output
+
+
+def test_a_fraction_outside_the_range_names_the_range():
+    res = _run(["density", "attention", "--beta", "9/2", "--gamma-k", "1"])
+    assert res.exit_code == 2
+    assert "--beta must lie in the closed interval [0.01, 4], got 4.5" in res.output
