@@ -66,8 +66,10 @@ def density_attention(beta, gamma_k, heads, points, out, as_json, plot, dps):
     for k in (1, 2, 3):
         lines.append(f"moment {k}  : {num(law.moment(k, dps=dps), dps)}")
     lines.append(f"right edge: {num(right, dps)}")
-    lines.append(f"i.i.d. Marchenko-Pastur edge 4*theta1: {num(mp_edge, dps)}"
-                 f"  (attention edge is {float(right) / float(mp_edge):.6f} x larger)")
+    ratio = float(right) / float(mp_edge)
+    lines.append(f"i.i.d. Marchenko-Pastur edge 4*theta1: {num(mp_edge, dps)}  "
+                 + (f"(attention edge is {ratio:.6f} x larger)" if ratio >= 1 else
+                    f"(attention edge is smaller: {ratio:.6f} x the MP edge)"))
     params = {"kind": "attention", "beta": beta, "gamma_k": gamma_k, "heads": heads}
     emit_curve(click.echo, law, params, support, atoms, lines, points=points, out=out,
                as_json=as_json, plot=plot, mp_edge=float(mp_edge))

@@ -67,3 +67,24 @@ def test_a_fraction_outside_the_range_names_the_range():
     res = _run(["density", "attention", "--beta", "9/2", "--gamma-k", "1"])
     assert res.exit_code == 2
     assert "--beta must lie in the closed interval [0.01, 4], got 4.5" in res.output
+
+
+def test_an_upper_case_json_extension_writes_json(tmp_path):
+    """--out a.JSON was taken as JSON by split_out but written as CSV."""
+    import json
+    out = tmp_path / "a.JSON"
+    res = _run(["density", "attention", "--beta", "1", "--gamma-k", "1", "--points", "3",
+                "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    data = json.loads(out.read_text())
+    assert data["x"][0] == 0.0 and data["pdf"][0] is None  # the hard edge at 0, one head
+    assert len(data["x"]) == 3
+
+
+def test_an_edge_below_the_mp_edge_is_not_called_larger():
+    """h = 3, γ_K = 2: right edge 5.42 < 4θ₁ = 6.87 (was "0.788709 x larger")."""
+    res = _run(["density", "attention", "--beta", "1", "--gamma-k", "2", "--heads", "3",
+                "--points", "3"])
+    assert res.exit_code == 0, res.output
+    line = next(l for l in res.output.splitlines() if l.startswith("i.i.d."))
+    assert "larger" not in line and "smaller: 0.788709 x the MP edge" in line, line
