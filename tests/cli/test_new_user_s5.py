@@ -88,3 +88,17 @@ def test_an_edge_below_the_mp_edge_is_not_called_larger():
     assert res.exit_code == 0, res.output
     line = next(l for l in res.output.splitlines() if l.startswith("i.i.d."))
     assert "larger" not in line and "smaller: 0.788709 x the MP edge" in line, line
+
+
+def test_sweep_axis_values_read_as_every_real_flag():
+    """--beta 1/10,1 was refused ('could not convert string to float') although --beta 1/10
+    is accepted; 1e-400 was silently 0."""
+    import json
+    res = _run(["sweep", "attention", "--beta", "1/10,1", "--gamma-k", "1", "--json"])
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.output)["axes"]["beta"] == [0.1, 1.0]
+    res = _run(["sweep", "attention", "--beta", "1/4:1/2:2", "--gamma-k", "1", "--json"])
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.output)["axes"]["beta"] == [0.25, 0.5]
+    res = _run(["sweep", "attention", "--beta", "1e-400,1", "--gamma-k", "1"])
+    assert res.exit_code == 2 and "--beta" in res.output and "underflows" in res.output
