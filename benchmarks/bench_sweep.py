@@ -5,15 +5,17 @@
 Rows (ratios measured in this run, so that a busy machine moves both sides alike):
 
 1. a new (β, γ_K) single head: attention_law + support + one pdf value (median over random
-   points), against the numeric floor: the structure's cached symbolic discriminant tables
-   evaluated in float64 at the point plus numpy.roots of each factor;  target ≤ 2 ms;
+   points, and along a β line where each point carries its neighbour's classification over),
+   against the numeric floor: the structure's cached symbolic discriminant tables evaluated
+   in float64 at the point plus numpy.roots of each factor;  target ≤ 2 ms;
 2. a new full-layer point (bert-base widths, new β): MHAConfig.preset(...).law() + support +
    atoms + one pdf value, against the same floor for its substituted polynomial;  target ≤ 5 ms;
-3. ``import freeattn`` in a fresh interpreter against a bare interpreter;  target ≤ 0.15 s;
-4. exact moments of attention_law(1, 1): the symbolic expansion (polynomial.series_moments,
-   every parameter symbolic, then substituted) at k = 8 and 12 against
-   algebraic.series.series_moments_at at k = 50 (the route ``moment(50, method="exact")``
-   takes once laws/algebraic.py calls it);  target ≤ 1 s;
+3. ``import freeattn`` in a fresh interpreter against a bare interpreter;  target ≤ 0.15 s
+   (and, for information, the first float64 pdf of a law in a fresh interpreter);
+4. ``moment(50, method="exact")`` of attention_law(1, 1) and of the bert-base layer (the
+   FLINT recursion with the values substituted, algebraic.series.series_moments_at), against
+   the symbolic expansion (polynomial.series_moments, every parameter symbolic, then
+   substituted) at k = 8 and 12;  target ≤ 1 s;
 5. compound_free_poisson(Empirical(1000 samples), 2) build (support + atoms) against the same
    build with the previous G and G′ of Discrete (two separate direct complex sums, copied
    below), and Empirical(10⁵ samples);  targets ≤ 0.3 s and ≤ 3 s (issue's machine: the old
@@ -84,6 +86,13 @@ def single_head(points):
         floors.append(_floor(law, law._factor))
     row("new (β, γ_K) single head: law + support + pdf (median)", statistics.median(times),
         statistics.median(floors), "the floor", 2e-3)
+    # a grid line (a sweep's neighbours): the classification carried over point to point
+    line = []
+    for beta in np.linspace(0.5, 1.5, points):
+        t, law = _timed(lambda: _single(attention_law, float(beta), 1.0))
+        line.append(t)
+    row("  the same along a β line at γ_K = 1 (sweep neighbours)", statistics.median(line),
+        statistics.median(floors), "the floor", 2e-3)
 
 
 def _single(attention_law, beta, gk):
@@ -128,24 +137,26 @@ def imports():
                            " 'scipy.optimize', 'mpmath', 'flint') if m in sys.modules))"],
                           capture_output=True, text=True, check=True).stdout.strip()
     row("import freeattn (fresh interpreter)", ours, bare, "a bare interpreter", 0.15,
-        f"loaded: {mods}")
+        f"loaded: {mods or 'nothing heavy'}")
+    first = best_of(child("from freeattn import attention_law; attention_law(1.0, 1.0).pdf(1.0)"), 3)
+    row("  first float64 pdf of attention_law(1, 1) (fresh interpreter)", first, bare,
+        "a bare interpreter", None, "loads sympy, scipy, mpmath, flint (AlgebraicLaw is sympy-built)")
 
 
 # ------------------------------------------------------------------ row 4
 def exact_moments(quick):
     import sympy as sp
 
-    from freeattn import attention_law
-    from freeattn.algebraic import polynomial
-    from freeattn.algebraic.series import series_moments_at
+    from freeattn import MHAConfig, attention_law
+    from freeattn.algebraic import polynomial, series
 
     law = attention_law(1.0, 1.0)
-    series_moments_at(law._factor, law.values, 2)  # conversions warm
-    from freeattn.algebraic import series
-
+    law.exact_moments(2)  # conversions warm
     series._CACHE.clear()
-    # what moment(50, method="exact") does: exact_moments(50), then m_50 evaluated
-    t_new, ms = _timed(lambda: [float(series_moments_at(law._factor, law.values, 50)[-1])])
+    fresh = attention_law(1.0, 1.0)
+    t_new, m50 = _timed(lambda: fresh.moment(50, method="exact"))
+    layer = MHAConfig.preset("bert-base").law()
+    t_layer, _ = _timed(lambda: layer.moment(50, method="exact"))
     olds = {}
     if not quick:
         for k in (8, 12):
@@ -154,9 +165,11 @@ def exact_moments(quick):
             olds[k], _ = _timed(lambda: [sp.expand(m.xreplace(law.values))
                                         for m in polynomial.series_moments(law._factor, k)])
     note = ", ".join(f"old route m1..m{k}: {v:.2f} s" for k, v in olds.items())
-    row("exact m1..m50, attention_law(1, 1) (series_moments_at)", t_new,
+    row('moment(50, method="exact"), attention_law(1, 1)', t_new,
         olds.get(12), "old route at k = 12", 1.0, note)
-    assert abs(ms[0] / law.moment(50) - 1) < 1e-13
+    row('moment(50, method="exact"), bert-base layer', t_layer, olds.get(12),
+        "old route at k = 12 (single head)", 1.0)
+    assert abs(m50 / law.moment(50) - 1) < 1e-13
 
 
 # ------------------------------------------------------------------ row 5

@@ -29,6 +29,9 @@ __all__ = [
     "in_open_interval",
     "in_closed_interval",
     "dps_or_none",
+    "MAX_DPS",
+    "MAX_MOMENT_ORDER",
+    "moment_order",
     "check_method",
     "finite_real",
     "Param",
@@ -159,15 +162,51 @@ def positive_integer(name, value):
     return integer_at_least(name, value, 1)
 
 
+#: the largest working precision any function accepts (decimal digits).  A cap of cost, not
+#: of correctness: the conversions to mpmath are exact at any precision, but a quadrature at
+#: 10⁴ digits already takes minutes, and ``dps=1e300`` used to hang instead of failing (the
+#: CLI caps ``--dps`` lower, at :data:`freeattn.cli._domains.MAX_DPS`).
+MAX_DPS = 10_000
+#: the highest moment order ``Law.moment`` computes: a single-head law's m₁₀₀₀ takes ~20 s
+#: (the series recursion is quadratic in the order) and float64 moments overflow from
+#: m ~ 300 on; ``moment(k=1e300)`` used to hang
+MAX_MOMENT_ORDER = 1000
+
+
 def dps_or_none(dps):
     """Validate the working precision argument used by every numeric method.
 
-    ``None`` selects vectorised float64; an integer >= 5 selects mpmath at that many
-    decimal digits.
+    ``None`` selects vectorised float64; an integer in [5, :data:`MAX_DPS`] selects mpmath at
+    that many decimal digits.
+
+    Raises
+    ------
+    ParameterError
+        Naming ``dps`` for anything else: 0, −1, 2.5, NaN, 1e300 (ParameterTypeError for a
+        string or a bool).
     """
     if dps is None:
         return None
-    return integer_at_least("dps", dps, 5)
+    statement = f"dps must be None (float64) or an integer >= 5 and <= {MAX_DPS} (decimal digits)"
+    try:
+        value = integer_at_least("dps", dps, 5)
+    except ParameterTypeError:
+        raise
+    except ParameterError:
+        raise ParameterError("dps", f"{statement}, got {shown(dps)}") from None
+    if value > MAX_DPS:
+        raise ParameterError("dps", f"{statement}, got {shown(dps)}")
+    return value
+
+
+def moment_order(name, k):
+    """A moment order: an integer in [0, :data:`MAX_MOMENT_ORDER`] (ParameterError naming
+    ``name`` otherwise)."""
+    value = integer_at_least(name, k, 0)
+    if value > MAX_MOMENT_ORDER:
+        raise ParameterError(name, f"{name} must be an integer in [0, {MAX_MOMENT_ORDER}] (the "
+                                   f"largest moment order computed), got {shown(k)}")
+    return value
 
 
 def finite_real(name, value):

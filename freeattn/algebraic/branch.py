@@ -20,8 +20,9 @@ from functools import cached_property
 import mpmath
 import numpy as np
 
-from .._context import FLOAT_REFERENCE_DPS, TINY, tolerance, workdps
+from .._context import FLOAT_REFERENCE_DPS, MPMATH, TINY, tolerance, workdps
 from ..quadrature.theta import theta_of_x as _theta_of_x, x_of_theta as _x_of_theta
+from .local import edge_root_seed
 from .numeric import _TABLE_NODES
 from .roots import newton_polish
 
@@ -575,9 +576,7 @@ class BranchMixin:
                 e, ge, p = self._edge_mp(edge, dps)
                 delta = x - e
                 qs = [sum(p[i][j] * delta**j for j in range(len(p[i]))) for i in range(len(p))]
-                disc = mpmath.sqrt(mpmath.mpc(qs[1] ** 2 - 4 * qs[2] * qs[0]))
-                u = min(((-qs[1] + disc) / (2 * qs[2]), (-qs[1] - disc) / (2 * qs[2])),
-                        key=lambda v: mpmath.im(v))
+                u = edge_root_seed(qs, 1, MPMATH)
                 tol = mpmath.mpf(2) ** (-mpmath.mp.prec + _EDGE_GUARD_BITS)
                 u, converged = newton_polish(qs[::-1], u, tol, _EDGE_NEWTON_STEPS)
                 if converged and mpmath.im(u) < 0:

@@ -18,8 +18,8 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from .._context import FLOAT_REFERENCE_DPS, tolerance, workdps
-from .roots import newton_polish, polyroots
+from .._context import FLOAT64, FLOAT_REFERENCE_DPS, tolerance, workdps
+from .roots import newton_polish, newton_polish_array, polyroots
 
 __all__ = ["LocalMixin"]
 
@@ -43,6 +43,8 @@ _RESIDUE = 1e-24
 #: _EDGE_STEP_OK·|u|; the expansion's root kept within _SAME_SHEET·|ref| of the global solve
 _EDGE_STEP_STOP = 1e-15
 _EDGE_STEP_OK = 1e-13
+#: most Newton steps of the float64 edge-expansion root
+_EDGE_NEWTON_STEPS = 30
 _SAME_SHEET = 1e-3
 #: |δ| below which the float64 expansion at an atom loses u = H − mass; the two distances
 #: from which its power law is continued there
@@ -63,6 +65,19 @@ _TINY_NEWTON_DPS = 20
 _TINY_MIN_DPS = FLOAT_REFERENCE_DPS + 20
 #: the smallest subnormal, signed like the real part of a tiny z (never −0)
 _SMALLEST = 5e-324
+
+
+
+def edge_root_seed(q, sgn, ctx):
+    """The root of the local quadratic q₀ + q₁ u + q₂ u² with sgn·Im u the smaller: the start
+    of Newton on the full local polynomial Σ q_i u^i next to an edge (u = G − G_e; sgn = 1)
+    or a pole (u = H − mass, sgn = sign δ).  Written once against ``ctx``
+    (:data:`~freeattn._context.FLOAT64`: arrays; :data:`~freeattn._context.MPMATH`: scalars).
+    """
+    disc = ctx.sqrt(q[1] ** 2 - 4 * q[2] * q[0] + 0j)
+    u1 = (-q[1] + disc) / (2 * q[2])
+    u2 = (-q[1] - disc) / (2 * q[2])
+    return ctx.where(sgn * u1.imag <= sgn * u2.imag, u1, u2)
 
 
 class LocalMixin:
@@ -195,24 +210,10 @@ class LocalMixin:
         p = edge["p"]
         q = np.array([np.polyval(p[i, ::-1], delta) for i in range(p.shape[0])]) + 0j
         with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
-            disc = np.sqrt(q[1] ** 2 - 4 * q[2] * q[0])
-            u1 = (-q[1] + disc) / (2 * q[2])
-            u2 = (-q[1] - disc) / (2 * q[2])
             # Im G < 0: Im u < 0 for an edge; for a pole G = (mass + u)/δ, so sign(δ)·Im u < 0
             sgn = np.sign(delta) if edge.get("pole") else 1.0
-            u = np.where(sgn * u1.imag <= sgn * u2.imag, u1, u2)
-            step = np.full(u.shape, np.inf)
-            for _ in range(30):
-                val = np.zeros_like(u)
-                der = np.zeros_like(u)
-                for qi in q[::-1]:
-                    der = der * u + val
-                    val = val * u + qi
-                d = np.where(der != 0, val / np.where(der != 0, der, 1), 0)
-                u = u - d
-                step = np.abs(d)
-                if np.all(step <= _EDGE_STEP_STOP * np.abs(u)):
-                    break
+            u = edge_root_seed(q, sgn, FLOAT64)
+            u, step = newton_polish_array(list(q[::-1]), u, _EDGE_NEWTON_STEPS, _EDGE_STEP_STOP)
             g = edge["g"] + u
             if edge.get("pole"):
                 g = g / delta
@@ -400,6 +401,8 @@ class LocalMixin:
                 bz[k] += e * w
         C = complex(t["levels"][-1][1])
         h = np.full(zq.size, C, dtype=complex)
+        # not roots.newton_polish_array: a zero derivative must leave h non-finite here (the
+        # point is then flagged below), where that polish leaves it in place
         for _ in range(100):
             p = np.zeros_like(h)
             dp = np.zeros_like(h)

@@ -18,6 +18,7 @@ confirm the guess fall back to companion-matrix eigenvalues plus the interval's 
 from __future__ import annotations
 
 import math
+from collections import OrderedDict
 from functools import lru_cache
 
 import mpmath
@@ -25,11 +26,11 @@ import numpy as np
 import sympy as sp
 
 from .._context import to_mp, tolerance, workdps
-from .discriminant import (DISCRIMINANT_EXACT_COST, discriminant_cost, discriminant_factors,
-                           discriminant_near, discriminant_tables)
+from .discriminant import (DISCRIMINANT_EXACT_COST, _disc_key, discriminant_cost,
+                           discriminant_factors, discriminant_near, discriminant_tables)
 from .exact import NotConvertible, _expanded_terms, free_symbols
 from .polynomial import G, canonicalize, z
-from .roots import horner_with_derivative, polyroots
+from .roots import horner_with_derivative, newton_polish_array, polyroots
 
 __all__ = ["NumericPolynomial", "BranchData"]
 
@@ -77,6 +78,14 @@ _INTERVAL_HEIGHT = 1e-9
 _WIDTH_HEIGHT = 1e-3
 #: |Im G| ≤ this × |G|: a root on (or just below) the axis, a candidate for a real branch
 _AXIS_ROOT_IM = 1e-12
+#: a reused classification (:meth:`BranchData._classify_from`) takes the root nearest the
+#: previous point's branch value only when it is at most this fraction of the distance to
+#: the next root
+_REUSE_AMBIGUITY = 0.25
+#: the last classification of each structure (key given by the law: its canonical
+#: polynomial and the working precision) → (breakpoint count, pole positions, intervals)
+_REFERENCE = OrderedDict()
+_REFERENCE_SIZE = 64
 
 
 @lru_cache(maxsize=None)
@@ -283,24 +292,8 @@ class NumericPolynomial:
     def newton(self, g, x, steps=3):
         """Polish roots ``g`` of P(·, x) by Newton's method (vectorised); returns (g, |step|)."""
         C = self.coeffs_at(x)
-        step = np.zeros(g.shape)
         with np.errstate(all="ignore"):  # far-off starts overflow; callers check the result
-            return self._newton(C, g, step, steps)
-
-    @staticmethod
-    def _newton(C, g, step, steps):
-        for _ in range(steps):
-            p = np.zeros_like(g) + C[0]
-            dp = np.zeros_like(g)
-            for c in C[1:]:
-                dp = dp * g + p
-                p = p * g + c
-            ok = dp != 0
-            delta = np.zeros_like(g)
-            delta[ok] = p[ok] / dp[ok]
-            g = g - delta
-            step = np.abs(delta)
-        return g, step
+            return newton_polish_array(C, g, steps)
 
     def partials(self, g, x):
         """(P, ∂P/∂G, ∂P/∂z) at the points (g, x), vectorised (float64/complex128)."""
@@ -479,6 +472,8 @@ class NumericPolynomial:
         C = self.coeffs_at_mp(x)
         tol = mpmath.mpf(2) ** (_POLISH_GUARD_BITS - mpmath.mp.prec)
         half = mpmath.sqrt(tol)
+        # not roots.newton_polish: this hot path saves the last residual evaluation (one
+        # step after |step| < √tol lands at full precision by quadratic convergence)
         for _ in range(steps):
             p, dp = horner_with_derivative(C, g)
             if dp == 0:
@@ -501,6 +496,16 @@ class NumericPolynomial:
         return g
 
 
+def structure_key(P):
+    """Hashable key of P's structure: its canonical form (parameters renamed in
+    :func:`~freeattn.algebraic.polynomial.parameter_order`), the same for every parameter
+    point of one construction; None when P has no FLINT form."""
+    try:
+        return _disc_key(P)[0]
+    except NotConvertible:
+        return None
+
+
 class BranchData:
     """Breakpoints and per-interval branch rules of an algebraic law at one precision.
 
@@ -517,7 +522,7 @@ class BranchData:
         Breakpoints that are roots of the leading coefficient.
     """
 
-    def __init__(self, numpoly, P, dps, evaluator=None):
+    def __init__(self, numpoly, P, dps, evaluator=None, reuse=None):
         self.numpoly = numpoly
         self.dps = dps
         #: evaluates the discriminant factors' coefficients (P may keep parameters symbolic
@@ -531,7 +536,26 @@ class BranchData:
         with workdps(dps):
             self.breakpoints = [+p for p in pts]
             self.poles = {+p for p in poles}
-            self.intervals = self._classify()
+            #: True when the classification was carried over from the previous point of the
+            #: structure (``reuse``: its key) instead of tracked from far above
+            self.reused = False
+            ref = _REFERENCE.get(reuse) if reuse is not None else None
+            intervals = self._classify_from(ref) if ref is not None else None
+            if intervals is None:
+                intervals = self._classify()
+            else:
+                self.reused = True
+            self.intervals = intervals
+            if reuse is not None:
+                pole_at = frozenset(i for i, b in enumerate(self.breakpoints) if b in self.poles)
+                _, _, lengths = self._mids(hints=False)
+                _REFERENCE[reuse] = (len(self.breakpoints), pole_at,
+                                     [(c["support"], c["rule"], c["nreal"], c.get("index"),
+                                       mpmath.mpc(c["g_mid"]) * length)
+                                      for c, length in zip(intervals, lengths)])
+                _REFERENCE.move_to_end(reuse)
+                while len(_REFERENCE) > _REFERENCE_SIZE:
+                    _REFERENCE.popitem(last=False)
 
     # -------------------------------------------------------------- edges
     def _breakpoints(self, P):
@@ -685,6 +709,8 @@ class BranchData:
         t, t_end = mpmath.log(h_from), mpmath.log(h_end)
         g = mpmath.mpc(g_from)
         dt = mpmath.mpf(-0.5)
+        # a continuation in h, not a root finder: no library has it (scipy/mpmath solve at
+        # one point); each step's root comes from roots_mp
         for _ in range(500):
             if t <= t_end:
                 return g
@@ -717,6 +743,8 @@ class BranchData:
         dt = mpmath.mpf(-0.5)
         tiny = tolerance(mpmath.mp.dps * 3 // 4)
         pole = min(self.poles, key=lambda p_: abs(p_ - x)) if self.poles else None
+        # our own predictor–corrector: an ODE solver (mpmath.odefun) bounds the local error,
+        # not the distance to the next sheet next to a pole, which this step control checks
         for _ in range(5000):
             if t <= t_end:
                 return g
@@ -759,13 +787,22 @@ class BranchData:
                     break
         raise ArithmeticError(f"branch continuation did not reach the real axis at x = {x}")
 
-    def _classify(self):
+    def _mids(self, hints=True):
+        """Test point and width of each interval between breakpoints (outer ones: one
+        unit plus the end's size away); with ``hints=False`` (edges, mids, lengths): the
+        length scale of G at each test point (the width of an inner interval, the distance
+        |mid| of an outer one, where G ~ 1/mid), by which a branch value is carried from one
+        parameter point to the next (:meth:`_classify_from`)."""
+        if not hints:
+            edges, mids, widths, _ = self._mids()
+            lengths = [w if lo is not None and hi is not None else max(abs(m), 1)
+                       for lo, hi, m, w in zip(edges[:-1], edges[1:], mids, widths)]
+            return edges, mids, lengths
         npoly = self.numpoly
         R = self._scale()
         npoly.scale_hint = R
         npoly.pole_hint = tuple(float(p) for p in self.poles)
-        bps = self.breakpoints
-        edges = [None] + list(bps) + [None]
+        edges = [None] + list(self.breakpoints) + [None]
         mids, widths = [], []
         for lo, hi in zip(edges[:-1], edges[1:]):
             if lo is None and hi is None:
@@ -780,6 +817,79 @@ class BranchData:
                 mid, width = (lo + hi) / 2, hi - lo
             mids.append(mid)
             widths.append(width)
+        return edges, mids, widths, R
+
+    def _interval_info(self, i, mid, r, g, thr):
+        """The classification of interval ``i`` from the branch value ``g`` (polished) among
+        the roots ``r`` of P(·, mid)."""
+        bps = self.breakpoints
+        lo = -math.inf if i == 0 else float(bps[i - 1])
+        hi = math.inf if i == len(bps) else float(bps[i])
+        info = {"lo": lo, "hi": hi, "lo_mp": None if i == 0 else bps[i - 1],
+                "hi_mp": None if i == len(bps) else bps[i], "mid": float(mid),
+                "mid_mp": mid, "g_mid": complex(g)}
+        real = [ri for ri in r if abs(mpmath.im(ri)) <= thr * (abs(ri) + 1)]
+        info["nreal"] = len(real)
+        if abs(mpmath.im(g)) > thr * (abs(g) + 1):
+            info["support"] = True
+            n_neg = sum(1 for ri in r if mpmath.im(ri) < -thr * (abs(ri) + 1))
+            info["rule"] = "unique" if n_neg == 1 else "track"
+        else:
+            info["support"] = False
+            info["rule"] = "real"
+            reals = sorted(mpmath.re(ri) for ri in real)
+            info["index"] = min(range(len(reals)), key=lambda k: abs(reals[k] - mpmath.re(g)))
+        return info
+
+    def _classify_from(self, ref):
+        """The classification carried over from the previous point of the structure, when
+        the breakpoints and poles are as many and in the same places: at each interval's test
+        point the branch is picked by the previous point's rule — in a support interval with
+        one root of Im < 0 that root, in a gap the real root of the same rank among as many,
+        else the root nearest the previous branch value (scaled by the interval's length) if
+        unambiguous (:data:`_REUSE_AMBIGUITY`) — and each interval must keep its kind (support
+        or gap, rule, real-root count and rank); None otherwise (the caller tracks from far
+        above).  Gaps are then checked by real-axis continuation from the outer gaps
+        (:meth:`_continue_gaps`, as after tracking), and the law confirms the support by its
+        mass check (``AlgebraicLaw._confirm_reuse``), falling back to tracking."""
+        count, pole_at, ref_info = ref
+        if len(self.breakpoints) != count or pole_at != frozenset(
+                i for i, b in enumerate(self.breakpoints) if b in self.poles):
+            return None
+        npoly = self.numpoly
+        _, mids, lengths = self._mids(hints=False)
+        self._mids()  # the tracker's hints
+        thr = tolerance(mpmath.mp.dps * 3 // 5)
+        intervals = []
+        for i, (mid, length, (support, rule, nreal, index, gl_ref)) in enumerate(
+                zip(mids, lengths, ref_info)):
+            r = npoly.roots_mp(mid)
+            if support and rule == "unique":  # the one root with Im < 0
+                pick = [k for k, ri in enumerate(r) if mpmath.im(ri) < -thr * (abs(ri) + 1)]
+            elif not support:  # a gap: the real root of the same rank
+                real = sorted((mpmath.re(ri), k) for k, ri in enumerate(r)
+                              if abs(mpmath.im(ri)) <= thr * (abs(ri) + 1))
+                pick = [real[index][1]] if len(real) == nreal else []
+            else:
+                # several roots with Im < 0: the nearest to G × (its length scale) carried
+                # over (scale-free: a wider or shifted spectrum predicts the same), if clear
+                d = sorted((abs(ri * length - gl_ref), k) for k, ri in enumerate(r))
+                clear = len(d) == 1 or d[0][0] <= _REUSE_AMBIGUITY * d[1][0]
+                pick = [d[0][1]] if clear else []
+            if len(pick) != 1:
+                return None
+            g = npoly.newton_mp(r[pick[0]], mid)
+            info = self._interval_info(i, mid, r, g, thr)
+            if (info["support"], info["rule"], info["nreal"], info.get("index")) != (
+                    support, rule, nreal, index):
+                return None
+            intervals.append(info)
+        self._continue_gaps(intervals)
+        return intervals
+
+    def _classify(self):
+        npoly = self.numpoly
+        edges, mids, widths, R = self._mids()
         # float64 continuation of all intervals at once, down to a height well below the
         # interval's width (so the nearest root on the axis is the branch's)
         mid_f = np.array([float(m) for m in mids])
@@ -794,8 +904,6 @@ class BranchData:
         thr = tolerance(mpmath.mp.dps * 3 // 5)
         intervals = []
         for i, (mid, width) in enumerate(zip(mids, widths)):
-            lo = -math.inf if i == 0 else float(bps[i - 1])
-            hi = math.inf if i == len(bps) else float(bps[i])
             if fine[i] and ok[i]:
                 g_near = mpmath.mpc(complex(g_float[i]))
             else:  # finish at the working precision
@@ -805,21 +913,7 @@ class BranchData:
             r = npoly.roots_mp(mid)
             g = min(r, key=lambda ri: abs(ri - g_near))
             g = npoly.newton_mp(g, mid)
-            info = {"lo": lo, "hi": hi, "lo_mp": None if i == 0 else bps[i - 1],
-                    "hi_mp": None if i == len(bps) else bps[i], "mid": float(mid),
-                    "mid_mp": mid, "g_mid": complex(g)}
-            real = [ri for ri in r if abs(mpmath.im(ri)) <= thr * (abs(ri) + 1)]
-            info["nreal"] = len(real)
-            if abs(mpmath.im(g)) > thr * (abs(g) + 1):
-                info["support"] = True
-                n_neg = sum(1 for ri in r if mpmath.im(ri) < -thr * (abs(ri) + 1))
-                info["rule"] = "unique" if n_neg == 1 else "track"
-            else:
-                info["support"] = False
-                info["rule"] = "real"
-                reals = sorted(mpmath.re(ri) for ri in real)
-                info["index"] = min(range(len(reals)), key=lambda k: abs(reals[k] - mpmath.re(g)))
-            intervals.append(info)
+            intervals.append(self._interval_info(i, mid, r, g, thr))
         self._continue_gaps(intervals)
         return intervals
 

@@ -30,7 +30,7 @@ import numpy as np
 from .._context import TINY
 from .exact import flint, flint_enabled
 
-__all__ = ["polyroots", "horner_with_derivative", "newton_polish"]
+__all__ = ["polyroots", "horner_with_derivative", "newton_polish", "newton_polish_array"]
 
 #: the mpmath fallback's extra precision is multiplied by 3 from ``extraprec`` up to this
 _MAX_EXTRAPREC = 2400
@@ -75,6 +75,34 @@ def newton_polish(coeffs, g, rtol, maxsteps, floor=0):
         if abs(step) <= rtol * (abs(g) + floor):
             return g, True
     return g, False
+
+
+def newton_polish_array(coeffs, g, maxsteps, rtol=0.0):
+    """Newton's method on polynomials with per-point coefficients, vectorised (float64):
+    ``coeffs`` lists arrays (or scalars) of the shape of ``g``, highest power first.
+    Returns ``(g, |last step|)``.
+
+    ``maxsteps`` steps, fewer once every |step| ≤ ``rtol`` |g| (``rtol = 0``: always
+    ``maxsteps``, a fixed polish).  A point where the derivative vanishes is left where it is
+    (step 0).  Callers run it under ``np.errstate`` and judge each point by its step; our own
+    loop rather than ``scipy.optimize.newton``, which has neither per-point coefficients of a
+    polynomial nor a fixed-step polish without warnings.
+    """
+    step = np.zeros(np.shape(g))
+    for _ in range(maxsteps):
+        p = np.zeros_like(g) + coeffs[0]
+        dp = np.zeros_like(g)
+        for c in coeffs[1:]:
+            dp = dp * g + p
+            p = p * g + c
+        ok = dp != 0
+        delta = np.zeros_like(g)
+        delta[ok] = p[ok] / dp[ok]
+        g = g - delta
+        step = np.abs(delta)
+        if rtol and np.all(step <= rtol * np.abs(g)):
+            break
+    return g, step
 
 
 def polyroots(coeffs, *, extraprec=20, maxsteps=200):

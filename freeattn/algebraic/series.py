@@ -13,10 +13,11 @@ O(deg_G · N²) ring multiplications for N moments:
 - :func:`series_moments`: exact, in FLINT (``fmpq_mpoly`` over the parameters of P), the
   moments as sympy expressions in P's parameters (rational functions when dq depends on
   them);
-- :func:`series_moments_at`: exact, with the parameter values substituted: rational values
-  enter the recursion as rationals before it starts (``fmpq``), only the others (θ₁ = e^{β²} − 1,
-  …) stay symbols, and are replaced by their values (polynomials in e, e^{β²}, …) at the end
-  by composition in FLINT.  The 50 exact moments of ``attention_law(1, 1)`` take ~0.1 s where
+- :func:`series_moments_at`: exact, with the parameter values substituted before the
+  recursion starts: rational values as rationals (``fmpq``), irrational ones (θ₁ = e^{β²} − 1,
+  …) as polynomials over Q in generators of their own (``E``, ``exp(169/100)``, ``sqrt(2)``),
+  so the recursion runs over Q[generators] — one variable for the attention laws, however many
+  parameters carry e^{β²}.  The 50 exact moments of ``attention_law(1, 1)`` take ~0.1 s where
   the symbolic expansion in every parameter took > 300 s.
 
 When dq depends on the parameters, the recursion runs fraction-free: with u = dq² w and
@@ -27,8 +28,10 @@ from __future__ import annotations
 
 from collections import OrderedDict
 
+import mpmath
 import sympy as sp
 
+from .._context import to_mp, workdps
 from .._validation import integer_at_least
 from . import exact
 from .polynomial import G, parameter_order, z
@@ -166,44 +169,51 @@ def _recursion(coef, one, order):
     return a, lam, mu, dq
 
 
-def _split(p, subst):
+def _split(p, subst, gen_names=()):
     """The coefficients of Q(M, u) for ``p`` (an ``fmpz_mpoly`` over G, z and parameters) with
-    the parameters named in ``subst`` (name → ``fmpq``) replaced by their values.
+    the parameters named in ``subst`` replaced by their values.
 
+    ``subst`` maps a name to an ``fmpq`` or to a polynomial over Q in the generators
+    ``gen_names`` (a dict {exponent tuple: fmpq}, see :func:`_generator_polynomial`).
     Returns ``(coef, one, kept)``: ``coef`` as :func:`_recursion` takes it, in the ring
-    ``fmpq_mpoly`` over the other parameters ``kept`` (names, in the context's order)."""
+    ``fmpq_mpoly`` over ``kept``: the parameters not substituted (names, in the context's
+    order), then the generators."""
     ctx = p.context()
     names = ctx.names()
-    iG, iz = names.index("G"), names.index("z")
     degs = p.degrees()
-    kept = [i for i, n in enumerate(names) if i not in (iG, iz) and n not in subst and degs[i] > 0]
-    sub = [(i, subst[n]) for i, n in enumerate(names) if n in subst and degs[i] > 0]
-    pw = {}
+    free = [n for i, n in enumerate(names) if n not in ("G", "z") and n not in subst and degs[i] > 0]
+    kept = free + list(gen_names)
+    tctx = exact.flint.fmpq_mpoly_ctx.get(("G", "z") + tuple(kept), "lex")
+    tg = dict(zip(("G", "z") + tuple(kept), tctx.gens()))
+    images = []
+    for i, n in enumerate(names):
+        v = subst.get(n)
+        if n in tg:
+            images.append(tg[n])
+        elif v is None or degs[i] == 0:
+            images.append(tctx.constant(0))  # absent from p
+        elif isinstance(v, dict):
+            shift = 2 + len(free)
+            images.append(tctx.from_dict({(0,) * shift + m: c for m, c in v.items()}))
+        else:
+            images.append(tctx.constant(v))
+    qp = exact.flint.fmpq_mpoly_ctx.get(names, "lex").from_dict(
+        {m: exact.flint.fmpq(int(c)) for m, c in p.to_dict().items()})
+    composed = qp.compose(*images, ctx=tctx)  # FLINT: the substitution in C
     groups = {}
-    for monom, c in p.to_dict().items():
-        v = exact.flint.fmpq(int(c))
-        for i, x in sub:
-            e = int(monom[i])
-            if e:
-                if (i, e) not in pw:
-                    pw[i, e] = x ** e
-                v *= pw[i, e]
-        if v == 0:
-            continue
-        key = (int(monom[iG]) - int(monom[iz]), int(monom[iG]))
-        inner = groups.setdefault(key, {})
-        mono = tuple(int(monom[i]) for i in kept)
-        inner[mono] = inner.get(mono, 0) + v
-    qctx = exact.flint.fmpq_mpoly_ctx.get(tuple(names[i] for i in kept), "lex")
+    for monom, c in composed.to_dict().items():
+        key = (int(monom[0]) - int(monom[1]), int(monom[0]))
+        groups.setdefault(key, {})[tuple(int(e) for e in monom[2:])] = c
+    qctx = exact.flint.fmpq_mpoly_ctx.get(tuple(kept), "lex")
     coef = {}
     for (d, k), inner in groups.items():
-        c = qctx.from_dict({m: v for m, v in inner.items() if v != 0})
+        c = qctx.from_dict(inner)
         if not c.is_zero():
             coef.setdefault(d, []).append((k, c))
     if not coef:
         raise ValueError("P vanishes identically at these parameter values")
     s0 = min(coef)
-    return {d - s0: terms for d, terms in coef.items()}, qctx.constant(1), [names[i] for i in kept]
+    return {d - s0: terms for d, terms in coef.items()}, qctx.constant(1), kept
 
 
 def _moment_fractions(a, lam, mu, dq):
@@ -260,6 +270,15 @@ def _fraction_to_sympy(num, den, names, symbols):
     return n_expr / d_expr
 
 
+#: largest power of one generator (E, exp(r), sqrt(2), …) read in an irrational parameter
+#: value by :func:`_generator_polynomial`; beyond it the value is substituted after the
+#: recursion instead
+_MAX_GENERATOR_POWER = 64
+#: digits at which the recursion's divisor is checked to be non-zero at the generators'
+#: values, and the digits of cancellation beyond which it counts as zero
+_DIVISOR_DPS = 40
+_DIVISOR_DIGITS = 10
+
 #: (canonical FLINT polynomial key, order) → moments as fmpq_mpoly fractions
 _CACHE = OrderedDict()
 _CACHE_SIZE = 64
@@ -275,14 +294,18 @@ def _flint_polynomial(P):
     return exact.to_flint(P, ctx, ren), {f"c{i}": q for i, q in enumerate(params)}
 
 
-def _exact_fractions(p, subst, order):
-    key = (exact.poly_key(p), tuple(sorted(subst.items())), int(order))
+def _exact_fractions(p, subst, order, gen_names=()):
+    """(moment fractions, kept names, dq) of the recursion for ``p`` at ``subst`` (cached)."""
+    items = tuple(sorted((n, tuple(sorted(v.items())) if isinstance(v, dict) else v)
+                         for n, v in subst.items()))
+    key = (exact.poly_key(p), items, tuple(gen_names), int(order))
     hit = _CACHE.get(key)
     if hit is not None:
         _CACHE.move_to_end(key)
         return hit
-    coef, one, kept = _split(p, subst)
-    out = (_moment_fractions(*_recursion(coef, one, int(order))), kept)
+    coef, one, kept = _split(p, subst, gen_names)
+    a, lam, mu, dq = _recursion(coef, one, int(order))
+    out = (_moment_fractions(a, lam, mu, dq), kept, dq)
     _CACHE[key] = out
     while len(_CACHE) > _CACHE_SIZE:
         _CACHE.popitem(last=False)
@@ -331,7 +354,7 @@ def series_moments(P, order):
     if order == 0:
         return []
     p, back = _flint_polynomial(P)
-    fracs, kept = _exact_fractions(p, {}, order)
+    fracs, kept, _ = _exact_fractions(p, {}, order)
     return [_fraction_to_sympy(n, d, kept, back) for n, d in fracs]
 
 
@@ -340,10 +363,13 @@ def series_moments_at(P, values, order):
 
     Equal to ``[sp.expand(m.xreplace(values)) for m in series_moments(P, order)]`` without
     forming the symbolic moments: rational values are substituted into P's coefficients
-    before the recursion (it then runs over Q, or over Q[the other parameters]); parameters
-    with irrational values (θ₁ = e^{β²} − 1, …) stay symbols through the recursion and are
-    replaced at the end by composing the moment polynomials with their values written as
-    polynomials over Q in their own generators (``e``, ``exp(169/100)``, ``sqrt(2)``, …).
+    before the recursion; an irrational value that is a polynomial over Q in generators
+    (:func:`_generator_polynomial`: ``E``, ``exp(r)``, ``sqrt(2)``, ``pi``, each to a power
+    ≤ :data:`_MAX_GENERATOR_POWER`) is substituted too, the recursion then running over
+    Q[generators]; any other value (a Float, a higher power) stays a symbol through the
+    recursion and is substituted at the end (sympy's expand).  Since generators need not be
+    algebraically independent (exp(1/2)² = e), a divisor of the recursion that depends on
+    them is checked to be non-zero at their values (:func:`_check_divisor`).
 
     Parameters
     ----------
@@ -379,91 +405,115 @@ def series_moments_at(P, values, order):
     if order == 0:
         return []
     p, back = _flint_polynomial(P)
-    subst, later = {}, {}
+    subst, later, gens = {}, {}, []
     for name, sym in back.items():
         if sym not in values:
             continue
         v = sp.sympify(values[sym])
         if v.is_Rational:
             subst[name] = exact.flint.fmpq(int(v.p), int(v.q))
-        else:
+            continue
+        poly = _generator_polynomial(v, gens)
+        if poly is None:
             later[name] = v
-    fracs, kept = _exact_fractions(p, subst, order)
-    later = {n: v for n, v in later.items() if n in kept}
-    if not later:
-        return [_fraction_to_sympy(n, d, kept, back) for n, d in fracs]
-    composed = _compose(fracs, kept, later, back)
-    if composed is None:  # a value that is not a polynomial over Q in its generators
-        vals = {back[n]: v for n, v in later.items()}
-        return [sp.expand(_fraction_to_sympy(n, d, kept, back).xreplace(vals)) for n, d in fracs]
-    return composed
-
-
-def _compose(fracs, kept, later, back):
-    """The moment fractions with the parameters ``later`` (name → irrational sympy value)
-    replaced by their values, by composition in FLINT; None if a value is not a polynomial
-    over Q in generators of its own."""
-    gens, polys = [], {}
-    for name, v in later.items():
-        try:
-            poly = sp.Poly(v, domain=sp.QQ)
-        except (sp.PolynomialError, sp.polys.polyerrors.PolificationFailed,
-                sp.polys.polyerrors.GeneratorsNeeded, sp.polys.polyerrors.CoercionFailed):
-            return None
-        if any(g.free_symbols for g in poly.gens):
-            return None
-        idx = []
-        for g in poly.gens:
-            if g not in gens:
-                gens.append(g)
-            idx.append(gens.index(g))
-        polys[name] = (poly, idx)
-    symbolic = [n for n in kept if n not in later]
-    names = tuple(symbolic) + tuple(f"_g{i}" for i in range(len(gens)))
-    tctx = exact.flint.fmpq_mpoly_ctx.get(names, "lex")
-    tgens = tctx.gens()
-    images = []
-    for n in kept:
-        if n in later:
-            poly, idx = polys[n]
-            d = {}
-            for monom, c in poly.terms():
-                full = [0] * len(names)
-                for j, e in zip(idx, monom):
-                    full[len(symbolic) + j] += int(e)
-                d[tuple(full)] = exact.flint.fmpq(int(c.p), int(c.q))
-            images.append(tctx.from_dict(d))
         else:
-            images.append(tgens[symbolic.index(n)])
-    symbols = [back[n] for n in symbolic] + gens
-    # with one generator beside symbols, a sum of (rational × generator power × symbol
-    # powers) is already sympy's expanded form (a power of the generator that evaluates,
-    # sqrt(2)² = 2, is merged by Add's own collection of like terms)
-    simple = len(gens) == 1
+            subst[name] = poly
+    width = len(gens)
+    for name, v in subst.items():
+        if isinstance(v, dict):  # exponent tuples padded to the final number of generators
+            subst[name] = {m + (0,) * (width - len(m)): c for m, c in v.items()}
+    gen_names = tuple(f"_g{i}" for i in range(width))
+    fracs, kept, dq = _exact_fractions(p, subst, order, gen_names)
+    by_name = dict(back)
+    by_name.update(zip(gen_names, gens))
+    if gens and not dq.is_constant():
+        _check_divisor(dq, kept, by_name)
+    vals = {back[n]: v for n, v in later.items() if n in kept}
+    simple = width == 1 and not vals
     out = []
     for num, den in fracs:
-        cn = num.compose(*images, ctx=tctx)
-        if den is None and simple:
-            out.append(_sum_of_terms(cn, symbols))
+        if den is None and simple and len(kept) == 1:
+            out.append(_sum_of_terms(num, [by_name[n] for n in kept]))
             continue
-        cd = None if den is None else den.compose(*images, ctx=tctx)
-        names_l = list(names)
-        by_name = dict(zip(names_l, symbols))
-        out.append(sp.expand(_fraction_to_sympy(cn, cd, names_l, by_name)))
+        m = _fraction_to_sympy(num, den, kept, by_name)
+        out.append(sp.expand(m.xreplace(vals)) if (vals or gens) else m)
     return out
 
 
+def _generator_polynomial(v, gens):
+    """The exact number ``v`` as a polynomial over Q in generators: a dict {exponent tuple:
+    fmpq}, the generators (``E``, ``exp(169/100)``, ``sqrt(2)``, ``pi``, …, each a factor of a
+    term of expanded ``v`` other than a positive integer power) appended to ``gens`` as met;
+    None when ``v`` has a non-rational coefficient (a Float), free symbols, or a power of a
+    generator above :data:`_MAX_GENERATOR_POWER`.
+
+    Our own reading rather than ``sympy.Poly``: Poly takes exp(p/q) for exp(1/q)^p, a
+    polynomial of degree p (10^31 for a float β²), and builds it densely."""
+    if v.free_symbols:
+        return None
+    out = {}
+    for t in sp.Add.make_args(sp.expand(v)):
+        c, rest = t.as_coeff_Mul()
+        if not c.is_Rational:
+            return None
+        mono = {}
+        for f in sp.Mul.make_args(rest):
+            if f is sp.S.One:
+                continue
+            base, e = f, 1
+            if f.is_Pow and f.exp.is_Integer and f.exp > 0:
+                base, e = f.base, int(f.exp)
+            if base.is_Rational or not base.is_number or e > _MAX_GENERATOR_POWER:
+                return None
+            if base not in gens:
+                gens.append(base)
+            i = gens.index(base)
+            mono[i] = mono.get(i, 0) + e
+        key = tuple(mono.get(i, 0) for i in range(len(gens)))
+        out[key] = out.get(key, 0) + exact.flint.fmpq(int(c.p), int(c.q))
+    return {k + (0,) * (len(gens) - len(k)): c for k, c in out.items() if c != 0}
+
+
+def _check_divisor(dq, kept, by_name):
+    """Raise ValueError when the recursion's divisor dq, a non-zero polynomial in the
+    generators, vanishes at their values (generators need not be algebraically independent:
+    exp(1/2)² = e) or is too small to be told from 0 at :data:`_DIVISOR_DPS` digits."""
+    if any(not by_name[n].is_number for n in kept):
+        return  # symbols kept: dq is a polynomial in them, checked by the recursion
+    with workdps(_DIVISOR_DPS):
+        g = [to_mp(by_name[n]) for n in kept]
+        total, size = mpmath.mpf(0), mpmath.mpf(0)
+        for monom, c in dq.to_dict().items():
+            t = to_mp(sp.Rational(int(c.p), int(c.q)))
+            for x, e in zip(g, monom):
+                t *= x ** int(e)
+            total += t
+            size += abs(t)
+        if abs(total) <= mpmath.mpf(10) ** (_DIVISOR_DIGITS - _DIVISOR_DPS) * size:
+            raise ValueError("G ~ 1/z is not a simple root of P at infinity (the "
+                             "recursion's divisor vanishes at these values)")
+
+
 def _sum_of_terms(q, gens):
-    """An ``fmpq_mpoly`` as ``Add`` of its terms, its variables standing for ``gens``."""
+    """An ``fmpq_mpoly`` as ``Add`` of its terms, its variables standing for ``gens``.
+
+    When every power g^e met is a single factor in sympy (E**3, exp(3/4); not sqrt(2)**2 = 2
+    nor sqrt(2)**3 = 2·sqrt(2)) and there is one generator, the terms are assembled in
+    sympy's canonical order directly (:func:`exact._canonical_terms`, the same expression
+    ``Add(*terms)`` returns, without its assumption queries: most of the time of 50 exact
+    moments went there); otherwise by ``Mul``/``Add``."""
     pw = {}
-    args = []
+    raw = []
     for monom, c in q.to_dict().items():
-        term = [sp.Rational(int(c.p), int(c.q))]
+        keys = []
         for i, e in enumerate(monom):
             if e:
                 key = (i, int(e))
                 if key not in pw:
                     pw[key] = gens[i] ** key[1]
-                term.append(pw[key])
-        args.append(sp.Mul(*term))
-    return sp.Add(*args)
+                keys.append(key)
+        raw.append((keys, sp.Rational(int(c.p), int(c.q))))
+    single = all(len(keys) <= 1 for keys, _ in raw)
+    if single and not any(v.is_Rational or v.is_Mul or v.is_Add for v in pw.values()):
+        return exact._canonical_terms(raw, pw)
+    return sp.Add(*[sp.Mul(ci, *[pw[k] for k in keys]) for keys, ci in raw])

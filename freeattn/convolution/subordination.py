@@ -83,6 +83,12 @@ class AdditiveConvolution(SubordinationLaw):
     def _G_mp(self, u, z, dps):
         return self._inputs[0].value_mp(u[0], dps)[0]
 
+    def _fz(self, u, z, f):
+        return [np.ones_like(z), np.ones_like(z)]
+
+    def _G_dG(self, u, du, z, st):
+        return st[0][1], st[0][2] * du[0]  # G = G_μ(ω₁)
+
     def _atom_rule(self, dps):
         # Bercovici & Voiculescu 1998: (μ ⊞ ν)({a}) = max(0, μ({b}) + ν({a − b}) − 1)
         return [(b + c, mb + mc - 1) for b, mb in self.mu.atoms(dps) for c, mc in self.nu.atoms(dps)]
@@ -111,6 +117,13 @@ class _MultiplicativeSubordination(SubordinationLaw):
 
     def _G_mp(self, u, z, dps):
         return u[0] * self._inputs[0].value_mp(u[0], dps)[0] / z
+
+    def _fz(self, u, z, f):
+        return [-(fi + 1) / z for fi in f]  # f = A(u)/z − 1
+
+    def _G_dG(self, u, du, z, st):
+        g, dg = st[0][1], st[0][2]  # G = ω G_μ(ω)/z
+        return u[0] * g / z, (g + u[0] * dg) * du[0] / z - u[0] * g / (z * z)
 
 
 class MultiplicativeConvolution(_MultiplicativeSubordination):
@@ -222,6 +235,14 @@ class CompoundFreePoisson(SubordinationLaw):
     def _G_mp(self, u, z, dps):
         return 1 / u[0]
 
+    def _fz(self, u, z, f):
+        if self._half_line:  # f = f_raw/z, ∂f_raw/∂z = −1
+            return [-1 / z - f[0] / z]
+        return [-np.ones_like(z)]
+
+    def _G_dG(self, u, du, z, st):
+        return 1 / u[0], -du[0] / (u[0] * u[0])  # G = 1/ω
+
     def _atom_rule(self, dps):
         # π(μ, t) = lim ((1 − t/N) δ₀ + (t/N) μ)^{⊞N}: atom 1 − t(1 − μ({0})) at 0 if positive
         m0 = _mass_at_zero(self.mu.atoms(dps))
@@ -271,6 +292,12 @@ class AdditivePower(SubordinationLaw):
 
     def _G_mp(self, u, z, dps):
         return self._inputs[0].value_mp(u[0], dps)[0]
+
+    def _fz(self, u, z, f):
+        return [-np.ones_like(z)]
+
+    def _G_dG(self, u, du, z, st):
+        return st[0][1], st[0][2] * du[0]  # G = G_μ(ω)
 
     def _atom_rule(self, dps):
         # Belinschi & Bercovici 2004: μ^{⊞t}({t a}) = max(0, t μ({a}) − (t − 1))

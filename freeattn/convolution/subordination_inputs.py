@@ -6,7 +6,7 @@ import mpmath
 import numpy as np
 
 from ..laws.algebraic import AlgebraicLaw
-from ..laws.base import Law
+from ..laws.base import Law, Transformed
 from ._dispatch import hull, mean_of
 
 __all__ = []  # private to the subordination solver
@@ -35,6 +35,20 @@ class _Input:
         if not isinstance(law, Law):
             raise TypeError(f"expected a Law, got {type(law).__name__}")
         self.law = law
+        # a law solved by its own subordination system (a nested convolution): evaluated by
+        # Newton's method from its solution at the previous call's points, G′ by implicit
+        # differentiation (SubordinationLaw._value_warm), not by a full solve per call
+        self.warm, self._warm_law = getattr(law, "_value_warm", None), law
+        if (self.warm is None and isinstance(law, Transformed) and len(law._c) == 2
+                and hasattr(law.law, "_value_warm")):
+            # an affine image c₀ + c₁x of one: G(w) = G_base((w − c₀)/c₁)/c₁
+            base, (c0, c1) = law.law, law._c
+            self._warm_law = base
+
+            def warm(w, guess):
+                g, dg, st = base._value_warm((np.asarray(w, dtype=complex) - c0) / c1, guess)
+                return g / c1, dg / (c1 * c1), st
+            self.warm = warm
         self.poly = None
         if isinstance(law, AlgebraicLaw):
             cf = law._num.cf  # (deg + 1, deg_z + 1): rows G^deg..G^0, columns z^deg_z..z^0
@@ -96,6 +110,19 @@ class _Input:
                   & (g.imag <= _POLISH_RTOL * np.abs(g)))
         return g, ok
 
+    @property
+    def state_len(self):
+        """Length of this input's warm-start state tuple (w, G, G′, …)."""
+        return 3 if self.warm is None else 3 + self._warm_law._state_len()
+
+    def value_state(self, w, guess=None):
+        """(G(w), G′(w), state): ``state`` is the tuple of arrays the next call at nearby
+        points takes as ``guess`` ((w, G, G′) and, for a subordination law, its solution)."""
+        if self.warm is not None:
+            return self.warm(np.asarray(w, dtype=complex), guess)
+        g, dg = self.value(w, guess)
+        return g, dg, (np.asarray(w, dtype=complex), g, dg)
+
     def value(self, w, guess=None):
         """(G(w), G′(w)) for complex w with Im w ≥ 0 (real w: the limit from above).
 
@@ -131,6 +158,9 @@ class _Input:
             with np.errstate(all="ignore"):
                 _, pg, pz = self._poly_eval(g, w)
                 dg = -pz / pg
+            return g, dg
+        if self.warm is not None:
+            g, dg, _ = self.warm(w, guess)
             return g, dg
         g = self.law._cauchy_float(w)
         hook = getattr(self.law, "_cauchy_derivative_float", None)

@@ -22,8 +22,8 @@ from ..laws.base import Law
 from ..laws.generic import density_interval
 from ..quadrature.tables import cdf_sf, quantile
 from ..quadrature.theta import theta_of_x, x_of_theta
-from .subordination_inputs import (_POLISH_RTOL, _Input, _det, _put_state, _solve2,  # noqa: F401
-                                   _sub_state)
+from .subordination_inputs import (_DIFF_FLOOR, _DIFF_STEP, _POLISH_RTOL, _Input,  # noqa: F401
+                                   _det, _put_state, _solve2, _sub_state)
 
 __all__ = ["SubordinationLaw"]
 
@@ -58,6 +58,9 @@ _LADDER_FLOOR = 1e-9
 _FIXED_POINT_TOL = 1e-13
 #: a warm start confirms when the solution stays within 10 % of it plus this × the scale
 _WARM_SLACK = 1e-3
+#: a nested input's warm Newton takes its last step below this (relative): the error after
+#: it is its square, far below rounding
+_WARM_LAST = 1e-9
 #: the mpmath Newton on the subordination system stops at tolerance(dps, this): quadratic,
 #: its last step is far below it
 _MP_NEWTON_TOL = 1e-3
@@ -145,8 +148,7 @@ class SubordinationLaw(Law):
     def _ev(self, i, w, st, mp_dps=None):
         if mp_dps is not None:
             return self._inputs[i].value_mp(w, mp_dps)
-        g, dg = self._inputs[i].value(w, st.get(i))
-        st[i] = (w, g, dg)
+        g, dg, st[i] = self._inputs[i].value_state(w, st.get(i))
         return g, dg
 
     @property
@@ -156,6 +158,8 @@ class SubordinationLaw(Law):
             self._scale_v = max(abs(lo), abs(hi), hi - lo, TINY)
         return self._scale_v
 
+    # own Newton, not scipy.optimize.root: vectorised over thousands of points of a 1×1/2×2
+    # system, each keeping its best iterate, with the inputs' warm-start states threaded through
     def _newton(self, u, z, st, maxit, tol=_NEWTON_STEP_RTOL):
         """Vectorised Newton on the system; returns (u, converged mask, residual).
 
@@ -273,6 +277,132 @@ class SubordinationLaw(Law):
                 if self._n == 2 or len(self._inputs) == 2:
                     self._ev(1, u[-1], st)
         return u, G, ok
+
+    # ------------------------------------------------------------- as an input (nesting)
+    def _fz(self, u, z, f):
+        """∂f/∂z of the system's equations at (u, z) (``f``: their values there); the
+        subclasses' closed forms (f depends on z only explicitly)."""
+        raise NotImplementedError
+
+    def _G_dG(self, u, du, z, st):
+        """(G(z), G′(z)) from the solution u, its derivative du = u′(z) and the inputs'
+        states (their values at u)."""
+        raise NotImplementedError
+
+    def _state_len(self):
+        """Length of the warm state beyond (w, G, G′): u, u′ and the inputs' own states."""
+        return 2 * self._n + sum(inp.state_len for inp in self._inputs)
+
+    def _warm_newton(self, start, z, st, ok, u, du, maxit=6):
+        """Newton's method from a predicted solution (see :meth:`_value_warm`), in place on
+        ``u``, ``du`` and the inputs' states ``st`` for the points ``ok``; returns the points
+        that converged near their start.  The last step (below ``_WARM_LAST`` relative: the
+        error after it is its square) is applied to u and, to first order, to the inputs'
+        values, so a converged point costs one system evaluation more than its steps."""
+        act = np.flatnonzero(ok)
+        done = np.zeros(z.shape, bool)
+        cur = [a[act] for a in start]
+        size0 = sum(np.abs(a) for a in cur) + _WARM_SLACK * self._scale
+        for _ in range(maxit):
+            if act.size == 0:
+                break
+            za = z[act]
+            sa = _sub_state(st, act, z.size)
+            f, J = self._eqs(cur, za, sa)
+            d = _solve2(J, f)
+            dn = sum(np.abs(di) for di in d)
+            fin = np.isfinite(dn)
+            last = fin & (dn <= _WARM_LAST * (sum(np.abs(a) for a in cur) + TINY))
+            new = [a - di for a, di in zip(cur, d)]
+            if np.any(last):
+                deriv = [-x for x in _solve2(J, self._fz(cur, za, f))]
+                for i, v in sa.items():  # the inputs' values moved to the last iterate
+                    j = min(i, self._n - 1)  # input i is evaluated at u_i (u₀ when n = 1)
+                    step = np.where(last, new[j] - cur[j], 0)
+                    sa[i] = (np.where(last, new[j], v[0]), v[1] + v[2] * step, *v[2:])
+                near = sum(np.abs(a - b) for a, b in zip(new, [s_[act] for s_ in start])) \
+                    <= 0.1 * size0
+                good = last & near
+                for a, b in zip(u, new):
+                    a[act[good]] = b[good]
+                for a, b in zip(du, deriv):
+                    a[act[good]] = b[good]
+                done[act[good]] = True
+            _put_state(st, sa, act, z.size)
+            keep = fin & ~last
+            act, size0 = act[keep], size0[keep]
+            cur = [self._project(a[keep], c[keep]) for a, c in zip(new, cur)]
+        return done
+
+    def _value_warm(self, w, guess):
+        """(G(w), G′(w), state) for this law as the input of another subordination system
+        (a nested convolution such as (μ ⊞ μ) ⊞ μ), vectorised over w, Im w ≥ 0 (real w: the
+        limit from above).
+
+        The outer solver evaluates its inputs at slowly moving points (its fixed-point,
+        ladder and Newton iterates); a full solve per evaluation (fixed point, ladder, Newton:
+        ~10² system evaluations) made one outer step cost as much as a whole one-level law and
+        the nested law did not return in 560 s (issue 21 item 10).  Here ``guess`` — the state
+        of the previous call at nearby points w₀ — holds the solution u(w₀) and u′(w₀): Newton
+        starts from the prediction u(w₀) + u′(w₀)(w − w₀) and is accepted where it converges
+        near it (as the on-axis warm start, :meth:`_on_axis`); the other points are solved in
+        full.  G′ = dG/du · u′ with u′ = −(∂f/∂u)⁻¹ ∂f/∂z (implicit differentiation, no
+        difference quotient)."""
+        w = np.asarray(w, dtype=complex)
+        shape = w.shape
+        w = w.reshape(-1)
+        N, n = w.size, self._n
+        lower = w.imag < 0
+        wq = np.where(lower, w.conj(), w)
+        st = {}
+        ok = np.zeros(N, bool)
+        u = [np.full(N, np.nan + 0j) for _ in range(n)]
+        du = [np.full(N, np.nan + 0j) for _ in range(n)]
+        if guess is not None and len(guess) == 3 + self._state_len() and guess[0].shape == (N,):
+            w0, u0, du0 = guess[0], guess[3:3 + n], guess[3 + n:3 + 2 * n]
+            off = 3 + 2 * n
+            for i, inp in enumerate(self._inputs):
+                st[i] = tuple(c.copy() for c in guess[off:off + inp.state_len])
+                off += inp.state_len
+            with np.errstate(all="ignore"):
+                start = [np.where(np.isfinite(d) & np.isfinite(w0), a + d * (wq - w0), a)
+                         for a, d in zip(u0, du0)]
+                ok = np.isfinite(sum(start))
+                ok = self._warm_newton(start, wq, st, ok, u, du)
+        if not np.all(ok):
+            idx = np.flatnonzero(~ok)
+            st2 = {}
+            u2, _, ok2 = self._solve_float(wq[idx], states=st2)
+            with np.errstate(all="ignore"):
+                f, J = self._eqs(u2, wq[idx], st2)
+                d2 = [-d for d in _solve2(J, self._fz(u2, wq[idx], f))]
+            for a, b in zip(u + du, u2 + d2):
+                a[idx] = b
+            ok[idx] = ok2
+            _put_state(st, st2, idx, N)
+        with np.errstate(all="ignore"):
+            G, dG = self._G_dG(u, du, wq, st)
+        ok &= np.isfinite(G) & np.isfinite(dG)
+        real = ok & (wq.imag == 0)
+        if np.any(real):  # G is real on a gap: a non-real value is a wrong sheet there
+            gap = np.zeros(N, bool)
+            gap[real] = self._spectrum_distance(wq.real[real]) > 0
+            ok &= ~(gap & (np.abs(G.imag) > _GAP_IMAG_RTOL * np.abs(G)))
+        if not np.all(ok):  # the one-point route (gap means, its errors) for the rest
+            bad = np.flatnonzero(~ok)
+            wb = wq[bad]
+            G[bad] = self._cauchy_float(wb)
+            h = _DIFF_STEP * np.maximum(np.abs(wb.imag), _DIFF_FLOOR * (1 + np.abs(wb)))
+            dG[bad] = (self._cauchy_float(wb + h) - self._cauchy_float(wb - h)) / (2 * h)
+            for a in u + du:
+                a[bad] = np.nan
+        state = (wq, G, dG, *u, *du)
+        for i, inp in enumerate(self._inputs):
+            state += tuple(st[i]) if i in st and len(st[i]) == inp.state_len else tuple(
+                np.full(N, np.nan + 0j) for _ in range(inp.state_len))
+        G = np.where(lower, G.conj(), G).reshape(shape)
+        dG = np.where(lower, dG.conj(), dG).reshape(shape)
+        return G, dG, state
 
     def _cauchy_float(self, zz):
         zz = np.asarray(zz, dtype=complex)
@@ -599,6 +729,8 @@ class SubordinationLaw(Law):
                 b = xs[k]
         return a, b, u_a
 
+    # own Newton on the real critical system with complex-step derivatives (exact to rounding;
+    # scipy.optimize.fsolve differences its Jacobian forward, to ~√eps)
     def _refine_edge(self, x_out, x_in, u_out):
         """Edge between a point x_out off the support and a point x_in inside it: the bracket
         is shrunk by vectorised sub-grids, then the edge is polished as the real critical

@@ -14,9 +14,10 @@ from .._validation import ParameterError, exact, finite_real, integer_at_least, 
 from ..algebraic.atoms import AtomAtZero, AtomsMixin
 from ..algebraic.branch import BranchMixin
 from ..algebraic.density import DensityMixin
+from ..algebraic.exact import NotConvertible, flint_enabled
 from ..algebraic.exact import free_symbols as _free_symbols, is_expanded as _known_expanded
 from ..algebraic.local import LocalMixin
-from ..algebraic.numeric import BranchData, NumericPolynomial
+from ..algebraic.numeric import BranchData, NumericPolynomial, structure_key
 from ..algebraic.parse import as_polynomial
 from ..algebraic.positivity import is_positive_by_construction, mark_positive
 from ..algebraic.paths import PathsMixin
@@ -24,12 +25,17 @@ from ..algebraic.discriminant import discriminant_structure_seen
 from ..algebraic.eliminations import pushforward_polynomial
 from ..algebraic.polynomial import (G, affine_polynomial, r_relation, s_relation, series_moments,
                                     stieltjes_factor, substitute_polynomial, z)
-from ..algebraic.series import series_moments_numeric
+from ..algebraic.series import series_moments_at, series_moments_numeric
 from ..quadrature.tables import atom_quantile_mp, cdf_sf, newton_mp, quantile
 from ._params import fresh
 from .base import Law, _coefficients
 
 __all__ = ["AlgebraicLaw", "AtomAtZero"]
+
+#: the caches of a law built on its float64 branch classification (dropped by _reclassify)
+_BRANCH_DEPENDENT = ("_branch_cache", "_tables", "_hard_edges", "_cdf_tables",
+                     "_quick_interval_masses", "_zero_sheets_merge", "_bp_cache",
+                     "_mass_mp_cache", "_atom_cache", "_tiny_cache", "_mass_verdict")
 
 #: most parameter symbols for which the discriminant is taken with parameters symbolic
 #: (FLINT: ~1 s once for 5 parameters; the full-layer law's 8 take minutes)
@@ -183,14 +189,24 @@ class AlgebraicLaw(DensityMixin, BranchMixin, PathsMixin, LocalMixin, AtomsMixin
         dps = FLOAT_REFERENCE_DPS if dps is None else max(int(dps), FLOAT_REFERENCE_DPS)
         cache = self.__dict__.setdefault("_branch_cache", {})
         if dps not in cache:
+            before = {k for k in _BRANCH_DEPENDENT if k in self.__dict__}
             symbolic = self._symbolic_route
+            # a new point of a structure met before starts from the last point's
+            # classification (BranchData._classify_from), on the float64 route only: its mass
+            # check confirms the carried-over classes (_confirm_reuse)
+            key = structure_key(self._factor) if dps == FLOAT_REFERENCE_DPS else None
+            reuse = None if key is None or self.__dict__.get("_fresh_classification") else key
             if symbolic:
                 try:
-                    cache[dps] = BranchData(self._num, self._factor, dps, evaluator=self._num_full)
+                    cache[dps] = BranchData(self._num, self._factor, dps, evaluator=self._num_full,
+                                            reuse=reuse)
                 except ValueError:  # a factor vanishes at these values: the exact route
                     symbolic = False
             if not symbolic:
-                cache[dps] = BranchData(self._num, self._reduced, dps)
+                cache[dps] = BranchData(self._num, self._reduced, dps, reuse=reuse)
+            if getattr(cache[dps], "reused", False):
+                self._confirm_reuse(dps, before)  # may drop it and classify afresh
+                return self._branch(dps)
         return cache[dps]
 
     # ------------------------------------------------------ moments / transforms
@@ -198,8 +214,16 @@ class AlgebraicLaw(DensityMixin, BranchMixin, PathsMixin, LocalMixin, AtomsMixin
         """First ``order`` moments as exact sympy expressions, from the series of G at ∞."""
         cache = self.__dict__.setdefault("_moment_cache", [])
         if len(cache) < order:
-            ms = series_moments(self._factor, order)
-            cache[:] = [sp.expand(m.xreplace(self.values)) for m in ms]
+            ms = None
+            if flint_enabled():
+                try:  # the FLINT recursion with the values substituted before it starts
+                    ms = series_moments_at(self._factor, self.values, order)
+                except NotConvertible:  # coefficients FLINT does not take
+                    pass
+            if ms is None:  # sympy's expansion in every parameter, then the values
+                ms = [sp.expand(m.xreplace(self.values))
+                      for m in series_moments(self._factor, order)]
+            cache[:] = ms
         return cache[:order]
 
     def _moments_mp(self, order, dps):
@@ -288,6 +312,20 @@ class AlgebraicLaw(DensityMixin, BranchMixin, PathsMixin, LocalMixin, AtomsMixin
             self.__dict__["_mass_verdict"] = verdict
         if verdict:
             raise ArithmeticError(verdict)
+
+    def _confirm_reuse(self, dps, before):
+        """A classification carried over from the previous point of the structure stands
+        only if atoms and support intervals then carry mass 1 (within ``MASS_TOL``); else
+        it and every cache built on it since (those not in ``before``) are forgotten and the
+        law classifies afresh (tracked from far above), once."""
+        total = sum(float(m) for _, m in self._atoms_raw(None)) + sum(self._quick_interval_masses)
+        if abs(total - 1.0) <= MASS_TOL:
+            return
+        self.__dict__["_branch_cache"].pop(dps, None)
+        for key in _BRANCH_DEPENDENT:
+            if key not in before and key != "_branch_cache":
+                self.__dict__.pop(key, None)
+        self.__dict__["_fresh_classification"] = True
 
 
     def _pdf_float(self, x):

@@ -21,7 +21,11 @@ each hook takes); overriding any of them is a fast path.  :class:`Transformed` (
 """
 from __future__ import annotations
 
+import decimal
+import fractions
+import functools
 import html
+import inspect
 import math
 import numbers
 
@@ -29,34 +33,250 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from .._context import inner_dps, mp_route, round_back, to_mp, tolerance, workdps
+from .._context import (FLOAT_REFERENCE_DPS, GUARD_DPS, inner_dps, mp_route, round_back, to_mp,
+                        tolerance, workdps)
 from ..algebraic.positivity import is_positive_by_construction, mark_positive  # noqa: F401 (re-exported)
 from ..algebraic.roots import polyroots
 from ..transforms.cumulants import free_cumulants_from_moments
 from ..transforms.evaluate import r_transform as _r_transform, s_transform as _s_transform
 from .._validation import (LawType, Param, ParameterError, ParameterTypeError, check_method,
                            check_points, check_probabilities, dps_or_none, finite_real,
-                           in_closed_interval, integer_at_least, positive)
+                           in_closed_interval, integer_at_least, moment_order, positive,
+                           MAX_DPS)
 from .generic import (GenericRoutes, RICHARDSON_LEVELS, adaptive_mp_quad as _adaptive_mp_quad,  # noqa: F401
                       adaptive_theta_quad, richardson)
+from ..quadrature.theta import theta_of_x as _theta_of_x
 
 __all__ = ["Law", "Transformed"]
 
 
-def _comparable(v):
-    """A hashable stand-in for a parameter value (TypeError for anything else)."""
-    if v is None or isinstance(v, (str, Law)):
+# ------------------------------------------------------------------ equality by value
+class _Unkeyable(TypeError):
+    """A value with no canonical form (the law then compares by identity)."""
+
+
+def _exact_real(v):
+    """The exact value of a real number as int or Fraction (1.0 and 1 the same, a float its
+    binary value: 0.1 is not 1/10), or a tagged non-finite value."""
+    if isinstance(v, (bool, np.bool_)):
+        return ("bool", bool(v))
+    if isinstance(v, numbers.Integral):
+        return int(v)
+    if isinstance(v, fractions.Fraction):
         return v
-    if isinstance(v, numbers.Number):
-        hash(v)
+    if isinstance(v, decimal.Decimal):
+        return fractions.Fraction(v) if v.is_finite() else ("nonfinite", str(v))
+    if isinstance(v, mpmath.mpf):
+        if not mpmath.isfinite(v):
+            return ("nonfinite", str(v))
+        man, exp = v.man_exp
+        return fractions.Fraction(man) * fractions.Fraction(2) ** exp if man else 0
+    f = float(v)
+    if not math.isfinite(f):
+        return ("nonfinite", repr(f))
+    return fractions.Fraction(f)
+
+
+def _canonical(v, subs=None):
+    """A hashable canonical form of a law's defining value (:meth:`Law._key`).
+
+    Numbers by their exact values (1.0 == 1, −0.0 == 0, a float is its binary value, so that
+    ``0.1`` and ``sympy.Rational(1, 10)`` differ); sympy numbers likewise and other sympy
+    expressions structurally, with ``subs`` (parameter symbol → exact value) substituted;
+    real arrays by their float64 bytes (−0 as 0), sequences (list or tuple alike) and dicts
+    entry by entry; laws as themselves (compared by their own keys); a callable or any other
+    object with identity equality as itself.  Raises :class:`_Unkeyable` for an unhashable
+    value without a canonical form."""
+    if v is None or isinstance(v, (str, bytes, Law)):
         return v
+    if isinstance(v, (bool, np.bool_)):
+        return ("bool", bool(v))
+    if isinstance(v, sp.Basic):
+        if subs:
+            v = v.xreplace(subs)
+        if v.is_Rational:
+            return fractions.Fraction(int(v.p), int(v.q))
+        if v.is_Float:
+            return _exact_real(mpmath.mpf(v._mpf_))
+        return v
+    if isinstance(v, (numbers.Real, decimal.Decimal, mpmath.mpf)):
+        return _exact_real(v)
+    if isinstance(v, (numbers.Complex, mpmath.mpc)):
+        c = complex(v) if not isinstance(v, mpmath.mpc) else v
+        return ("complex", _exact_real(c.real), _exact_real(c.imag))
+    if isinstance(v, np.polynomial.Polynomial):
+        v = v.coef
     if isinstance(v, np.ndarray):
-        return (v.dtype.str, v.shape, v.tobytes())
+        if v.dtype.kind in "biuf":
+            arr = np.ascontiguousarray(v, dtype=float) + 0.0  # −0.0 + 0.0 = 0.0
+            return ("array", arr.shape, arr.tobytes())
+        if v.dtype.kind == "c":
+            arr = np.ascontiguousarray(v, dtype=complex) + 0.0
+            return ("carray", arr.shape, arr.tobytes())
+        return ("oarray", v.shape, tuple(_canonical(u, subs) for u in v.reshape(-1)))
     if isinstance(v, (list, tuple)):
-        return tuple(_comparable(u) for u in v)
+        return ("seq", tuple(_canonical(u, subs) for u in v))
     if isinstance(v, dict):
-        return tuple(sorted((str(k), _comparable(u)) for k, u in v.items()))
-    raise TypeError(type(v).__name__)
+        return ("dict", frozenset((_canonical(k, subs), _canonical(u, subs))
+                                  for k, u in v.items()))
+    try:
+        hash(v)
+    except TypeError:
+        raise _Unkeyable(type(v).__name__) from None
+    return v  # a callable (or another hashable object): equal to itself only
+
+
+def _snapshot(v):
+    """A constructor argument as recorded for the key: containers copied (a caller's list or
+    array mutated later does not change the law's key)."""
+    if isinstance(v, np.ndarray):
+        return v.copy()
+    if isinstance(v, (list, tuple)):
+        return tuple(_snapshot(u) for u in v)
+    if isinstance(v, dict):
+        return {k: _snapshot(u) for k, u in v.items()}
+    return v
+
+
+#: constructor arguments that only name a law for display (never part of its key)
+_DISPLAY_ARGUMENTS = frozenset({"name"})
+#: attributes a builder sets after construction that say what a law describes (the matrix
+#: kind of freeattn.montecarlo and its parameters): part of the key where present
+_DESCRIPTION_ATTRIBUTES = ("describes", "params")
+
+
+@functools.lru_cache(maxsize=None)
+def _init_signature(cls):
+    try:
+        return inspect.signature(cls.__init__)
+    except (TypeError, ValueError):
+        return None
+
+
+def _bound_arguments(cls, args, kwargs):
+    """The constructor's arguments by name, defaults applied (``Semicircle(1)`` and
+    ``Semicircle(variance=1.0)`` alike), less the display-only ones; None if they do not
+    bind."""
+    sig = _init_signature(cls)
+    if sig is None:
+        return None
+    try:
+        bound = sig.bind(None, *args, **kwargs)
+    except TypeError:
+        return None
+    bound.apply_defaults()
+    items = list(bound.arguments.items())[1:]  # less self
+    out = {}
+    for name, value in items:
+        kind = sig.parameters[name].kind
+        if kind is inspect.Parameter.VAR_KEYWORD:
+            out.update({k: u for k, u in value.items() if k not in _DISPLAY_ARGUMENTS})
+        elif name not in _DISPLAY_ARGUMENTS:
+            out[name] = value
+    return out
+
+
+def _canonical_arguments(arguments):
+    """The canonical key of bound constructor arguments: a dict argument mapping sympy
+    symbols to values (AlgebraicLaw's ``values``) is substituted into the sympy expressions
+    among the others, whose parameter symbols are fresh per instance (two builds of the same
+    law carry different symbol names); it stays in the key only when a text argument might
+    refer to it by name."""
+    subs, maps = {}, []
+    for name, v in arguments.items():
+        if isinstance(v, dict) and v and all(isinstance(k, sp.Symbol) for k in v):
+            subs.update(v)
+            maps.append(name)
+    keep_maps = any(isinstance(v, str) for v in arguments.values())
+    return tuple((name, _canonical(v, subs)) for name, v in sorted(arguments.items())
+                 if keep_maps or name not in maps)
+
+
+#: precisions tried by Law._central_moments (the first, then one with the cancelled digits)
+_CENTRAL_MOMENT_TRIES = 3
+
+
+def _identity(x):
+    """E[X]: the default function of :meth:`Law.expect` (scipy's)."""
+    return x
+
+
+def _cut_panels(panels, lo, hi):
+    """θ-panel boundaries cut to [lo, hi] (None when empty)."""
+    lo, hi = float(lo), float(hi)
+    if not hi > lo:
+        return None
+    inner = [float(p) for p in np.asarray(panels, dtype=float) if lo < p < hi]
+    return np.array([lo] + inner + [hi])
+
+
+def _theta_mp(a, b, x):
+    """θ of x on [a, b] at the working precision: x = a + (b − a) sin²(θ/2)."""
+    u = (x - a) / (b - a)
+    return 2 * mpmath.asin(mpmath.sqrt(min(max(u, mpmath.mpf(0)), mpmath.mpf(1))))
+
+
+#: public methods whose arguments the one filter (:func:`_filter_arguments`) checks first:
+#: every method with a ``dps`` argument, and ``moment`` (its order)
+def _filter_arguments(fn):
+    """Wrap a public method so that ``dps`` (:func:`freeattn._validation.dps_or_none`: None
+    or an integer in [5, MAX_DPS]) and a moment's order (:func:`~freeattn._validation.
+    moment_order`; scipy's keyword ``order`` and our ``k`` both accepted) are checked before
+    the method runs, whichever class defines it: an override cannot skip the filter."""
+    if getattr(fn, "_filtered", False) or not inspect.isfunction(fn):
+        return fn
+    try:
+        names = list(inspect.signature(fn).parameters)
+    except (TypeError, ValueError):
+        return fn
+    is_moment = fn.__name__ == "moment" and len(names) > 1
+    if "dps" not in names and not is_moment:
+        return fn
+    filter_slot = names.index("dps") - 1 if "dps" in names else None
+    first = names[1] if is_moment else None
+
+    @functools.wraps(fn)
+    def filtered(self, *args, **kwargs):
+        if is_moment:
+            label = first
+            for alias in ("order", "k"):
+                if alias != first and alias in kwargs:
+                    if args or first in kwargs:
+                        raise TypeError(f"moment() got the order twice ({alias}= and {first})")
+                    label = alias
+                    args = (kwargs.pop(alias),) + args
+            if args:
+                args = (moment_order(label, args[0]),) + args[1:]
+            elif first in kwargs:
+                kwargs[first] = moment_order(first, kwargs[first])
+            else:
+                raise TypeError("moment() missing its order (order=, or k=)")
+        if filter_slot is not None:
+            if len(args) > filter_slot:
+                args = args[:filter_slot] + (dps_or_none(args[filter_slot]),) + args[filter_slot + 1:]
+            elif "dps" in kwargs:
+                kwargs["dps"] = dps_or_none(kwargs["dps"])
+        return fn(self, *args, **kwargs)
+
+    filtered._filtered = True
+    return filtered
+
+
+def _install_filters(cls):
+    """Put :func:`_filter_arguments` on every public method ``cls`` defines or takes from a
+    mixin that is not a law (AlgebraicLaw's algebraic mixins)."""
+    for name in dir(cls):
+        if name.startswith("_"):
+            continue
+        owner = next((k for k in cls.__mro__ if name in vars(k)), None)
+        if owner is None or (owner is not cls and isinstance(owner, type)
+                             and issubclass(owner, Law)):
+            continue  # filtered where it is defined
+        fn = vars(owner)[name]
+        if inspect.isfunction(fn) and not getattr(fn, "_filtered", False):
+            wrapped = _filter_arguments(fn)
+            if wrapped is not fn:
+                setattr(cls, name, wrapped)
 
 
 class Law(GenericRoutes):
@@ -80,6 +300,20 @@ class Law(GenericRoutes):
     name = "law"
     #: declared parameters (see :class:`freeattn._validation.Param`)
     parameters = ()
+
+    def __new__(cls, *args, **kwargs):
+        # equality by value: the constructor's arguments are recorded here, before __init__
+        # casts or renames anything (an exact 1/10 stays 1/10, a polynomial's fresh symbols
+        # are substituted by their values in the key); a class with its own _key needs none
+        self = super().__new__(cls)
+        if cls._key is Law._key:
+            self.__dict__["_law_arguments"] = (tuple(_snapshot(a) for a in args),
+                                               {k: _snapshot(v) for k, v in kwargs.items()})
+        return self
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        _install_filters(cls)
 
     # ------------------------------------------------------------------ helpers
     #: the type filter of every pointwise method (:func:`freeattn._validation.check_points`)
@@ -221,21 +455,55 @@ class Law(GenericRoutes):
                            at_inf=lambda s: 1.0 if s > 0 else 0.0, method="cdf")
 
     def logcdf(self, x, dps=None):
-        """log cdf(x) (−inf below the support)."""
-        if dps is None:
-            self._check_points(x, "x", method="logcdf")
-            c = np.asarray(self.cdf(x))
-            with np.errstate(divide="ignore"):
-                out = np.log(c)
-            return out[()] if out.ndim == 0 else out
-        return self._apply(x, dps, None, lambda v, d: self._log_mp(self._cdf_mp(v, d), d),
-                           at_inf=lambda s: 0.0 if s > 0 else -math.inf, method="logcdf")
+        """log cdf(x): −inf below the support, 0 above it.
+
+        Where cdf(x) > 1/2, log1p(−sf(x)) (sf computed from the right end), so that the upper
+        tail keeps its relative accuracy (log cdf ≈ −sf there); log cdf(x) elsewhere.
+        Shapes and ``dps`` as in :meth:`pdf`.
+        """
+        return self._log_tail(x, dps, "logcdf", self.cdf, self.sf, self._cdf_mp, self._sf_mp,
+                              lambda s: 0.0 if s > 0 else -math.inf)
 
     def sf(self, x, dps=None):
-        """Survival function μ((x, ∞)) = 1 − cdf(x), computed directly (accurate in the
-        upper tail); sf(−inf) = 1, sf(+inf) = 0."""
+        """Survival function μ((x, ∞)) = 1 − cdf(x), computed directly from the right end
+        (accurate in the upper tail); sf(−inf) = 1, sf(+inf) = 0."""
         return self._apply(x, dps, self._sf_float, self._sf_mp,
                            at_inf=lambda s: 0.0 if s > 0 else 1.0, method="sf")
+
+    def logsf(self, x, dps=None):
+        """log sf(x) = log μ((x, ∞)) (scipy's ``logsf``): 0 below the support, −inf above.
+
+        log sf(x) from the survival function itself (computed from the right end, so that
+        the deep upper tail keeps its relative accuracy: MP(1).logsf(4 − 1e−12) = log
+        5.305e−20, where log(1 − cdf) would be −inf or wrong); where sf(x) > 1/2,
+        log1p(−cdf(x)), accurate in the lower tail.  Shapes and ``dps`` as in :meth:`pdf`.
+        """
+        return self._log_tail(x, dps, "logsf", self.sf, self.cdf, self._sf_mp, self._cdf_mp,
+                              lambda s: -math.inf if s > 0 else 0.0)
+
+    def _log_tail(self, x, dps, method, near, far, near_mp, far_mp, at_inf):
+        """log near(x) with near + far = 1: log(near) where near ≤ 1/2, log1p(−far) else."""
+        if dps is None:
+            self._check_points(x, "x", method=method)
+            p = np.asarray(near(x), dtype=float)
+            out = np.empty(p.shape)
+            flat, res = p.reshape(-1), out.reshape(-1)
+            big = flat > 0.5
+            with np.errstate(divide="ignore"):
+                res[~big] = np.log(flat[~big])
+            if big.any():
+                xs = np.asarray(x, dtype=float).reshape(-1)[big]
+                res[big] = np.log1p(-np.asarray(far(xs), dtype=float))
+            return out[()] if out.ndim == 0 else out
+
+        def one(v, d):
+            p = near_mp(v, d)
+            with mpmath.workdps(d):
+                if p > mpmath.mpf(1) / 2:
+                    return mpmath.log1p(-far_mp(v, d))
+                return mpmath.log(p) if p > 0 else mpmath.ninf
+
+        return self._apply(x, dps, None, one, at_inf=at_inf, method=method)
 
     @staticmethod
     def _log_mp(v, dps):
@@ -328,8 +596,14 @@ class Law(GenericRoutes):
         ----------
         size : int or tuple of int, optional
             Output shape (``None``: one float).
-        random_state : None, int or numpy.random.Generator
-            Seed or generator (``numpy.random.default_rng`` semantics).
+        random_state : None, int, numpy.random.Generator or numpy.random.RandomState
+            As scipy.stats accepts it.  A ``Generator`` or ``RandomState`` is used as given
+            (U = ``random_state.uniform(size=size)``, the draw scipy's inverse-cdf sampling
+            makes, so that the same generator gives scipy's variates); ``None`` is numpy's
+            global ``RandomState`` (``numpy.random.seed`` applies), as in scipy.  An integer
+            seeds ``numpy.random.default_rng`` (scipy seeds a ``RandomState``: an int seed
+            gives other numbers than scipy's, and the same numbers as freeattn always did);
+            a ``BitGenerator`` or ``SeedSequence`` also seeds a ``Generator``.
 
         Returns
         -------
@@ -339,18 +613,25 @@ class Law(GenericRoutes):
         ------
         ParameterError
             If ``size`` is not None, a non-negative integer or a tuple of them (naming
-            ``size``), or ``random_state`` is not None, an integer >= 0, a
-            ``numpy.random.Generator``/``BitGenerator``/``SeedSequence``.
+            ``size``), or ``random_state`` is none of the above (naming ``random_state``).
         """
         size = self._check_size(size)
-        if isinstance(random_state, np.random.Generator):
+        if isinstance(random_state, (np.random.Generator, np.random.RandomState)):
             rng = random_state
-        elif random_state is None or isinstance(
-                random_state, (np.random.BitGenerator, np.random.SeedSequence)):
+        elif random_state is None:
+            rng = np.random.mtrand._rand  # numpy's global RandomState, as scipy's None
+        elif isinstance(random_state, (np.random.BitGenerator, np.random.SeedSequence)):
             rng = np.random.default_rng(random_state)
         else:
-            rng = np.random.default_rng(integer_at_least("random_state", random_state, 0))
-        u = rng.random(size)
+            try:
+                seed = integer_at_least("random_state", random_state, 0)
+            except ParameterError:
+                raise ParameterTypeError(
+                    "random_state", f"random_state must be None, an integer >= 0, a "
+                                    f"numpy.random.Generator or RandomState (or a BitGenerator/"
+                                    f"SeedSequence), got {random_state!r}"[:300]) from None
+            rng = np.random.default_rng(seed)
+        u = rng.uniform(size=size)
         return self.ppf(u)
 
     @staticmethod
@@ -462,8 +743,9 @@ class Law(GenericRoutes):
         return self.moment(1, dps)
 
     def var(self, dps=None):
-        """Variance m₂ − m₁²."""
-        return self.moment(2, dps) - self.moment(1, dps) ** 2
+        """Variance μ₂ = m₂ − m₁² (from raw moments at 30 digits where the law knows its
+        moments exactly or by series, so that a law far from 0 keeps its variance)."""
+        return self._central_moments(2, dps)[1]
 
     def std(self, dps=None):
         """Standard deviation sqrt(var)."""
@@ -473,15 +755,146 @@ class Law(GenericRoutes):
         with mpmath.workdps(dps):
             return mpmath.sqrt(v)
 
-    def expect(self, func, dps=None):
-        """E[f(X)] = Σ_atoms w f(a) + ∫ f(x) ρ(x) dx.
+    def _central_moments(self, n, dps):
+        """[m₁, μ₂, …, μ_n]: the mean and the central moments μ_j = Σ_i C(j, i) m_i (−m₁)^{j−i}.
+
+        The raw moments are taken at ``dps`` plus guard digits, or, in float64, at
+        ``FLOAT_REFERENCE_DPS`` digits where the law has exact moments (series or sums: cheap
+        at any precision) and combined there, so that μ_j does not lose the digits that
+        cancel when |m₁| ≫ σ; a law whose moments are quadratures combines its float64
+        moments (scipy's rule for ``stats``)."""
+        if dps is None and not self._exact_moments_known():
+            m = [1.0] + [float(self.moment(k)) for k in range(1, n + 1)]
+            return [m[1]] + [math.fsum(math.comb(j, i) * m[i] * (-m[1]) ** (j - i)
+                                       for i in range(j + 1)) for j in range(2, n + 1)]
+        target = FLOAT_REFERENCE_DPS if dps is None else inner_dps(dps)
+        work = target
+        for _ in range(_CENTRAL_MOMENT_TRIES):
+            m = [mpmath.mpf(1)] + [self.moment(k, dps=work) for k in range(1, n + 1)]
+            with mpmath.workdps(work):
+                m = [mpmath.mpf(v) for v in m]
+                terms = [[math.comb(j, i) * m[i] * (-m[1]) ** (j - i) for i in range(j + 1)]
+                         for j in range(2, n + 1)]
+                out = [m[1]] + [mpmath.fsum(t) for t in terms]
+                # the digits that cancel in Σ_i (far from 0, |m₁| ≫ σ): redo with them added
+                lost = max((mpmath.log10(max(abs(u) for u in t) / abs(v)) if v else work
+                            for t, v in zip(terms, out[1:])), default=0)
+            if lost <= work - target or work >= MAX_DPS:
+                break
+            work = min(MAX_DPS, target + int(lost) + GUARD_DPS)
+        if dps is None:
+            return [float(v) for v in out]
+        return [round_back(v, dps) for v in out]
+
+    def _exact_moments_known(self):
+        """Whether the law knows its moments exactly (series, sums, closed forms), so that
+        moments at any precision are cheap (no mpmath quadrature)."""
+        return self._overrides("exact_moments")
+
+    #: the letters of :meth:`stats` (scipy's)
+    _STATS = "mvsk"
+
+    def stats(self, moments="mv", dps=None):
+        """Mean ('m'), variance ('v'), skewness ('s') and excess kurtosis ('k'), as
+        ``scipy.stats.rv_continuous.stats``.
 
         Parameters
         ----------
-        func : callable
-            Float route: a vectorised real function of a float ndarray (numpy ufunc style);
-            ``dps`` route: a function of one mpf.
+        moments : str, default 'mv'
+            Letters from 'mvsk', in any order; one value per letter, in scipy's order m, v,
+            s, k.
         dps : int, optional
+
+        Returns
+        -------
+        float (one letter) or tuple of floats (mpf with ``dps``)
+            s = μ₃/μ₂^{3/2}, k = μ₄/μ₂² − 3 (Fisher's excess kurtosis, scipy's convention),
+            from the central moments of :meth:`var`'s route.
+
+        Raises
+        ------
+        ParameterError
+            For a ``moments`` string with other letters (naming ``moments``).
+        ArithmeticError
+            For skewness or kurtosis of a law with zero variance (a point mass: undefined;
+            scipy returns NaN there).
+        """
+        if (not isinstance(moments, str) or not moments
+                or any(c not in self._STATS for c in moments)):
+            raise ParameterError("moments", f"moments must be a non-empty string of letters "
+                                            f"from 'mvsk', got {moments!r}")
+        n = 4 if "k" in moments else 3 if "s" in moments else 2
+        cm = self._central_moments(n, dps)
+        mean, mu = cm[0], [None, None] + cm[1:]
+        out = []
+        ctx = mpmath.workdps(FLOAT_REFERENCE_DPS if dps is None else dps)
+        with ctx:
+            for letter in self._STATS:
+                if letter not in moments:
+                    continue
+                if letter == "m":
+                    out.append(mean)
+                elif letter == "v":
+                    out.append(mu[2])
+                else:
+                    if not mu[2] > 0:
+                        raise ArithmeticError(f"{self.name} has variance 0: its "
+                                              f"{'skewness' if letter == 's' else 'kurtosis'} "
+                                              f"is undefined")
+                    if dps is None:
+                        out.append(mu[3] / mu[2] ** 1.5 if letter == "s"
+                                   else mu[4] / mu[2] ** 2 - 3.0)
+                    else:
+                        v2 = mpmath.mpf(mu[2])
+                        out.append(+(mu[3] / v2 ** mpmath.mpf(1.5)) if letter == "s"
+                                   else +(mu[4] / v2 ** 2 - 3))
+        return out[0] if len(out) == 1 else tuple(out)
+
+    def nnlf(self, x):
+        """Negative log-likelihood −Σ_i log f(x_i) of the sample ``x`` (scipy's ``nnlf`` at
+        the law's own parameters).
+
+        f is the density with respect to Lebesgue measure plus counting measure on the
+        atoms: a point at an atom contributes log of the atom's mass, any other point
+        log ρ(x).  ``inf`` when some point has f = 0 (outside the support), as scipy.
+
+        Parameters
+        ----------
+        x : array_like of float
+            The sample (any shape; NaN refused).
+
+        Returns
+        -------
+        float
+        """
+        self._check_points(x, "x", method="nnlf")
+        xs = np.asarray(x, dtype=float).reshape(-1)
+        if np.any(np.isnan(xs)):
+            raise ParameterError("x", "x must not be NaN")
+        atoms = dict(self.atoms())
+        at = np.isin(xs, np.array(list(atoms), dtype=float)) if atoms else np.zeros(xs.shape, bool)
+        logs = np.empty(xs.shape)
+        if (~at).any():
+            logs[~at] = np.asarray(self.logpdf(xs[~at]), dtype=float).reshape(-1)
+        logs[at] = [math.log(atoms[float(v)]) for v in xs[at]]
+        if np.any(logs == -np.inf):
+            return math.inf
+        return -math.fsum(logs)
+
+    def expect(self, func=None, dps=None, *, lb=None, ub=None, conditional=False):
+        """E[f(X)] = Σ_atoms w f(a) + ∫ f(x) ρ(x) dx, over [lb, ub] if given.
+
+        Parameters
+        ----------
+        func : callable, optional
+            Float route: a vectorised real function of a float ndarray (numpy ufunc style);
+            ``dps`` route: a function of one mpf.  Default: the identity (E[X]), as scipy.
+        dps : int, optional
+        lb, ub : float, optional
+            Integrate over lb ≤ x ≤ ub only (atoms at lb or ub included), as scipy's
+            ``expect(lb=, ub=)``; default the whole line.
+        conditional : bool, default False
+            Divide by the mass of [lb, ub] (E[f(X) | lb ≤ X ≤ ub]), as scipy.
 
         Notes
         -----
@@ -489,46 +902,101 @@ class Law(GenericRoutes):
         removes square-root and inverse-square-root edge singularities: float64, adaptive
         12-point Gauss–Legendre on θ-panels graded toward both ends, every panel checked
         against its two halves (interior cusps, steep edges next to a pole and narrow
-        components are refined where they sit); ``dps``: ``mpmath.quad``.
+        components are refined where they sit); ``dps``: ``mpmath.quad``.  With lb/ub the
+        same panels, cut at θ(lb) and θ(ub).
 
         Raises
         ------
         ParameterTypeError
             If ``func`` is not callable, or returns something that is not real numbers (one
-            per point, naming ``func``).
+            per point, naming ``func``); ``conditional`` not a bool.
+        ParameterError
+            For NaN bounds, lb > ub, or ``conditional=True`` on an interval without mass.
         """
+        if func is None:
+            func = _identity
         if not callable(func):
             raise ParameterTypeError("func", f"func must be a callable f(x), got "
                                              f"{type(func).__name__} {func!r}"[:200])
+        if not isinstance(conditional, (bool, np.bool_)):
+            raise ParameterTypeError("conditional", f"conditional must be True or False, got "
+                                                    f"{conditional!r}"[:200])
+        lo = -math.inf if lb is None else self._bound("lb", lb)
+        hi = math.inf if ub is None else self._bound("ub", ub)
+        if lo > hi:
+            raise ParameterError("lb", f"lb must be <= ub, got lb={lb!r}, ub={ub!r}")
         dps = dps_or_none(dps)
+        total = self._expect_between(func, dps, lo, hi)
+        if not conditional:
+            return total
+        mass = self._expect_between(None, dps, lo, hi)
+        if not mass > 0:
+            raise ParameterError("lb", f"[lb, ub] = [{lo!r}, {hi!r}] holds no mass of "
+                                       f"{self.name}: the conditional expectation is undefined")
         if dps is None:
-            def values(x):
-                out = func(x)
-                try:
-                    arr = np.asarray(out)
-                    if arr.dtype.kind not in "fiu" and not (
-                            arr.dtype.kind == "O" and all(isinstance(v, (numbers.Real,
-                                                                         mpmath.mpf))
-                                                          and not isinstance(v, bool)
-                                                          for v in arr.reshape(-1))):
-                        raise TypeError
-                    arr = np.broadcast_to(arr.astype(float), np.shape(x))
-                except (TypeError, ValueError):
-                    raise ParameterTypeError(
-                        "func", f"func must return real numbers, one per point of the "
-                                f"float64 array it is given (shape {np.shape(x)}); got "
-                                f"{out!r}"[:300]) from None
-                return arr
+            return total / mass
+        with mpmath.workdps(dps):
+            return +(total / mass)
 
-            total = math.fsum(float(w) * float(values(np.array([float(a)]))[0])
-                              for a, w in self.atoms())
+    @staticmethod
+    def _bound(name, v):
+        if isinstance(v, (str, bytes, bool, np.bool_)) or not isinstance(
+                v, (numbers.Real, mpmath.mpf, decimal.Decimal)):
+            raise ParameterTypeError(name, f"{name} must be a real number, got {v!r}"[:200])
+        f = float(v)
+        if f != f:
+            raise ParameterError(name, f"{name} must not be NaN")
+        return f
+
+    def _expect_between(self, func, dps, lo, hi):
+        """Σ_{lo ≤ a ≤ hi} w f(a) + ∫_{[lo, hi]} f ρ (func None: the mass)."""
+        if dps is None:
+            if func is None:
+                values = None
+            else:
+                def values(x):
+                    out = func(x)
+                    try:
+                        arr = np.asarray(out)
+                        if arr.dtype.kind not in "fiu" and not (
+                                arr.dtype.kind == "O" and all(isinstance(v, (numbers.Real,
+                                                                             mpmath.mpf))
+                                                              and not isinstance(v, bool)
+                                                              for v in arr.reshape(-1))):
+                            raise TypeError
+                        arr = np.broadcast_to(arr.astype(float), np.shape(x))
+                    except (TypeError, ValueError):
+                        raise ParameterTypeError(
+                            "func", f"func must return real numbers, one per point of the "
+                                    f"float64 array it is given (shape {np.shape(x)}); got "
+                                    f"{out!r}"[:300]) from None
+                    return arr
+
+            total = math.fsum(float(w) * (1.0 if values is None else
+                                          float(values(np.array([float(a)]))[0]))
+                              for a, w in self.atoms() if lo <= a <= hi)
             for a, b, panels, density in self._quad_pieces():
+                if b <= lo or a >= hi:
+                    continue
+                if lo > a or hi < b:
+                    panels = _cut_panels(panels, _theta_of_x(a, b, max(lo, a)),
+                                         _theta_of_x(a, b, min(hi, b)))
+                    if panels is None:
+                        continue
                 total += self._quad_theta(a, b, panels, density, values)
             return total
+        f = (lambda x: mpmath.mpf(1)) if func is None else func
         with workdps(dps):
-            total = mpmath.fsum(w * func(a) for a, w in self.atoms(dps))
+            total = mpmath.fsum(w * f(a) for a, w in self.atoms(dps) if lo <= a <= hi)
             for a, b in self.support(dps):
-                total += self._quad_interval_mp(a, b, func, dps)
+                if b <= lo or a >= hi:
+                    continue
+                whole = self._quad_interval_mp(a, b, f, dps) if hi >= b else None
+                if hi < b:
+                    whole = self._quad_interval_mp(a, b, f, dps, upper=_theta_mp(a, b, hi))
+                if lo > a:
+                    whole -= self._quad_interval_mp(a, b, f, dps, upper=_theta_mp(a, b, lo))
+                total += whole
         return round_back(total, dps)
 
     def entropy(self, dps=None):
@@ -580,6 +1048,29 @@ class Law(GenericRoutes):
         """
         dps = dps_or_none(dps)
         return self._support(None) if dps is None else round_back(self._support(dps), dps)
+
+    def hull(self, dps=None):
+        """The smallest closed interval (a, b) holding all of the law: scipy's ``support()``.
+
+        :meth:`support` is a list of intervals (a law here may have gaps and atoms outside
+        them: the bert-base layer law has two components); ``hull`` is scipy's single pair,
+        from the first left end to the last right end of the support intervals and the
+        atoms.  :meth:`bounds` is the same.
+
+        Returns
+        -------
+        (a, b) : floats, or mpf with ``dps``
+        """
+        ends = [e for ab in self.support(dps) for e in ab] + [a for a, _ in self.atoms(dps)]
+        if not ends:
+            raise ArithmeticError(f"{self.name} has neither atoms nor a support")
+        if dps is None:
+            return float(min(ends)), float(max(ends))
+        return min(ends), max(ends)
+
+    def bounds(self, dps=None):
+        """scipy's ``support()`` (a, b): the same as :meth:`hull`."""
+        return self.hull(dps)
 
     def atoms(self, dps=None):
         """Atoms as a list of ``(location, mass)`` with mass > 0, sorted by location."""
@@ -682,24 +1173,67 @@ class Law(GenericRoutes):
     _KEY_EXCLUDED = frozenset({"name", "values", "symbolic_polynomial"})
 
     def _key(self):
-        """(class, parameter values) for equality and hashing, or None (identity).
+        """(class, canonical defining values) for equality and hashing, or None (identity).
 
-        The parameters are the declared ``parameters`` if any; otherwise every public
-        attribute (less :attr:`_KEY_EXCLUDED`), when all of them are numbers, strings, laws,
-        arrays, or tuples/dicts of those and at least one is a number, a law or a dict.  Any
-        other attribute makes the law compare by identity (never equal by accident)."""
+        The one mechanism of every law family (docs/architecture.md, "equality"):
+
+        * the constructor's arguments, recorded by ``Law.__new__`` before ``__init__`` runs and
+          bound to the signature (positional or keyword, defaults applied; ``name`` is
+          display only), each in the exact canonical form of :func:`_canonical`: 1.0 and 1
+          are the same, a float is its binary value (``0.1`` ≠ ``sympy.Rational(1, 10)``), an
+          AlgebraicLaw's polynomial is taken with its parameter values substituted (its fresh
+          symbol names differ from build to build);
+        * plus what a builder records after construction (``describes``, ``params``: the
+          matrix kind and its parameters), where present.
+
+        So ``mha_output_law(1.0, 4, 1.5, 2.0, 2.0) == mha_output_law(1, 4, 1.5, 2, 2)``, laws
+        built from laws compare through them, and a pickled or deep-copied law equals (and
+        hashes as) the original.  Equality is structural: the same measure built by two
+        different routes (``MarchenkoPastur(1)`` and ``FreePoisson(1)``) compares unequal.
+        A class that normalises its input (Discrete sorts and merges its atoms) overrides
+        ``_key`` with its normalised attributes.  A law whose defining values have no
+        canonical form (an unhashable object) compares by identity."""
+        recorded = self.__dict__.get("_law_arguments")
+        cache = self._cache()
+        base = cache.get("key")
+        if base is None:
+            try:
+                base = self._key_from_arguments(recorded) if recorded is not None else None
+                if base is None:
+                    base = self._key_from_attributes()
+            except _Unkeyable:
+                base = False
+            cache["key"] = base
+        if base is False:
+            return None
+        try:
+            extra = tuple((k, _canonical(self.__dict__[k])) for k in _DESCRIPTION_ATTRIBUTES
+                          if k in self.__dict__)
+        except _Unkeyable:
+            return None
+        return base + extra
+
+    def _key_from_arguments(self, recorded):
+        args, kwargs = recorded
+        bound = _bound_arguments(type(self), args, kwargs)
+        if bound is None:
+            return None
+        return (type(self), _canonical_arguments(bound))
+
+    def _key_from_attributes(self):
+        """The key of a law without recorded arguments (built by ``object.__new__``): its
+        declared ``parameters`` if any, else its public attributes (less
+        :attr:`_KEY_EXCLUDED`) when one of them is a number, a law or a dict."""
         if self.parameters:
             items = [(p.name, getattr(self, p.name)) for p in self.parameters]
         else:
             items = sorted((k, v) for k, v in vars(self).items()
-                           if not k.startswith("_") and k not in self._KEY_EXCLUDED)
+                           if not k.startswith("_") and k not in self._KEY_EXCLUDED
+                           and k not in _DESCRIPTION_ATTRIBUTES)
             if not any(isinstance(v, (numbers.Number, Law, dict)) and not isinstance(v, bool)
                        for _, v in items):
-                return None
-        try:
-            return (type(self), tuple((k, _comparable(v)) for k, v in items))
-        except TypeError:
-            return None
+                raise _Unkeyable(type(self).__name__)
+        return (type(self), tuple((k, _canonical(v)) for k, v in items))
 
     def __eq__(self, other):
         if self is other:
@@ -753,6 +1287,7 @@ class Law(GenericRoutes):
 
 
 LawType.register(Law)  # the argument filter (freeattn._validation.law_instance) knows a law
+_install_filters(Law)  # the dps/order filter on Law's own methods (subclasses: __init_subclass__)
 
 
 # ====================================================================== push-forward
@@ -821,7 +1356,13 @@ class Transformed(Law):
         self.name = f"({terms})#({law.name})"
 
     def _key(self):
-        return (Transformed, self.law, self.coefficients)
+        # the validated coefficients (trailing zeros dropped): [0, 1, 0] and [0, 1] are one map
+        try:
+            key = (Transformed, self.law, _canonical(self.coefficients))
+        except _Unkeyable:
+            return None
+        return key + tuple((k, _canonical(self.__dict__[k])) for k in _DESCRIPTION_ATTRIBUTES
+                           if k in self.__dict__)
 
     # ------------------------------------------------------------ preimages
     def _roots(self, z):
@@ -949,6 +1490,9 @@ class Transformed(Law):
             with np.errstate(all="ignore"):
                 out[inside] = np.where(real & (rho > 0), rho / d, 0.0).sum(axis=1)
         return out
+
+    def _exact_moments_known(self):
+        return self.law._exact_moments_known()
 
     def exact_moments(self, order):
         """Exact moments ∫ φ(x)^k dμ from μ's exact moments (sympy), k = 1..order."""

@@ -362,6 +362,7 @@ class Discrete(Law):
     def _sf_float(self, x):
         k = np.searchsorted(self.points, x, side="right")  # number of atoms ≤ x
         upper = np.concatenate([np.cumsum(self.weights[::-1])[::-1], [0.0]])  # Σ_{i ≥ k} w_i
+        upper[0] = 1.0  # left of every atom exactly 1 (the rounded sum can be 1 − ulps)
         return np.minimum(upper[k], 1.0)
 
     def _ppf_float(self, q):

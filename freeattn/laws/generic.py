@@ -136,6 +136,8 @@ def adaptive_theta_quad(f, panels):
     return math.fsum(vals), edges, vals
 
 
+# own code, not mpmath.richardson (scalar mpf sequences, unknown ratio): vectorised over numpy
+# arrays of points with the known step ratio 2 (polynomial extrapolation in ε)
 def richardson(values):
     """Richardson extrapolation to ε → 0 of f(ε_k), ε_k = ε₀ 2^{-k} (k along axis 0).
 
@@ -150,6 +152,8 @@ def richardson(values):
     return diag, np.abs(diag - prev_diag)
 
 
+# mpmath.quad (Gauss–Legendre) on each piece; only the bisection driver is ours (mpmath.quad's
+# own subdivision is a fixed list of points, not refined where the error estimate is large)
 def adaptive_mp_quad(f, lo, hi, dps):
     """∫_lo^hi f(θ) dθ at ``dps`` digits (θ ⊂ [0, π]): Gauss–Legendre (``mpmath.quad``) on the
     pieces of a grid π/8 apart, each bisected (depth ≤ ``_MP_QUAD_DEPTH``) until mpmath's error

@@ -14,15 +14,17 @@ From these, for x (float64 array, or an object array of mpf at the working preci
 
     L(x) = μ((−∞, x]) and R(x) = μ((x, ∞)),  each summed from its own end of the support,
 
-and cdf = L/(L + R), sf = R/(L + R).  Hence by construction
+and cdf = L/T, sf = R/T with T the law's total mass (fixed).  Hence by construction
 
 - cdf(x) + sf(x) = 1 to rounding, in every support component (one code path for both);
-- cdf is exactly 0 left of the support and exactly 1 right of it (R = 0 there: L/L), sf
+- cdf is exactly 0 left of the support and exactly 1 right of it (R = 0 there), sf
   symmetrically, in float64 and at any precision;
 - sf keeps full relative accuracy in the upper tail (R is summed from the right end in
   φ, never formed as 1 − cdf), as cdf does in the lower tail;
-- the float64 cdf is monotone over every call's points (:func:`monotone`: the rounding noise of
-  the quadrature, below the tolerance, never lets a value decrease between neighbours).
+- L is a monotone function of x in floating point (monotone terms summed in a fixed order,
+  each side clipped at its panel and side masses), so the float64 cdf is monotone across calls
+  up to the quadrature rule's own rounding inside one panel; within one call :func:`monotone`
+  removes even that.
 
 Quantiles invert L (ppf, q ≤ 1/2) or R (isf, and ppf for q > 1/2 through 1 − q, exact in
 float64) side by side: Newton in u with a bracket, in log u on the panel touching the end,
@@ -110,8 +112,11 @@ class Side:
         n = len(self.masses)
         k = np.clip(np.searchsorted(self.edges, u, side="right") - 1, 0, n - 1)
         part = self.rule(self.edges[k], np.minimum(u, self.edges[-1]))
-        return self.cum[k] + np.clip(part, 0.0, self.masses[k])
+        # the rounded sum never passes the next panel's start (monotone across panels)
+        return np.minimum(self.cum[k] + np.clip(part, 0.0, self.masses[k]), self.cum[k + 1])
 
+    # own Newton-with-bracket, not scipy.optimize: vectorised over all targets at once and
+    # each step re-evaluates only the panel's rule (scipy's vectorised newton has no bracket)
     def inverse(self, r):
         """u with :meth:`integral` (u) = r, vectorised over r ∈ [0, mass]."""
         r = np.clip(np.asarray(r, dtype=float), 0.0, self.mass)
@@ -199,7 +204,9 @@ class Interval:
         on_left = dl <= dr
         lower, upper = np.empty(x.shape), np.empty(x.shape)
         if np.any(on_left):
-            lo = self.left.integral(_u_of(dl[on_left] / self.width))
+            # at most the left side's mass, the least value the right branch gives: monotone
+            # across the switch between the two sides
+            lo = np.minimum(self.left.integral(_u_of(dl[on_left] / self.width)), self.left.mass)
             lower[on_left] = lo
             upper[on_left] = self.right.mass + np.maximum(self.left.mass - lo, 0.0)
         on_right = ~on_left
@@ -316,9 +323,19 @@ def cdf_sf(x, atoms, intervals, upper=False, ends=None):
     differently from the tables): the cdf is 0 left of the left end and 1 from the right end
     on exactly (sf 1 and 0)."""
     L, R = partial_masses(x, atoms, intervals)
-    out = (R if upper else L) / (L + R)
+    # divided by the fixed total, not by L(x) + R(x): L is a monotone function of x in floating
+    # point (sums of monotone terms in a fixed order), L + R is not (its rounding varies from
+    # point to point), so L/(L + R) could decrease by an ulp between neighbouring doubles;
+    # R = 0 (right of everything) is exactly 1, L = 0 exactly 0
+    zero = mpmath.mpf(0) if x.dtype == object else 0.0
+    one = mpmath.mpf(1) if x.dtype == object else 1.0
+    total = (mpmath.fsum([w for _, w in atoms] + [iv.mass for iv in intervals])
+             if x.dtype == object else math.fsum([float(w) for _, w in atoms]
+                                                 + [iv.mass for iv in intervals]))
+    out = (R if upper else L) / total
+    out = np.where((L if upper else R) == 0, one, out)
+    out = np.where((R if upper else L) == 0, zero, out)
     if ends is not None:
-        one = mpmath.mpf(1) if x.dtype == object else 1.0
         out = np.where(x < ends[0], one if upper else 0 * one, out)
         out = np.where(x >= ends[1], 0 * one if upper else one, out)
     if x.dtype == object:
@@ -410,6 +427,8 @@ def atom_quantile_mp(q, x0, atoms, value, loc_tol, q_tol, upper=False):
     return None
 
 
+# own Newton, not mpmath.findroot: each step adds the mass between two iterates to the cdf
+# (an integral over [x₀, x₁] only) instead of recomputing the cdf from the end of the support
 def newton_mp(target, x, value, density, between, lo, hi, tol, upper=False, max_iter=30):
     """Solve cdf(x) = target (sf with ``upper``) at the working precision by Newton's method
     from x, the cdf evaluated once and then updated by the mass ``between(x₀, x₁)`` of each

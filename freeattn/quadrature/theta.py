@@ -92,6 +92,8 @@ def _rule(integrand, lo, hi, nodes):
     return half * (vals @ w), half * (np.abs(vals) @ w)
 
 
+# own code, not scipy.integrate.quad/quad_vec: one vectorised integrand call per level for all
+# panels at once, and the accepted panel table itself is the product (cdf, ppf read from it)
 def adaptive_panels(integrand, panels, *, nodes, atol=0.0, rtol, max_levels, abs_floor=None,
                     frozen=None, max_split=None, max_panels=None):
     """Split θ-panels until Gauss–Legendre on a panel agrees with the sum over its two halves.

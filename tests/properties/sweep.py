@@ -3,9 +3,12 @@
 
     python tests/properties/sweep.py quick [family ...] > out.jsonl
     python tests/properties/sweep.py slow attention:100 > out.jsonl   (first 100 slow points)
+    python tests/properties/sweep.py slow every:10 > out.jsonl        (every 10th slow point of every family)
     python tests/properties/sweep.py recheck out.jsonl > again.jsonl  (the failing pairs again)
+    SWEEP_CHECKS=cdf_monotone,outside python tests/properties/sweep.py quick   (those checks only)
 """
 import json
+import os
 import sys
 import time
 import warnings
@@ -16,6 +19,9 @@ warnings.simplefilter("error", RuntimeWarning)
 
 from checks import BUILD_S, CHECK_S, CHECKS, applicable, bounded  # noqa: E402
 from families import FAMILIES, point, quick_ids, slow_ids  # noqa: E402
+
+#: SWEEP_CHECKS=cdf_monotone,outside restricts a sweep to those checks
+ONLY_CHECKS = set(filter(None, os.environ.get("SWEEP_CHECKS", "").split(",")))
 
 
 def main(argv):
@@ -31,11 +37,16 @@ def main(argv):
         groups = [list(only)]
     else:
         groups = []
+        if fams and fams[0].startswith("every:"):  # every:K or every:K:OFFSET over all families
+            k, *off = map(int, fams[0].split(":")[1:])
+            fams = [f"{f}:{off[0] if off else 0}:{10**9}:{k}" for f in FAMILIES]
         for spec in fams:
-            fam, *rng = spec.split(":")  # fam, fam:count or fam:start:stop (positions)
+            fam, *rng = spec.split(":")  # fam, fam:count, fam:start:stop or fam:start:stop:step
             ids = quick_ids(fam) if which == "quick" else slow_ids(fam)
-            groups.append(ids[int(rng[0]):int(rng[1])] if len(rng) == 2 else
-                          ids[:int(rng[0])] if rng else ids)
+            rng = [int(r) for r in rng]
+            groups.append(ids[rng[0]:rng[1]:rng[2]] if len(rng) == 3 else
+                          ids[rng[0]:rng[1]] if len(rng) == 2 else
+                          ids[:rng[0]] if rng else ids)
     for ids in groups:
         for pid in ids:
             pt = point(pid)
@@ -51,6 +62,8 @@ def main(argv):
             tb = time.perf_counter() - t0
             for name, (fn, tol, always) in CHECKS.items():
                 if (which == "quick" and not always) or not applicable(name, pt):
+                    continue
+                if ONLY_CHECKS and name not in ONLY_CHECKS:
                     continue
                 if only is not None and name not in only[pid]:
                     continue
