@@ -10,6 +10,7 @@ back to the flag by the same rule (or by the click option of that Python name).
 from __future__ import annotations
 
 import decimal
+import fractions
 import math
 
 import click
@@ -17,7 +18,7 @@ import click
 from ..attention.domains import BETA, GAMMA_RANGE, HEADS
 
 __all__ = ["BETA_HELP", "GAMMA_HELP", "HEADS_HELP", "gamma_help", "DPS", "MAX_DPS", "REAL",
-           "Real", "flag_of", "param_help", "param_option"]
+           "Real", "ExactReal", "exact", "flag_of", "param_help", "param_option"]
 
 def flag_of(name):
     """The flag of a Python parameter name: ``gamma_k`` → ``--gamma-k``."""
@@ -46,12 +47,39 @@ def param_help(param, default=None, extra=""):
     return text + "." + (f" {extra}" if extra else "")
 
 
+class ExactReal(float):
+    """A flag's float value that keeps the exact rational written (``.exact``).
+
+    ``--beta 0.1`` is the float 0.1000000000000000055…; a command that computes at ``--dps``
+    digits takes :func:`exact` of it, the rational 1/10, so that 40 digits asked are 40
+    digits of the law at β = 1/10 (the float gave 17).  Everywhere else it is the float.
+    """
+
+    def __new__(cls, value, exact_value):
+        self = super().__new__(cls, value)
+        self.exact = exact_value
+        return self
+
+    def __reduce__(self):  # pickles (worker processes) as itself
+        return (ExactReal, (float(self), self.exact))
+
+
+def exact(x):
+    """The exact rational a flag's number was written as (an int if integral), else ``x``."""
+    q = getattr(x, "exact", None)
+    if q is None:
+        return x
+    return int(q) if q.denominator == 1 else q
+
+
 class Real(click.ParamType):
     """A finite real number, parsed without silent rounding to 0 or ∞.
 
     ``float("1e-400")`` is 0.0 and ``float("1e400")`` is inf: a flag given such a number is
     refused (naming the flag) rather than passed on as 0 or ∞; NaN and ±inf are refused too.
-    Subnormal values (down to 5e-324) are accepted: they are the numbers written.
+    Subnormal values (down to 5e-324) are accepted: they are the numbers written.  A fraction
+    ``p/q`` (``1/10``) is accepted; the value is an :class:`ExactReal` that keeps the exact
+    rational written (``0.1`` → 1/10) for the commands that compute at ``--dps`` digits.
     """
 
     name = "number"
@@ -64,7 +92,7 @@ class Real(click.ParamType):
             try:
                 x = float(text)
             except ValueError:
-                self.fail(f"{text!r} is not a real number", param, ctx)
+                x = self._fraction(text, param, ctx)
             if x == 0 and math.isfinite(x):
                 try:
                     if decimal.Decimal(text) != 0:
@@ -78,6 +106,33 @@ class Real(click.ParamType):
                           ctx)
         if not math.isfinite(x):
             self.fail(f"must be a finite number, got {value}", param, ctx)
+        if isinstance(value, float):
+            return x
+        text = str(value).strip()
+        try:  # Decimal first: Fraction("0e999999999") would compute 10**999999999
+            q = (fractions.Fraction(text) if "/" in text
+                 else fractions.Fraction(*decimal.Decimal(text).as_integer_ratio()))
+        except (ValueError, ZeroDivisionError, decimal.InvalidOperation):
+            return x
+        return ExactReal(x, q)
+
+    def _fraction(self, text, param, ctx):
+        """The float of ``p/q``, refused with the reason when it is not one."""
+        if "/" not in text:
+            self.fail(f"{text!r} is not a real number", param, ctx)
+        try:
+            q = fractions.Fraction(text)
+        except ZeroDivisionError:
+            self.fail(f"{text} divides by zero", param, ctx)
+        except ValueError:
+            self.fail(f"{text!r} is not a real number (nor a fraction p/q)", param, ctx)
+        try:
+            x = float(q)
+        except OverflowError:
+            self.fail(f"{text} overflows float64 (the largest value is 1.8e308)", param, ctx)
+        if x == 0 and q != 0:
+            self.fail(f"{text} underflows to 0 in float64 (the smallest positive value is "
+                      f"5e-324); give 0 or a representable value", param, ctx)
         return x
 
 
@@ -98,8 +153,10 @@ def param_option(param, *, flag=None, required=False, default=None, show_default
     else:  # integers and choices: the declared validator checks the range, click the type
         kind = kwargs.pop("type", int)
     kwargs.setdefault("type", kind)
+    if default is not None:  # click >= 8.2 takes an explicit default=None as a value given,
+        kwargs["default"] = default  # so a required flag left out was never reported missing
     return click.option(flag or flag_of(param.name), param.name, required=required,
-                        default=default, show_default=show_default,
+                        show_default=show_default,
                         help=param_help(param, default_help, extra), **kwargs)
 
 

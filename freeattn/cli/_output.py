@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 
 import mpmath
 import numpy as np
@@ -68,7 +69,7 @@ def write_curve(out, law, params, support, atoms, x, pdf):
     empty), then one row per atom (its location, ``pdf`` empty, its mass), so that every
     output format carries the atoms.
     """
-    if out.endswith(".json"):
+    if os.path.splitext(out)[1].lower() == ".json":  # as split_out reads it: a.JSON is JSON
         with open(out, "w") as fh:
             fh.write(json_text(curve_payload(law, params, support, atoms, x, pdf),
                                allow_nan=False) + "\n")

@@ -6,7 +6,8 @@ import mpmath
 
 from ..attention import attention_law, theta1, theta2
 from ..attention.domains import BETA, GAMMA_K, HEADS
-from ._domains import DPS, param_option
+from .._context import to_mp
+from ._domains import DPS, exact, param_option
 from ._errors import usage_error
 from ._output import CURVE_OUT_HELP, emit_curve, num
 from ._paths import check_curve_outputs, split_out
@@ -39,7 +40,8 @@ def density_attention(beta, gamma_k, heads, points, out, as_json, plot, dps):
     out, plot = split_out(out, plot, data=("json", "csv"), default="csv")
     check_curve_outputs(points, out, plot)
     try:
-        law = attention_law(beta, gamma_k, heads)
+        law = (attention_law(beta, gamma_k, heads) if dps is None else  # --dps: 0.1 is 1/10
+               attention_law(exact(beta), exact(gamma_k), heads))
     except (TypeError, ValueError) as exc:
         raise usage_error(exc) from None
     support = law.support(dps=dps)
@@ -50,7 +52,7 @@ def density_attention(beta, gamma_k, heads, points, out, as_json, plot, dps):
     else:  # the mean e^(β²) − 1, β² and 4θ₁ at the requested digits, as every other number
         th1 = law.moment(1, dps=dps)
         with mpmath.workdps(dps + 5):  # mpf arithmetic runs at the context's precision
-            th2 = mpmath.mpf(beta) ** 2
+            th2 = to_mp(exact(beta)) ** 2
             mp_edge = 4 * th1
     right = support[-1][1]
     lines = [
@@ -64,8 +66,10 @@ def density_attention(beta, gamma_k, heads, points, out, as_json, plot, dps):
     for k in (1, 2, 3):
         lines.append(f"moment {k}  : {num(law.moment(k, dps=dps), dps)}")
     lines.append(f"right edge: {num(right, dps)}")
-    lines.append(f"i.i.d. Marchenko-Pastur edge 4*theta1: {num(mp_edge, dps)}"
-                 f"  (attention edge is {float(right) / float(mp_edge):.6f} x larger)")
+    ratio = float(right) / float(mp_edge)
+    lines.append(f"i.i.d. Marchenko-Pastur edge 4*theta1: {num(mp_edge, dps)}  "
+                 + (f"(attention edge is {ratio:.6f} x larger)" if ratio >= 1 else
+                    f"(attention edge is smaller: {ratio:.6f} x the MP edge)"))
     params = {"kind": "attention", "beta": beta, "gamma_k": gamma_k, "heads": heads}
     emit_curve(click.echo, law, params, support, atoms, lines, points=points, out=out,
                as_json=as_json, plot=plot, mp_edge=float(mp_edge))

@@ -2,6 +2,8 @@
 explicit ratios."""
 from __future__ import annotations
 
+from fractions import Fraction
+
 import click
 
 from .._validation import ParameterError, positive_integer
@@ -12,7 +14,7 @@ from ..attention.multi_head import head_average_law, mha_output_law, values_law
 from ..attention.partial_kv import partial_kv_values_law
 from ..attention.single_head import attention_law
 from ..attention.tied import kv_values_law
-from ._domains import DPS, param_option
+from ._domains import DPS, exact, param_option
 from ._errors import usage_error
 from ._layer import SHARING_CHOICE, preset_kv_heads, preset_note
 from ._output import CURVE_OUT_HELP, emit_curve, num
@@ -22,6 +24,22 @@ __all__ = ["density_mha"]
 
 #: the matrix kinds, from the declared kinds (the layer output first: the default)
 _KINDS = click.Choice(["mha"] + [k for k in KINDS if k != "mha"])
+
+
+def _exact_at_dps(p, preset, dps):
+    """At --dps digits, the law's parameters as the exact rationals given (0.1 → 1/10, a
+    preset's γ_K = h d_K / n as that fraction); float64 as they are."""
+    if dps is None:
+        return p
+    q = {k: exact(v) for k, v in p.items()}
+    if preset is not None:
+        row = PRESETS[preset]
+        for name, width in (("gamma_k", "d_k"), ("gamma_v", "d_v")):
+            if p[name] == row["heads"] * row[width] / row["n"]:  # not overridden by a flag
+                q[name] = Fraction(row["heads"] * row[width], row["n"])
+        if p["gamma_o"] == row["d_o"] / row["n"]:
+            q["gamma_o"] = Fraction(row["d_o"], row["n"])
+    return q
 
 
 @click.command("mha")
@@ -76,13 +94,15 @@ def density_mha(preset, beta, heads, kv_heads, sharing, gamma_k, gamma_v, gamma_
         p.setdefault("gamma_o", 1.0)
         kv = check_sharing(p["sharing"], p["heads"], p["kv_heads"])
         tied = p["sharing"] == "tied_kv"
+        p = _exact_at_dps(p, preset, dps)
+        rho_law = rho if dps is None else exact(rho)
         if kind == "mha":
             law = mha_output_law(p["beta"], p["heads"], p["gamma_k"], p["gamma_v"],
                                  p["gamma_o"], sharing=p["sharing"], kv_heads=p["kv_heads"],
-                                 rho=rho)
+                                 rho=rho_law)
         elif kind == "values" and rho is not None:
             check_rho_layer(rho, p["sharing"], p["gamma_k"], p["gamma_v"])
-            law = partial_kv_values_law(p["beta"], p["heads"], p["gamma_k"], rho)
+            law = partial_kv_values_law(p["beta"], p["heads"], p["gamma_k"], rho_law)
         elif kind == "values":
             law = (kv_values_law(p["beta"], p["heads"], p["gamma_k"]) if tied else
                    values_law(p["beta"], p["heads"], p["gamma_k"], p["gamma_v"]))
@@ -96,6 +116,7 @@ def density_mha(preset, beta, heads, kv_heads, sharing, gamma_k, gamma_v, gamma_
         raise usage_error(preset_note(exc, preset, kv_heads, p.get("kv_heads"))) from None
     except ArithmeticError as exc:
         raise click.ClickException(f"the law could not be resolved: {exc}") from None
+    p = {k: float(v) if isinstance(v, Fraction) else v for k, v in p.items()}
     lines = [f"law       : {law.name}",
              f"ratios    : gamma_K={p['gamma_k']:.6g} gamma_V={p['gamma_v']:.6g} "
              f"gamma_O={p['gamma_o']:.6g} heads={p['heads']} kv_heads={kv} "

@@ -10,6 +10,7 @@ from __future__ import annotations
 import click
 import numpy as np
 
+from ._domains import REAL
 from ._errors import usage_error
 from ._output import json_text, write_json
 from ._paths import OUT_HELP, check_output_path, split_out, write_or_fail
@@ -18,6 +19,15 @@ from ..attention import MHAConfig, attention_law
 from ..sweeps import sweep as run_sweep
 
 __all__ = ["sweep"]
+
+
+def _value(text):
+    """One grid value, read as every real flag is (``1/10`` accepted; ``1e-400`` refused
+    rather than taken as 0); a ValueError with the reason otherwise."""
+    try:
+        return float(REAL.convert(text.strip(), None, None))
+    except click.BadParameter as exc:
+        raise ValueError(exc.message) from None
 
 
 def _axis(text, flag, integer=False):
@@ -30,9 +40,9 @@ def _axis(text, flag, integer=False):
             n = int(n)
             if n < 1:
                 raise ValueError("N must be ≥ 1")
-            vals = np.linspace(float(a), float(b), n).tolist()
+            vals = np.linspace(_value(a), _value(b), n).tolist()
         else:
-            vals = [float(v) for v in text.split(",") if v.strip()]
+            vals = [_value(v) for v in text.split(",") if v.strip()]
     except ValueError as exc:
         raise click.UsageError(f"{flag}: expected A:B:N, a comma list or a number, got "
                                f"{text!r} ({exc})") from None

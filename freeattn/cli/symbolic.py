@@ -32,6 +32,8 @@ def _attention_options(f):
 
 def _law(beta, gamma_k, heads):
     try:
+        # not exact(beta): attention_law keeps float params, from which the critical-point
+        # route and the sympy views are built; the exact rational would split the routes
         return attention_law(beta, gamma_k, heads)
     except (TypeError, ValueError) as exc:
         raise usage_error(exc) from None
