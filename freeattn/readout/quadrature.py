@@ -7,6 +7,7 @@ must be one, and a rule with half the nodes must agree.
 """
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -16,17 +17,13 @@ from .._validation import ParameterTypeError, law_instance, positive, positive_i
 
 __all__ = ["expect", "QuadratureError"]
 
-_CACHE = {}
-
-
 class QuadratureError(ArithmeticError):
     """The density + atoms of a law do not resolve to the requested accuracy."""
 
 
+@functools.cache
 def _rule(n):
-    if n not in _CACHE:
-        _CACHE[n] = np.polynomial.legendre.leggauss(n)
-    return _CACHE[n]
+    return np.polynomial.legendre.leggauss(n)
 
 
 def _nodes(law, n):
