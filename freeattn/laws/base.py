@@ -379,7 +379,8 @@ class Law(GenericRoutes):
                 sign = 1 if mpmath.re(m) > 0 else -1
             val = at_inf(sign)
             return mpmath.mpc(val) if isinstance(val, complex) else mpmath.mpf(val)
-        return mp_fn(v, dps)
+        # rounded back to dps (idempotent for an mp_route hook) so the REPL shows dps digits
+        return round_back(mp_fn(v, dps), dps)
 
     @staticmethod
     def _check_method(method, allowed):

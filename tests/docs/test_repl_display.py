@@ -59,3 +59,15 @@ def test_display_imports_inside_functions_only_matplotlib_and_symbolic():
     assert {m for _, m in inner} <= {"matplotlib", "symbolic"}, inner
     lines = pathlib.Path(display.__file__).read_text(encoding="utf-8").splitlines()
     assert all("#" in lines[i - 1] or "#" in lines[i - 2] for i, _ in inner)  # a reason
+
+
+def test_pointwise_values_at_dps_print_their_digits():
+    """pdf/cdf/ppf at dps= print the dps digits they carry (they printed 15 before), and agree
+    with an independent evaluation at more digits."""
+    law = attention_law(1.0, 0.5)
+    for name, x in (("pdf", 1.0), ("cdf", 0.5), ("ppf", 0.5)):
+        value = getattr(law, name)(x, dps=30)
+        ref = getattr(law, name)(x, dps=45)
+        assert str(value) == mpmath.nstr(ref, 30), name
+    values = law.pdf([1.0, 2.0], dps=20)
+    assert [str(v) for v in values] == [mpmath.nstr(law.pdf(x, dps=35), 20) for x in (1.0, 2.0)]
