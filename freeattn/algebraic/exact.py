@@ -68,6 +68,8 @@ def context(names):
 #: substituted form into the discriminant and the numeric coefficients), and reading them off
 #: the FLINT polynomial they came from skips walking thousands of sympy terms each time.
 #: sympy expressions are immutable, so an entry never goes stale; the memo is a bounded LRU.
+#: own LRU, not functools.lru_cache: it is written where an expression is made (to_sympy) and
+#: read elsewhere (_recall), a two-ended memo rather than the cache of one function
 _MEMO = OrderedDict()
 _MEMO_SIZE = 256
 

@@ -236,6 +236,8 @@ def _to_q(value):
 # expressions), results cached on the canonical FLINT polynomial.  The cache is a bounded LRU:
 # a scan over thousands of parameter points (each a new exact discriminant of the substituted
 # polynomial) must not grow memory without bound.
+# own LRU, not functools.lru_cache: callers key on a canonical polynomial they compute
+# themselves and pass the work as a closure, so the key is not the call's arguments
 _FLINT_CACHE = OrderedDict()
 _FLINT_CACHE_SIZE = 2048
 _VARS = frozenset({G, z, w, S, _S1})

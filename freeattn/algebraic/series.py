@@ -280,6 +280,8 @@ _DIVISOR_DPS = 40
 _DIVISOR_DIGITS = 10
 
 #: (canonical FLINT polynomial key, order) → moments as fmpq_mpoly fractions
+#: own LRU, not functools.lru_cache: the key is built from ``exact.poly_key(p)`` and the sorted
+#: substitution (an fmpz_mpoly and a dict of values are not the cache's hashable key themselves)
 _CACHE = OrderedDict()
 _CACHE_SIZE = 64
 
