@@ -13,6 +13,7 @@ law's numeric polynomial (``_num``), branch data (``_branch``) and atoms.
 """
 from __future__ import annotations
 
+import cmath
 import copy
 import math
 from functools import cached_property
@@ -562,10 +563,12 @@ class BranchMixin:
         raise ArithmeticError(f"{self.name}: support interval ({info['lo']}, {info['hi']}) "
                               "is not resolved in float64")
 
-    def _support_branch_mp(self, x, info, dps):
+    def _support_branch_mp(self, x, info, dps, seed=None):
         """G(x + i0) at the working precision for x inside the support interval ``info``:
         Newton from the float64 table value, or from the edge expansion next to an edge
-        (where the two roots merging at the edge are closer than float64 resolves)."""
+        (where the two roots merging at the edge are closer than float64 resolves).
+        ``seed``: the float64 branch value at x if the caller has it (one vectorised call for
+        the nodes of a quadrature rule), Newton's start outside the edge zones."""
         t = self._table_of(info)
         a, b = t["a_mp"], t["b_mp"]
         for edge in t["edges"]:
@@ -584,6 +587,10 @@ class BranchMixin:
                 break
         xf = float(x)
         if t["a"] < xf < t["b"]:
+            if seed is not None and cmath.isfinite(seed):
+                g = self._num.newton_mp(mpmath.mpc(seed), x)
+                if mpmath.im(g) < 0 and abs(g - seed) <= _MP_POLISHED_MATCH * abs(seed):
+                    return g
             # start from the θ-table (linear interpolation, ~1e-5 relative): outside the edge
             # zones the roots are further apart than that, and Newton doubles the digits
             th = float(_theta_of_x(t["a"], t["b"], xf))

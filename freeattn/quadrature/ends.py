@@ -21,9 +21,11 @@ import math
 import mpmath
 import numpy as np
 
-from .theta import gauss_legendre
+from .._context import FLOAT_EPS
+from .theta import gauss_legendre, gauss_legendre_mp
 
-__all__ = ["end_rule", "end_zone", "theta_integral_mp", "COARSE_BREAKS", "MP_QUAD_DEPTH"]
+__all__ = ["end_rule", "end_zone", "theta_integral_mp", "COARSE_BREAKS", "MP_QUAD_DEPTH",
+           "predicted_nodes"]
 
 #: break points of the mpmath θ-quadrature (smooth pieces in θ)
 COARSE_BREAKS = tuple(math.pi * k / 8 for k in range(1, 8))
@@ -31,6 +33,127 @@ COARSE_BREAKS = tuple(math.pi * k / 8 for k in range(1, 8))
 MP_QUAD_DEPTH = 12
 #: Gauss–Legendre degree of mpmath.quad on each piece (3·2^maxdegree nodes)
 MP_QUAD_MAXDEGREE = 4
+
+
+#: float64 Gauss–Legendre sizes whose errors measure the convergence rate of a piece
+#: (:func:`predicted_nodes`), and the size of the float64 reference they are measured against
+FIT_SIZES = (4, 6, 8, 10, 12, 16, 20, 24)
+FIT_REFERENCE_NODES = 48
+#: an error of the float64 fit counts as measured when above this × ∫|f| (rounding beneath)
+FIT_NOISE = 1e3 * FLOAT_EPS
+#: the rate between the last two measured sizes may fall to this fraction of the one before
+#: (convergence slowing down: not geometric, the prediction is not trusted)
+FIT_RATE_DROP = 0.6
+#: margin on the predicted number of nodes: MARGIN·n + EXTRA
+MP_GL_MARGIN = 1.25
+MP_GL_EXTRA = 2
+#: mpmath Gauss–Legendre sizes (nodes cached per size and precision); a piece predicted to
+#: need more than the last is bisected by the mpmath.quad route instead
+MP_GL_SIZES = (4, 6, 8, 10, 12, 16, 20, 24, 28, 32, 40, 48, 64)
+#: narrowest piece sized on its own (float64 nodes resolve it); a narrower one is sized on a
+#: piece of this width around it
+FIT_MIN_WIDTH = 1e-4
+#: the mpmath rule must agree with the float64 reference to this × ∫|f| (a sanity check)
+FIT_AGREE = 1e6 * FLOAT_EPS
+
+
+def predicted_nodes(f, u, v, tol, bounds=None):
+    """Gauss–Legendre size for ∫_u^v f to the absolute tolerance ``tol`` at the working
+    precision, predicted from float64 rules on the same piece, or None.
+
+    For f analytic on a neighbourhood of [u, v] the error of the n-point rule falls like
+    C·ρ^(−2n) (Trefethen, *Approximation Theory and Approximation Practice*, Thm 19.3): the
+    errors of the :data:`FIT_SIZES` rules against the :data:`FIT_REFERENCE_NODES` rule (float64,
+    one vectorised call of ``f``) give the rate down to rounding; the size reaching ``tol`` is
+    extrapolated from the last measured error with the smaller of the last two measured rates
+    (at least the rate that reaching the rounding floor implies, a lower bound of the true
+    one).  None where the rate is not geometric (slowing down between the measured sizes),
+    where the float64 integrand is not finite, or where more than the largest of
+    :data:`MP_GL_SIZES` would be needed.
+
+    A piece narrower than :data:`FIT_MIN_WIDTH` (float64 nodes do not resolve it) is sized
+    from the piece of that width around it inside ``bounds``: ρ·(half-width) is at least
+    |z − c| ≥ ρ_H·ℓ_H / 3 for the singularity z that limits ρ_H, so the rate per node on the
+    narrow piece is at least the wide one's + 2·ln(ℓ_H / (3ℓ)), with ∫|f| at most the wide
+    piece's; its reference is then None.
+
+    Returns
+    -------
+    (n, reference) : the size (one of :data:`MP_GL_SIZES`) and the float64 integral, or None
+    """
+    width = float(v - u)  # formed before rounding the ends (a piece below their ulp)
+    u, v = float(u), float(v)
+    if width < FIT_MIN_WIDTH and bounds is not None:
+        lo_h = max(min(0.5 * (u + v) - 0.5 * FIT_MIN_WIDTH, bounds[1] - FIT_MIN_WIDTH), bounds[0])
+        hi_h = min(lo_h + FIT_MIN_WIDTH, bounds[1])
+        wide = _fit(f, lo_h, hi_h)
+        if wide is None:
+            return None
+        rate, _, _, _, scale = wide
+        if width > 0:
+            rate = max(rate, rate + 2 * math.log((hi_h - lo_h) / (3 * width)))
+        return _size(0, scale, rate, tol), None
+    fit = _fit(f, u, v)
+    if fit is None:
+        return None
+    rate, n_last, err_last, ref, _ = fit
+    n = _size(n_last, err_last, rate, tol)
+    return None if n is None else (n, ref)
+
+
+def _size(n_last, err_last, rate, tol):
+    """The smallest of MP_GL_SIZES above the extrapolated size with its margin, or None."""
+    if rate == math.inf or err_last == 0:
+        return MP_GL_SIZES[0]
+    need = n_last + max(math.log(err_last / float(tol)), 0.0) / rate
+    need = MP_GL_MARGIN * need + MP_GL_EXTRA
+    return next((s for s in MP_GL_SIZES if s >= need), None)
+
+
+def _fit(f, u, v):
+    """(rate per node, last measured size, its error, float64 reference, ∫|f|) of the
+    float64 Gauss–Legendre errors on [u, v] (:func:`predicted_nodes`), or None."""
+    half, mid = 0.5 * (v - u), 0.5 * (v + u)
+    rules = [gauss_legendre(n) for n in FIT_SIZES + (FIT_REFERENCE_NODES,)]
+    pts = np.concatenate([mid + half * x for x, _ in rules])
+    with np.errstate(all="ignore"):
+        vals = np.asarray(f(pts), dtype=float)
+    if not np.all(np.isfinite(vals)):
+        return None
+    sums, k = [], 0
+    for x, w in rules:
+        sums.append(half * float(np.dot(w, vals[k:k + len(x)])))
+        k += len(x)
+    ref = sums[-1]
+    xr, wr = rules[-1]
+    scale = abs(half) * float(np.dot(wr, np.abs(vals[-len(xr):])))
+    if scale == 0:
+        return math.inf, 0, 0.0, ref, 0.0
+    noise = FIT_NOISE * scale
+    # the error of the empty rule is the integral itself, at most ∫|f|
+    sizes = (0,) + FIT_SIZES
+    errs = [scale] + [abs(s - ref) for s in sums[:-1]]
+    measured = [i for i, e in enumerate(errs) if e > noise]
+    last = measured[-1]
+    rates = [math.log(errs[i - 1] / errs[i]) / (sizes[i] - sizes[i - 1])
+             for i in measured[1:]]  # measured rates per node, between measured sizes
+    if len(rates) >= 2 and rates[-1] < FIT_RATE_DROP * rates[-2]:
+        return None  # slowing down: not (yet) geometric
+    rate = min(rates[-2:]) if rates else 0.0
+    if last + 1 < len(sizes):  # the next size is at the rounding floor: a lower bound
+        rate = max(rate, math.log(errs[last] / noise) / (sizes[last + 1] - sizes[last]))
+    if not rate > 0:
+        return None
+    return rate, sizes[last], errs[last], ref, scale
+
+
+def _gl_mp(f, u, v, n):
+    """n-point Gauss–Legendre on [u, v] at the working precision (nodes cached); ``f`` maps
+    the list of nodes to the list of values (one call: the caller may seed all at once)."""
+    half, mid = (v - u) / 2, (v + u) / 2
+    rule = gauss_legendre_mp(n, mpmath.mp.prec)
+    vals = f([mid + half * x for x, _ in rule])
+    return half * mpmath.fsum(w * fv for (_, w), fv in zip(rule, vals))
 
 
 def end_rule(f, lo, hi, m, nodes):
@@ -92,21 +215,38 @@ def end_zone(f, m, width, nodes, atol, rtol, max_levels):
     return edges, np.array([inner] + outer_mass[::-1])
 
 
-def theta_integral_mp(f, lo, hi, tol, m_lo=1, m_hi=1, breaks=COARSE_BREAKS, depth=MP_QUAD_DEPTH):
+def theta_integral_mp(f, lo, hi, tol, m_lo=1, m_hi=1, breaks=COARSE_BREAKS, depth=MP_QUAD_DEPTH,
+                      f_float=None, f_nodes=None):
     """∫_lo^hi f(θ) dθ at the working mpmath precision, 0 ≤ lo ≤ hi ≤ π.
 
-    Gauss–Legendre (``mpmath.quad``) on the pieces of ``breaks`` inside [lo, hi], each bisected
-    (at most ``depth`` times) until mpmath's error estimate is ≤ ``tol``; a piece [0, h] with
-    ``m_lo`` > 1 is integrated in s with θ = h·s^m, a piece [h, π] with ``m_hi`` > 1 with
-    θ = π − (π − h)·s^m, where ``f(θ, φ)`` is called with φ = π − θ formed exactly (points next
-    to the right end keep the relative accuracy of their distance to it).
+    With ``f_float`` (the same integrand in float64, vectorised): one Gauss–Legendre rule at
+    the working precision on [lo, hi], its size predicted from float64 rules on the same piece
+    (:func:`predicted_nodes`), so that the integrand is evaluated at the working precision only
+    at the nodes the requested digits need; where no size is predicted (convergence not
+    geometric, or too slow), the same on each piece of ``breaks``, and on a piece that still
+    has none the route below.
+
+    Otherwise, and on such pieces: Gauss–Legendre (``mpmath.quad``) on the pieces of ``breaks``
+    inside [lo, hi], each bisected (at most ``depth`` times) until mpmath's error estimate is
+    ≤ ``tol``.  Either way a piece [0, h] with ``m_lo`` > 1 is integrated in s with θ = h·s^m,
+    a piece [h, π] with ``m_hi`` > 1 with θ = π − (π − h)·s^m, where ``f(θ, φ)`` is called with
+    φ = π − θ formed exactly (points next to the right end keep the relative accuracy of their
+    distance to it).
 
     Parameters
     ----------
     f : callable f(θ, phi=None) → mpf
     lo, hi : mpf
     tol : mpf, absolute tolerance per piece
+    f_float : callable f_float(θ, phi=None) → ndarray, optional (θ, phi: 1-D ndarrays)
+    f_nodes : callable f_nodes(θs, phis) → list of mpf, optional
+        ``f`` at a list of nodes at once (phis None, or the list of φ = π − θ), used by the
+        predicted rule (e.g. to start every node's root polish from one float64 call).
     """
+    if f_nodes is None:
+        def f_nodes(ths, phis):
+            return [f(th) for th in ths] if phis is None else [f(th, p) for th, p in zip(ths, phis)]
+
     def quad(g, u, v):
         return mpmath.quad(g, [u, v], method="gauss-legendre", error=True,
                            maxdegree=MP_QUAD_MAXDEGREE)
@@ -118,8 +258,10 @@ def theta_integral_mp(f, lo, hi, tol, m_lo=1, m_hi=1, breaks=COARSE_BREAKS, dept
         c = (u + v) / 2
         return piece(g, u, c, level + 1) + piece(g, c, v, level + 1)
 
-    def end_piece(u, v, m, at_lo):
+    def in_s(u, v, m, at_lo):
+        """(mp, float64) integrands in s ∈ [0, 1] of the piece [u, v] at its end."""
         w = v - u
+        wf = float(w)
 
         def fs(s):
             if at_lo:
@@ -127,15 +269,59 @@ def theta_integral_mp(f, lo, hi, tol, m_lo=1, m_hi=1, breaks=COARSE_BREAKS, dept
             phi = (mpmath.pi - v) + w * s**m
             return f(v - w * s**m, phi) * m * w * s ** (m - 1)
 
-        return piece(fs, mpmath.mpf(0), mpmath.mpf(1), 0)
+        def fs_float(s):
+            if at_lo:
+                return f_float(float(u) + wf * s**m) * (m * wf) * s ** (m - 1)
+            phi = float(mpmath.pi - v) + wf * s**m
+            return f_float(math.pi - phi, phi) * (m * wf) * s ** (m - 1)
 
+        def fs_nodes(ss):
+            jac = [m * w * sv ** (m - 1) for sv in ss]
+            if at_lo:
+                vals = f_nodes([u + w * sv**m for sv in ss], None)
+            else:
+                phis = [(mpmath.pi - v) + w * sv**m for sv in ss]
+                vals = f_nodes([v - w * sv**m for sv in ss], phis)
+            return [fv * j for fv, j in zip(vals, jac)]
+
+        return fs, fs_float, fs_nodes
+
+    def integrands(u, v):
+        """(mp integrand, float64 integrand, mp integrand on a list of nodes, lower, upper)
+        of the piece [u, v]."""
+        if u == 0 and m_lo > 1:
+            return in_s(u, v, m_lo, True) + (mpmath.mpf(0), mpmath.mpf(1))
+        if v == mpmath.pi and m_hi > 1:
+            return in_s(u, v, m_hi, False) + (mpmath.mpf(0), mpmath.mpf(1))
+        return f, f_float, lambda ths: f_nodes(ths, None), u, v
+
+    def fitted(u, v):
+        """The piece by one predicted rule, or None."""
+        _, g_float, g_nodes, s0, s1 = integrands(u, v)
+        fit = predicted_nodes(g_float, s0, s1, tol, bounds=(0.0, math.pi))
+        if fit is None:
+            return None
+        n, ref = fit
+        val = _gl_mp(g_nodes, s0, s1, n)
+        if ref is None:  # a piece float64 does not resolve: no reference to compare with
+            return val
+        # the rule must agree with the float64 reference (a wrong prediction that far off
+        # would show here); else the piece goes to the bisection route
+        scale = abs(ref) + abs(float(s1 - s0)) * FLOAT_EPS
+        if not abs(float(val) - ref) <= FIT_AGREE * max(scale, abs(float(val))):
+            return None
+        return val
+
+    if f_float is not None and hi > lo and not (lo == 0 and m_lo > 1 and hi == mpmath.pi and m_hi > 1):
+        whole = fitted(lo, hi)
+        if whole is not None:
+            return whole
     grid = [lo] + [mpmath.mpf(v) for v in breaks if lo < v < hi] + [hi]
     parts = []
     for u, v in zip(grid[:-1], grid[1:]):
-        if u == 0 and m_lo > 1:
-            parts.append(end_piece(u, v, m_lo, True))
-        elif v == mpmath.pi and m_hi > 1:
-            parts.append(end_piece(u, v, m_hi, False))
-        else:
-            parts.append(piece(f, u, v, 0))
+        val = fitted(u, v) if f_float is not None else None
+        if val is None:
+            g, _, _, s0, s1 = integrands(u, v)
+            val = piece(g, s0, s1, 0)
+        parts.append(val)
     return mpmath.fsum(parts)

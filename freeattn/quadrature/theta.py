@@ -8,9 +8,15 @@ from __future__ import annotations
 import functools
 import math
 
+import mpmath
 import numpy as np
 
-__all__ = ["x_of_theta", "theta_of_x", "gauss_legendre", "graded_panels", "graded_half_panels",
+try:  # python-flint is a dependency (arb's certified Legendre roots); mpmath is the fallback
+    import flint
+except ImportError:  # pragma: no cover - exercised only without python-flint
+    flint = None
+
+__all__ = ["x_of_theta", "theta_of_x", "gauss_legendre", "gauss_legendre_mp", "graded_panels", "graded_half_panels",
            "panel_integrals", "adaptive_panels", "cumulative_in_panels"]
 
 
@@ -39,6 +45,43 @@ def gauss_legendre(nodes):
     x, w = np.polynomial.legendre.leggauss(int(nodes))
     x.flags.writeable = w.flags.writeable = False
     return x, w
+
+
+#: extra bits of the mpmath Gauss–Legendre nodes above the working precision
+GL_MP_GUARD_BITS = 20
+
+
+@functools.lru_cache(maxsize=None)
+def gauss_legendre_mp(nodes, prec):
+    """Gauss–Legendre nodes and weights on [−1, 1] as mpf at ``prec`` bits, cached per (nodes,
+    prec): tuples (x, w), x decreasing.
+
+    From arb's ``legendre_p_root`` (python-flint: each root and weight certified, computed at
+    ``prec`` + :data:`GL_MP_GUARD_BITS` bits and converted exactly), else from numpy's float64
+    roots polished by ``mpmath.findroot`` on ``mpmath.legendre``; either way any number of
+    nodes, which mpmath's own rule (3·2^k nodes) does not offer."""
+    n = int(nodes)
+    work = int(prec) + GL_MP_GUARD_BITS
+    out = []
+    if flint is not None:
+        old = flint.ctx.prec
+        flint.ctx.prec = work
+        try:
+            with mpmath.workprec(work):
+                for k in range(n):
+                    x, w = flint.arb.legendre_p_root(n, k, weight=True)
+                    out.append(tuple(mpmath.mpf(tuple(int(v) for v in u.mid().man_exp()))
+                                     for u in (x, w)))
+        finally:
+            flint.ctx.prec = old
+    else:  # pragma: no cover - exercised only without python-flint
+        with mpmath.workprec(work):
+            for x0 in np.polynomial.legendre.leggauss(n)[0][::-1]:
+                x = mpmath.findroot(lambda t: mpmath.legendre(n, t), mpmath.mpf(x0))
+                d = mpmath.diff(lambda t: mpmath.legendre(n, t), x)
+                out.append((x, 2 / ((1 - x * x) * d * d)))
+    with mpmath.workprec(int(prec)):
+        return tuple((+x, +w) for x, w in out)
 
 
 def graded_panels(uniform, levels=24, ratio=0.25, left=True, right=True):
