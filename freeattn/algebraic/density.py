@@ -403,7 +403,6 @@ class DensityMixin:
                 else:
                     g = self._support_branch_mp(b - dd, info, dps, seed)
                 return max(-mpmath.im(g), 0) / mpmath.pi * (b - a) / 2 * mpmath.sin(phi)
-            xx = a + (b - a) * mpmath.sin(th / 2) ** 2
             # next to a hard end e ≠ 0, x = e ± δ at the working precision keeps only
             # ~dps − log10(|e|/δ) digits of δ (and rounds onto e below 10^-dps·|e|, where the
             # end zone in s puts nodes): there P is solved at x formed with that many extra
@@ -413,6 +412,9 @@ class DensityMixin:
             dd = (b - a) * (mpmath.sin(th / 2) ** 2 if left else mpmath.cos(th / 2) ** 2)
             if dd <= 0:
                 return mpmath.mpf(0)
+            # x from the nearer end (a + (b − a) sin²(θ/2) next to b keeps only
+            # dps − log10((b − a)/δ) digits of δ = b − x: 1e-27 of sf(b − 1e-12) at dps=30)
+            xx = a + dd if left else b - dd
             if (ma if left else mb) > 1 and e != 0 and abs(e) > dd * far:
                 g0 = complex(self._branch_in_table(t, np.array([float(xx)]),
                                                    np.array([float(th)]))[0])

@@ -113,3 +113,35 @@ def test_piece_below_float_resolution(x, width):
     with mpmath.workdps(60):
         right = exact(hi) - exact(lo)
     assert abs(got - right) <= mpmath.mpf(10) ** -DPS * abs(right)
+
+
+# ------------------------------------------------------------ next to the right end, dps=30
+def _reference_right_tail(density_in_t, d):
+    """∫_{b−d}^{b} ρ at 60 digits, with x = b − d·t² (the square-root or hard edge becomes
+    analytic in t)."""
+    with mpmath.workdps(60):
+        d = mpmath.mpf(d)
+        return mpmath.quad(lambda t: density_in_t(d, t), [0, 1])
+
+
+@pytest.mark.parametrize("case", ["reflected MP(1), hard end at 0", "semicircle, edge at 2"])
+@pytest.mark.parametrize("d", [1e-12, 1e-7])
+def test_sf_next_to_the_right_end_keeps_its_digits(case, d):
+    """Nodes next to b take x = b − δ with δ from θ (not a + (b − a) sin²(θ/2), which keeps
+    only dps − log10((b − a)/δ) digits of δ: sf(b − 1e-12) of the reflected MP(1) was off by
+    1e-27 at dps=30)."""
+    from freeattn.algebraic.polynomial import G, z
+    from freeattn.laws import AlgebraicLaw
+    if case.startswith("reflected"):
+        law = AlgebraicLaw(-z * G**2 - z * G + 1)  # x ↦ −x of MP(1): ρ(x) = √((4 + x)/−x)/(2π)
+        dens = lambda d, t: 2 * mpmath.sqrt(d) * mpmath.sqrt(4 - d * t * t) / (2 * mpmath.pi)  # noqa: E731
+    else:
+        law = AlgebraicLaw(G**2 - z * G + 1)  # ρ(x) = √(4 − x²)/(2π)
+        dens = lambda d, t: (2 * d * t) * mpmath.sqrt(d * t * t * (4 - d * t * t)) / (2 * mpmath.pi)  # noqa: E731
+    (a, b), = law.support()
+    x = b - d
+    right = _reference_right_tail(dens, b - x)  # the float x's own distance to b
+    got = law.sf(x, dps=DPS)
+    with mpmath.workdps(60):
+        assert abs(got - right) <= 2 * mpmath.mpf(10) ** -DPS * right
+        assert abs(law.cdf(x, dps=DPS) - (1 - right)) <= 2 * mpmath.mpf(10) ** -DPS
