@@ -63,9 +63,27 @@ _TINY_STEP_STOP = 1e-15
 _TINY_EXTRA_DPS = 30
 _TINY_NEWTON_DPS = 20
 _TINY_MIN_DPS = FLOAT_REFERENCE_DPS + 20
+#: the scales of the tiny-z zone and of its match points are at most these × the distance
+#: from 0 to the nearest other breakpoint (:attr:`LocalMixin._tiny_radius`: the zone
+#: _TINY_Z × it within 1/20 of that distance, the first match point within 1/100)
+_NEAR_ZONE = 5e3
+_NEAR_MATCH = 1e2
+#: decades of |G|^deg beyond which float64 P(G, z) is out of range (its coefficients and
+#: companion roots overflow): there G at tiny |z| comes from the Puiseux data alone
+_FLOAT_RANGE_DECADES = 250
 #: the smallest subnormal, signed like the real part of a tiny z (never −0)
 _SMALLEST = 5e-324
 
+
+
+def _pow_split(m, e, a):
+    """(m·2^e)^a as (mantissa, exponent) for m > 0, integer arrays e and rational a = p/q:
+    m^a·2^{r/q} and n with e·p = n·q + r (an exact integer split, so the result keeps the
+    relative accuracy of m^a: exp(a·log z) would lose |a log z|·ε, 4e-14 at z ~ 1e-300)."""
+    p, q = int(sp.Rational(a).p), int(sp.Rational(a).q)
+    ep = np.asarray(e, dtype=np.int64) * p
+    n = np.floor_divide(ep, q)
+    return np.asarray(m, dtype=float) ** (p / q) * np.exp2((ep - n * q) / q), n
 
 
 def edge_root_seed(q, sgn, ctx):
@@ -293,7 +311,7 @@ class LocalMixin:
             return cache[wp]
         ref = self.__dict__.get("_tiny_ref")
         if ref is None:
-            scale = self._branch(None)._scale()
+            scale = self._tiny_scale(_NEAR_MATCH)
             zs = np.array([1j * r * scale for r in self._TINY_MATCH])
             try:
                 ref = (zs, self._cauchy_upper(zs))
@@ -324,8 +342,12 @@ class LocalMixin:
             for a, m, seg in self._newton_polygon(terms):
                 kmin, kmax = min(seg), max(seg)
                 coeffs = [seg.get(k, mpmath.mpf(0)) for k in range(kmax, kmin - 1, -1)]
-                for r in polyroots(coeffs, extraprec=3 * wp):
-                    if abs(r) > tiny:
+                roots = polyroots(coeffs, extraprec=3 * wp)
+                # zero roots relative to the segment's largest root, not to the coefficients'
+                # size (P scaled by 1e48: attention_law(0.03, 0.002, 1) lost its roots ~1569i)
+                r_tiny = tolerance(wp - _PUISEUX_LOST_DPS) * max(abs(r) for r in roots)
+                for r in roots:
+                    if abs(r) > r_tiny:
                         cands.append((a, m, seg, r))
             if not cands:
                 return None
@@ -378,18 +400,44 @@ class LocalMixin:
             xs = [xq - complex(C) for xq in xs]
         return None
 
+    def _tiny_scale(self, near):
+        """The law's scale, or ``near`` × the distance from 0 to the nearest other breakpoint
+        where that is smaller."""
+        bd = self._branch(None)
+        return min([bd._scale()] + [near * abs(float(b)) for b in bd.breakpoints if b != 0])
+
+    @cached_property
+    def _tiny_radius(self):
+        """The length scale R of the tiny-z zone |z| ≤ _TINY_Z·R at 0: the law's scale, or
+        _NEAR_ZONE × the distance d from 0 to the nearest other breakpoint where that is
+        smaller (the zone within d/20: the Puiseux branch at 0 holds only well inside d;
+        the match points are likewise within d/100, :meth:`_tiny_levels`).
+        attention_law(0.01, 0.001, 1) has a support component [0, 2e-8]: matched at i·1e-4
+        the data failed, so cdf(1e-200) was 0 and ppf(1e-100) 7e-158."""
+        return self._tiny_scale(_NEAR_ZONE)
+
     @property
     def _tiny_z(self):
         return self._tiny_levels(_TINY_MIN_DPS)
 
-    def _cauchy_tiny(self, zq, derivative=False):
+    def _cauchy_tiny(self, zq, derivative=False, zsplit=None, factor=None):
         """G (or G′) at tiny zq with Im zq ≥ 0 (real zq as zq + i0, principal powers) from
         the nested Puiseux data of :meth:`_tiny_levels`: H by Newton on Q_n from C_n, then
         X_i = C_i + z^{a_{i+1}}X_{i+1}, G = z^{a_0}X_0 and z X_i′ = z^{a_{i+1}}(a_{i+1}X_{i+1}
-        + z X_{i+1}′), G′ = z^{a_0−1}(a_0 X_0 + z X_0′)."""
+        + z X_{i+1}′), G′ = z^{a_0−1}(a_0 X_0 + z X_0′).
+        ``zsplit`` (optional, real z): (m, e, neg) with |z| = m·2^e and z < 0 where ``neg``
+        (a z that underflows, e.g. a quadrature node δ = w·sin²(θ/2) with θ ~ 1e-160, given
+        in the form :func:`numpy.frexp` gives); then G = z^{a₀}X₀ is formed by
+        :func:`_pow_split` and :func:`numpy.ldexp` (full relative accuracy wherever the result
+        is a normal double), times ``factor`` = (m', e') (value m'·2^e') if given: the product
+        may be finite where G overflows."""
         t = self._tiny_z
         zq = zq.real + 1j * np.where(zq.imag == 0, 0.0, zq.imag)  # z + i0, never −0
-        logz = np.log(zq)
+        if zsplit is None:
+            logz = np.log(zq)
+        else:
+            logz = (np.log(zsplit[0]) + zsplit[1] * math.log(2.0)
+                    + 1j * np.where(zsplit[2], math.pi, 0.0))
         terms = [(k, complex(v), float(e)) for (k, e), v in t["terms"].items()]
         deg = max(k for k, _, _ in terms)
         b = np.zeros((deg + 1, zq.size), dtype=complex)
@@ -434,6 +482,13 @@ class LocalMixin:
         a0 = float(levels[0][0])
         if derivative:
             out = self._zpow_times(zq, logz, levels[0][0] - 1, a0 * x + zx)
+        elif zsplit is not None:
+            mag, n = _pow_split(zsplit[0], zsplit[1], levels[0][0])
+            fm, fe = factor if factor is not None else (1.0, 0)
+            # z^{a₀} = |z|^{a₀}·e^{iπa₀} for z < 0 (z + i0, principal branch)
+            val = mag * fm * np.where(zsplit[2], complex(mpmath.expjpi(levels[0][0])), 1.0) * x
+            with np.errstate(over="ignore", under="ignore"):
+                out = np.ldexp(val.real, n + fe) + 1j * np.ldexp(val.imag, n + fe)
         else:
             out = self._zpow_times(zq, logz, levels[0][0], x)
         real = zq.imag == 0
@@ -489,15 +544,32 @@ class LocalMixin:
     def _tiny_mask(self, zq, near):
         """Points of ``near`` in the tiny-z zone; the Puiseux data are built only when some
         point is there (no cost for a law never evaluated next to 0)."""
-        radius = self._TINY_Z * self._branch(None)._scale()
+        radius = self._TINY_Z * self._tiny_radius
         m = near & (np.abs(np.where(near, zq, 1.0)) <= radius) & (zq != 0)
         if not m.any() or self._tiny_z is None:
             return np.zeros(zq.shape, bool)
         return m
 
+    def _tiny_only(self, zq, near, logz):
+        """Points of ``near`` in the tiny-z zone where the leading Puiseux term C₀z^{a₀}
+        predicts |G|^deg beyond 10^_FLOAT_RANGE_DECADES: float64 P(G, z) cannot be evaluated
+        there (its roots overflow: MarchenkoPastur-like hard edges at x ≲ 1e-160, subnormal
+        x), so G comes from :meth:`_cauchy_tiny` without trying the general route first.
+        ``logz``: log z (real part) at each point, finite where z itself underflows to 0."""
+        radius = self._TINY_Z * self._tiny_radius
+        m = near & (logz < math.log(radius))
+        if not m.any() or self._tiny_z is None:
+            return np.zeros(zq.shape, bool)
+        a0, c0 = self._tiny_z["levels"][0]
+        deg = len(self._num.coefficients_mp()) - 1
+        lg = math.log10(abs(complex(c0))) + float(a0) * logz[m] / math.log(10)
+        out = np.zeros(zq.shape, bool)
+        out[np.flatnonzero(m)[deg * lg > _FLOAT_RANGE_DECADES]] = True
+        return out
+
     def _tiny_mp(self, zv):
         """Whether the mpmath value zv is in the tiny-|z| zone of :meth:`_tiny_levels`."""
-        if abs(zv) > self._TINY_Z * self._branch(None)._scale():
+        if abs(zv) > self._TINY_Z * self._tiny_radius:
             return False
         return self._tiny_z is not None
 

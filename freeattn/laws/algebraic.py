@@ -561,9 +561,15 @@ class AlgebraicLaw(DensityMixin, BranchMixin, PathsMixin, LocalMixin, AtomsMixin
         t = self._table_of(info)
         a, b = t["a_mp"], t["b_mp"]
         theta = lambda v: 2 * mpmath.asin(mpmath.sqrt((v - a) / (b - a)))  # noqa: E731
+        phi = lambda v: 2 * mpmath.asin(mpmath.sqrt((b - v) / (b - a)))  # noqa: E731
+
+        def between(u, v):  # in φ from b next to b (θ from a rounds onto π there)
+            if v - a > b - v:
+                return self._theta_integral_mp(info, phi(v), phi(u), dps, from_b=True)
+            return self._theta_integral_mp(info, theta(u), theta(v), dps)
+
         return newton_mp(q, x, lambda v: self._partial_mp(v, dps, upper),
-                         lambda v: self._pdf_mp(v, dps),
-                         lambda u, v: self._theta_integral_mp(info, theta(u), theta(v), dps),
+                         lambda v: self._pdf_mp(v, dps), between,
                          a, b, tolerance(dps + _NEWTON_EXTRA_DPS), upper=upper)
 
     def _cauchy_mp(self, zv, dps):
