@@ -211,6 +211,13 @@ class Interval:
         self.ca, self.cb = float(corr[0]), float(corr[1])
         self.left, self.right = left, right
         self.mass = self.left.mass + self.right.mass
+        # the first doubles strictly inside the exact ends (distance > 0 after the correction)
+        self._inside_a = np.nextafter(self.a, math.inf)
+        while (self._inside_a - self.a) + self.ca <= 0:
+            self._inside_a = np.nextafter(self._inside_a, math.inf)
+        self._inside_b = np.nextafter(self.b, -math.inf)
+        while (self.b - self._inside_b) - self.cb <= 0:
+            self._inside_b = np.nextafter(self._inside_b, -math.inf)
 
     def split(self, x):
         """(∫_a^x ρ, ∫_x^b ρ) for x inside (a, b) (ndarray), each summed from its own end."""
@@ -252,7 +259,14 @@ class Interval:
             out[near] = to_first(first.inverse(s[near]))
         if np.any(~near):
             out[~near] = to_second(second.inverse(np.maximum(self.mass - s[~near], 0.0)))
-        return np.clip(out, self.a, self.b)
+        # a positive mass from an end lies strictly inside it: where a + δ rounds onto a (a
+        # soft edge at a ≠ 0, ppf(1e-300) of FreePoisson(13.25)), the first double inside
+        # (cdf(a) is 0 there, the quantile is the smallest x with cdf(x) ≥ q)
+        from_a = s < self.mass if upper else s > 0
+        from_b = s > 0 if upper else s < self.mass
+        lo = np.where(from_a, self._inside_a, self.a)
+        hi = np.where(from_b, self._inside_b, self.b)
+        return np.minimum(np.maximum(out, lo), hi)
 
 
 class MpInterval:

@@ -97,6 +97,18 @@ ATTENTION = {
         "q": [(1e-100, "1.23497665110523807646928554318e-208"),
               (1e-150, "1.23497665110523804263946746244e-308")],
     },
+    # a second instance: component [0, 1.6e-6], P's coefficients ~1e48 (the Puiseux
+    # candidates ~1569i were dropped as "zero" against that size)
+    (0.03, 0.002): {
+        "x": [(1e-200, "9.99200708570149400813855188645e-98",
+               "4.9960035428507470934964284135e+102"),
+              (1e-300, "9.99200708570149422276101594605e-148",
+               "4.9960035428507469861851963837e+152"),
+              (5e-324, "2.22098211746598864594098705798e-159",
+               "2.24765892565179070339591255948e+164")],
+        "q": [(1e-100, "1.00160050150467643114635155868e-206"),
+              (1e-150, "1.00160050150467640370942574703e-306")],
+    },
 }
 
 
@@ -111,8 +123,9 @@ def test_attention_hard_end_deep_tail(args):
         assert _rel(law.pdf(x), p) <= REL, x
     for q, x in ref["q"]:
         assert _rel(law.ppf(q), x) <= REL, q
-    # below ~1e-158 the quantile is below the smallest double
-    assert law.ppf(1e-160) == 0.0
+    # below cdf(5e-324) ~ 2e-158 the quantile (the smallest x with cdf(x) ≥ q) is the
+    # smallest positive double: cdf(0) = 0 < q
+    assert law.ppf(1e-160) == 5e-324 and law.cdf(5e-324) >= 1e-160
 
 
 def test_attention_tiny_radius_is_the_structure_scale():
