@@ -261,11 +261,13 @@ class BranchMixin:
         # next to a hard end at 0 where float64 P is out of range (|G|^deg overflows: x ≲ 1e-160
         # at a δ^{-1/2} edge, subnormal x) the general route below cannot work (its roots
         # overflow): G from the Puiseux data at 0 alone, the rest by the general route
-        if logd is None:
-            with np.errstate(divide="ignore"):
-                logd = np.log(np.abs(delta))
-        only = self._tiny_only_in_table(t, delta, left, logd)
-        if np.any(only):
+        only = None
+        if self._tiny_ends(t):
+            if logd is None:
+                with np.errstate(divide="ignore"):
+                    logd = np.log(np.abs(delta))
+            only = self._tiny_only_in_table(t, delta, left, logd)
+        if only is not None and np.any(only):
             g = np.empty(th.shape, dtype=complex)
             # z = δ + i0 at the end 0 (δ < 0 at the end b: arg z = π)
             md, ed = np.frexp(np.abs(delta[only]))
@@ -418,13 +420,21 @@ class BranchMixin:
                     g[tiny] = self._cauchy_tiny(zq[tiny])
         return g
 
+    def _tiny_ends(self, t):
+        """The ends of table ``t`` at 0 that are poles of P's leading coefficient without an
+        atom (hard edges where G may leave float64 P's range), cached in the table."""
+        if "tiny_ends" not in t:
+            poles = self._branch(None).poles
+            t["tiny_ends"] = tuple(e for e in "ab" if t[e + "_mp"] == 0 and not t["pole_" + e]
+                                   and t[e + "_mp"] in poles)
+        return t["tiny_ends"]
+
     def _tiny_only_in_table(self, t, delta, left, logd):
         """Points of table ``t`` next to an end at 0 that is a pole of P's leading coefficient
         (a hard edge, no atom) where G is out of float64 P's range (:meth:`_tiny_only`)."""
         out = np.zeros(delta.shape, bool)
         for end, side in (("a", left), ("b", ~left)):
-            if (t[end + "_mp"] == 0 and not t["pole_" + end] and np.any(side)
-                    and t[end + "_mp"] in self._branch(None).poles):
+            if end in self._tiny_ends(t) and np.any(side):
                 zq = np.where(side, delta, 1.0) + 0j
                 out |= self._tiny_only(zq, side, np.where(side, logd, 0.0))
         return out

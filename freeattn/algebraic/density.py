@@ -232,6 +232,10 @@ class DensityMixin:
         if np.any(inside):
             ph = phi[inside]
             d = (b - a) * np.sin(0.5 * ph) ** 2
+            if not self._tiny_ends(t):  # no end where G may leave float64's range
+                g = self._branch_in_table(t, b - d, math.pi - ph, delta=-d)
+                f[inside] = np.maximum(-g.imag / math.pi, 0.0) * (b - a) * 0.5 * np.sin(ph)
+                return f
             f[inside] = self._scaled_density(t, b - d, math.pi - ph, -d,
                                              _distance_split(b - a, ph), np.sin(ph),
                                              np.zeros(ph.shape, bool))
@@ -269,7 +273,10 @@ class DensityMixin:
         x = _x_of_theta(a, b, th)
         inside = (th > 0) & (th < math.pi)  # not x: next to a ≠ 0, x rounds onto the end
         f = np.zeros(th.shape)
-        if np.any(inside):
+        if np.any(inside) and not self._tiny_ends(t):  # no end where G may leave float64's range
+            g = self._branch_in_table(t, x[inside], th[inside])
+            f[inside] = np.maximum(-g.imag / math.pi, 0.0) * (b - a) * 0.5 * np.sin(th[inside])
+        elif np.any(inside):
             ti = th[inside]
             # the signed distance to the nearer end, as the table forms it from θ
             left = ti <= 0.5 * math.pi
