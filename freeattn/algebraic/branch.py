@@ -23,9 +23,8 @@ import numpy as np
 
 from .._context import FLOAT_REFERENCE_DPS, MPMATH, TINY, tolerance, workdps
 from ..quadrature.theta import theta_of_x as _theta_of_x, x_of_theta as _x_of_theta
-from .local import _FLOAT_RANGE_DECADES, edge_root_seed
+from .local import _FLOAT_RANGE_DECADES, edge_root
 from .numeric import _TABLE_NODES
-from .roots import newton_polish
 
 __all__ = ["BranchMixin"]
 
@@ -73,10 +72,6 @@ _DOUBLE_ROOT_DP = 1e-6
 _NEVANLINNA_SLACK = 1e-9
 #: digits beyond dps within which x is taken to be a breakpoint (mpmath)
 _BREAKPOINT_EXTRA_DPS = 5
-#: guard bits of the mpmath edge-expansion Newton iteration's stopping test
-_EDGE_GUARD_BITS = 6
-#: most Newton steps of the mpmath edge-expansion root
-_EDGE_NEWTON_STEPS = 60
 #: mpmath Newton from the float64 table value kept within this of it (interpolated,
 #: polished table value; off the support, relative to 1 + |G|)
 _MP_TABLE_MATCH = 1e-3
@@ -625,10 +620,7 @@ class BranchMixin:
             if abs(x - e) <= _EDGE_ZONE * (b - a):
                 e, ge, p = self._edge_mp(edge, dps)
                 delta = x - e if near is None else (near[0] - e) + near[1]
-                qs = [sum(p[i][j] * delta**j for j in range(len(p[i]))) for i in range(len(p))]
-                u = edge_root_seed(qs, 1, MPMATH)
-                tol = mpmath.mpf(2) ** (-mpmath.mp.prec + _EDGE_GUARD_BITS)
-                u, converged = newton_polish(qs[::-1], u, tol, _EDGE_NEWTON_STEPS)
+                u, converged = edge_root(p, delta, 1, MPMATH)
                 if converged and mpmath.im(u) < 0:
                     return ge + u
                 break

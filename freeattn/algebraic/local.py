@@ -18,7 +18,7 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from .._context import FLOAT64, FLOAT_REFERENCE_DPS, tolerance, workdps
+from .._context import FLOAT64, FLOAT_REFERENCE_DPS, MPMATH, tolerance, workdps
 from .roots import newton_polish, newton_polish_array, polyroots
 
 __all__ = ["LocalMixin"]
@@ -43,8 +43,11 @@ _RESIDUE = 1e-24
 #: _EDGE_STEP_OK·|u|; the expansion's root kept within _SAME_SHEET·|ref| of the global solve
 _EDGE_STEP_STOP = 1e-15
 _EDGE_STEP_OK = 1e-13
-#: most Newton steps of the float64 edge-expansion root
+#: most Newton steps of the float64 edge-expansion root, and of the mpmath one (with its
+#: stopping test's guard bits)
 _EDGE_NEWTON_STEPS = 30
+_EDGE_MP_NEWTON_STEPS = 60
+_EDGE_GUARD_BITS = 6
 _SAME_SHEET = 1e-3
 #: |δ| below which the float64 expansion at an atom loses u = H − mass; the two distances
 #: from which its power law is continued there
@@ -96,6 +99,33 @@ def edge_root_seed(q, sgn, ctx):
     u1 = (-q[1] + disc) / (2 * q[2])
     u2 = (-q[1] - disc) / (2 * q[2])
     return ctx.where(sgn * u1.imag <= sgn * u2.imag, u1, u2)
+
+
+def edge_root(p, delta, sgn, ctx):
+    """The root u of the local polynomial Σ_i q_i(δ) u^i, q_i(δ) = Σ_j p_ij δ^j, next to an
+    edge (u = G − G_e, sgn = 1) or a pole (u = H − mass, sgn = sign δ): the coefficients by
+    Horner in δ, the start from the local quadratic (:func:`edge_root_seed`), then Newton.
+    Written once against ``ctx``: :data:`~freeattn._context.FLOAT64` (``p`` an array, δ an
+    array; Newton by :func:`~.roots.newton_polish_array`, stopped at a step of
+    _EDGE_STEP_STOP·|u|) or :data:`~freeattn._context.MPMATH` (``p`` a list of rows of mpf, δ
+    an mpf; :func:`~.roots.newton_polish` to the working precision).
+
+    Returns
+    -------
+    (u, ok) : the root, and where Newton converged (step ≤ _EDGE_STEP_OK·|u| in float64)
+    """
+    q = []
+    for row in p:
+        acc = row[-1] + 0 * delta
+        for c in row[-2::-1]:
+            acc = acc * delta + c
+        q.append(acc)
+    u = edge_root_seed(q, sgn, ctx)
+    if ctx is MPMATH:
+        tol = mpmath.mpf(2) ** (-mpmath.mp.prec + _EDGE_GUARD_BITS)
+        return newton_polish(q[::-1], u, tol, _EDGE_MP_NEWTON_STEPS)
+    u, step = newton_polish_array(q[::-1], u, _EDGE_NEWTON_STEPS, _EDGE_STEP_STOP)
+    return u, step <= _EDGE_STEP_OK * np.abs(u)
 
 
 class LocalMixin:
@@ -225,18 +255,15 @@ class LocalMixin:
         ``g_fallback``."""
         if ref is None:
             ref = g_fallback
-        p = edge["p"]
-        q = np.array([np.polyval(p[i, ::-1], delta) for i in range(p.shape[0])]) + 0j
         with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
             # Im G < 0: Im u < 0 for an edge; for a pole G = (mass + u)/δ, so sign(δ)·Im u < 0
             sgn = np.sign(delta) if edge.get("pole") else 1.0
-            u = edge_root_seed(q, sgn, FLOAT64)
-            u, step = newton_polish_array(list(q[::-1]), u, _EDGE_NEWTON_STEPS, _EDGE_STEP_STOP)
+            u, conv = edge_root(edge["p"], delta, sgn, FLOAT64)
             g = edge["g"] + u
             if edge.get("pole"):
                 g = g / delta
             # accept the local root when Newton converged on the same sheet as the global solve
-            ok = np.isfinite(g) & (g.imag <= 0) & (step <= _EDGE_STEP_OK * np.abs(u))
+            ok = np.isfinite(g) & (g.imag <= 0) & conv
             if not edge.get("pole"):  # at an atom the expansion is the better of the two
                 ok &= np.abs(g - ref) <= _SAME_SHEET * np.abs(ref)
         if edge.get("pole") and not np.all(ok):
