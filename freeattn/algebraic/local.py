@@ -128,6 +128,47 @@ def edge_root(p, delta, sgn, ctx):
     return u, step <= _EDGE_STEP_OK * np.abs(u)
 
 
+def _float_rational(r):
+    return float(r)
+
+
+def _mp_rational(r):
+    return mpmath.mpf(r.p) / r.q
+
+
+def _puiseux_terms(terms, logz, zero, exp, rational, coef):
+    """b_k = Σ_e q_{k,e} z^e and b_k^z = Σ_e e·q_{k,e} z^e (z·∂/∂z) of the rescaled
+    polynomial Q_n(H, z) = Σ b_k H^k, z^e as exp(e log z).  Written once for float64 arrays
+    (``zero`` an array of zeros, ``exp`` = numpy.exp, ``rational`` = float, ``coef`` =
+    complex) and mpmath scalars (mpc(0), mpmath.exp, mpf(p)/q, mpc)."""
+    deg = max(k for k, _ in terms)
+    b = [zero] * (deg + 1)
+    bz = [zero] * (deg + 1)
+    for (k, e), v in terms.items():
+        ef = rational(e)
+        w = coef(v) * exp(ef * logz) if e else coef(v) + zero
+        b[k] = b[k] + w
+        bz[k] = bz[k] + ef * w
+    return b, bz
+
+
+def _puiseux_unwind(b, bz, h, levels, logz, exp, rational, coef):
+    """(X₀, z X₀′) from H, the root of Σ b_k H^k: z H′ = −(Σ b_k^z H^k)/(Σ k b_k H^{k−1}),
+    then X_{i−1} = C_{i−1} + z^{a_i}X_i and z X_{i−1}′ = z^{a_i}(a_i X_i + z X_i′) down to
+    level 0 (Horner; written once, as :func:`_puiseux_terms`)."""
+    p = dp = pz = 0 * h
+    for k in range(len(b) - 1, -1, -1):
+        dp = dp * h + p
+        p = p * h + b[k]
+        pz = pz * h + bz[k]
+    x, zx = h, -pz / dp
+    for i in range(len(levels) - 1, 0, -1):
+        a = rational(levels[i][0])
+        w = exp(a * logz)
+        x, zx = coef(levels[i - 1][1]) + w * x, w * (a * x + zx)
+    return x, zx
+
+
 class LocalMixin:
     """Local expansions at edges, atoms and z = 0 (a part of AlgebraicLaw)."""
 
@@ -465,15 +506,10 @@ class LocalMixin:
         else:
             logz = (np.log(zsplit[0]) + zsplit[1] * math.log(2.0)
                     + 1j * np.where(zsplit[2], math.pi, 0.0))
-        terms = [(k, complex(v), float(e)) for (k, e), v in t["terms"].items()]
-        deg = max(k for k, _, _ in terms)
-        b = np.zeros((deg + 1, zq.size), dtype=complex)
-        bz = np.zeros_like(b)
         with np.errstate(under="ignore"):
-            for k, v, e in terms:
-                w = v * np.exp(e * logz) if e else np.full(zq.size, v)
-                b[k] += w
-                bz[k] += e * w
+            b, bz = _puiseux_terms(t["terms"], logz, np.zeros(zq.size, dtype=complex), np.exp,
+                                   _float_rational, complex)
+        deg = len(b) - 1
         C = complex(t["levels"][-1][1])
         h = np.full(zq.size, C, dtype=complex)
         # not roots.newton_polish_array: a zero derivative must leave h non-finite here (the
@@ -488,24 +524,13 @@ class LocalMixin:
             h = h - step
             if np.all(np.abs(step) <= _TINY_STEP_STOP * np.abs(h)):
                 break
-        p = np.zeros_like(h)
-        dp = np.zeros_like(h)
-        pz = np.zeros_like(h)
-        for k in range(deg, -1, -1):
-            dp = dp * h + p
-            p = p * h + b[k]
-            pz = pz * h + bz[k]
         bad = ~np.isfinite(h) | (np.abs(h - C) > 0.5 * abs(C))
         if np.any(bad):
             raise ArithmeticError(f"{self.name}: the local expansion of G at z = 0 failed at "
                                   f"z = {zq[bad][0]!r}")
-        x, zx = h, -pz / dp
         levels = t["levels"]
-        for i in range(len(levels) - 1, 0, -1):
-            a = float(levels[i][0])
-            with np.errstate(under="ignore"):
-                w = np.exp(a * logz)
-            x, zx = complex(levels[i - 1][1]) + w * x, w * (a * x + zx)
+        with np.errstate(under="ignore"):
+            x, zx = _puiseux_unwind(b, bz, h, levels, logz, np.exp, _float_rational, complex)
         a0 = float(levels[0][0])
         if derivative:
             out = self._zpow_times(zq, logz, levels[0][0] - 1, a0 * x + zx)
@@ -611,29 +636,15 @@ class LocalMixin:
             if mpmath.im(zq) == 0:
                 zq = mpmath.mpc(mpmath.re(zq), 0)  # z + i0, never −0
             logz = mpmath.log(zq)
-            deg = max(k for k, _ in t["terms"])
-            b = [mpmath.mpc(0)] * (deg + 1)
-            bz = [mpmath.mpc(0)] * (deg + 1)
-            for (k, e), v in t["terms"].items():
-                ef = mpmath.mpf(e.p) / e.q
-                w = v * mpmath.exp(ef * logz) if e else mpmath.mpc(v)
-                b[k] += w
-                bz[k] += ef * w
+            b, bz = _puiseux_terms(t["terms"], logz, mpmath.mpc(0), mpmath.exp, _mp_rational,
+                                   mpmath.mpc)
             h = mpmath.mpc(t["levels"][-1][1])
             h, _ = newton_polish(b[::-1], h, tolerance(dps + _TINY_NEWTON_DPS),
                                  _LOCAL_NEWTON_STEPS)
-            p = dp = pz = mpmath.mpc(0)
-            for k in range(deg, -1, -1):
-                dp = dp * h + p
-                p = p * h + b[k]
-                pz = pz * h + bz[k]
-            x, zx = h, -pz / dp
             levels = t["levels"]
-            for i in range(len(levels) - 1, 0, -1):
-                a = mpmath.mpf(levels[i][0].p) / levels[i][0].q
-                w = mpmath.exp(a * logz)
-                x, zx = levels[i - 1][1] + w * x, w * (a * x + zx)
-            a0 = mpmath.mpf(levels[0][0].p) / levels[0][0].q
+            x, zx = _puiseux_unwind(b, bz, h, levels, logz, mpmath.exp, _mp_rational,
+                                    mpmath.mpc)
+            a0 = _mp_rational(levels[0][0])
 
             def zpow(r):  # exact powers of z or √z (principal), else through the log
                 if r.q in (1, 2):
