@@ -104,11 +104,45 @@ def _end_series(y, a, b, from_left):
     return np.array(out, dtype=LD), min(mpmath.mpf(1), end / (2 * h))
 
 
-def _horner(coeffs, w):
-    acc = np.zeros(w.shape, dtype=LD)
-    for d in coeffs[::-1]:
-        acc = acc * w + d
-    return acc
+#: the series of _EndMasses is summed with as few terms as the point's w needs: points with
+#: w ≤ upto·2^−k (k = 0 … _SERIES_LEVELS − 1) share the shortest head whose neglected tail
+#: is below _SERIES_TAIL of the sum at that bound
+_SERIES_LEVELS = 6
+_SERIES_TAIL = 2.0 ** -70
+
+
+def _series_heads(coeffs, upto):
+    """[(bound_k, n_k)]: w ≤ bound_k = upto·2^−k needs the first n_k coefficients (the
+    neglected Σ_{n ≥ n_k} |d_n| bound_k^n is below _SERIES_TAIL of |Σ d_n bound_k^n|)."""
+    # in long double: next to y = 1 the coefficients from a grow like (2h/a)^n beyond float64
+    c = np.asarray(coeffs, dtype=LD)
+    d = np.abs(c)
+    heads = []
+    for k in range(_SERIES_LEVELS):
+        bound = LD(upto) / LD(2) ** k
+        terms = d * bound ** np.arange(d.size)
+        total = abs(np.sum(c * bound ** np.arange(d.size)))
+        tail = np.cumsum(terms[::-1])[::-1]  # tail[n] = Σ_{m ≥ n} |d_m| bound^m
+        short = np.flatnonzero(tail <= LD(_SERIES_TAIL) * total)
+        heads.append((bound, int(short[0]) if short.size else d.size))
+    return heads
+
+
+def _series_mass(coeffs, heads, w):
+    """w^{3/2} Σ d_n w^n (long double), each point with the head its w needs (Horner)."""
+    level = np.zeros(w.shape, dtype=int)
+    for k, (bound, _) in enumerate(heads):
+        level[w <= bound] = k
+    out = np.empty(w.shape, dtype=LD)
+    for k, (_, n) in enumerate(heads):
+        m = level == k
+        if np.any(m):
+            ws = w[m]
+            acc = np.zeros(ws.shape, dtype=LD)
+            for c in coeffs[:max(n, 1)][::-1]:
+                acc = acc * ws + c
+            out[m] = ws * np.sqrt(ws) * acc
+    return out
 
 
 class _EndMasses:
@@ -138,18 +172,19 @@ class _EndMasses:
             if a > 0:
                 self.left_series, rad = _end_series(y, a, b, True)
                 self.left_upto = to_ld(rad / 2)
+                self.left_heads = _series_heads(self.left_series, rad / 2)
             else:
                 self.left_series, self.left_upto = None, LD(-1)
             self.right_series, rad = _end_series(y, a, b, False)
             self.right_upto = to_ld(rad / 2)
+            self.right_heads = _series_heads(self.right_series, rad / 2)
 
     def left(self, w):
         w = np.asarray(w, dtype=LD)
         out = np.empty(w.shape, dtype=LD)
         ser = w <= self.left_upto
         if np.any(ser):
-            ws = w[ser]
-            out[ser] = ws * np.sqrt(ws) * _horner(self.left_series, ws)
+            out[ser] = _series_mass(self.left_series, self.left_heads, w[ser])
         if np.any(~ser):
             th, sn, t = half_angle(w[~ser])
             val = (1 + self.y) * th + 2 * self.sy * sn
@@ -160,7 +195,7 @@ class _EndMasses:
 
     def right(self, w):
         w = np.asarray(w, dtype=LD)
-        return w * np.sqrt(w) * _horner(self.right_series, w)
+        return _series_mass(self.right_series, self.right_heads, w)
 
 
 class MarchenkoPastur(AlgebraicLaw):
