@@ -47,6 +47,7 @@ from ._dispatch import hull  # the convolutions' one hull (no cdf tables of the 
 from ..algebraic.polynomial import (G, rename_symbols, series_moments, stieltjes_factor,
                                     substitute_polynomial, z)
 from ..laws._params import exact as _exact_value, fresh
+from ..laws.affine import AffineImage
 from ..laws.algebraic import AlgebraicLaw
 from ..laws.base import Law
 from ..transforms.rectangular import (check_ratio, moments_from_rectangular_cumulants,
@@ -146,7 +147,9 @@ class _Input:
         self.law = law
         self.poly = None
         #: the law has its own (closed-form) G: used as it is, G′ from the polynomial
-        self.closed = type(law)._cauchy_float is not AlgebraicLaw._cauchy_float
+        # (an affine image answers G from its base law: closed when the base law's G is)
+        src = law.base if isinstance(law, AffineImage) else law
+        self.closed = type(src)._cauchy_float is not AlgebraicLaw._cauchy_float
         if isinstance(law, AlgebraicLaw):
             cf = _poly_coefficients(law)
             dcf = np.array([np.polyder(r) if r.size > 1 else np.zeros(1) for r in cf])

@@ -10,7 +10,7 @@ import sympy as sp
 
 from .._context import FLOAT_REFERENCE_DPS, MASS_TOL, to_mp, tolerance, workdps
 from .._messages import shown
-from .._validation import ParameterError, exact, finite_real, integer_at_least, positive
+from .._validation import ParameterError, exact, integer_at_least
 from ..algebraic.atoms import AtomAtZero, AtomsMixin
 from ..algebraic.branch import BranchMixin
 from ..algebraic.density import DensityMixin
@@ -28,9 +28,10 @@ from ..algebraic.polynomial import (G, affine_polynomial, r_relation, s_relation
 from ..algebraic.series import series_moments_at, series_moments_numeric
 from ..quadrature.tables import atom_quantile_mp, cdf_sf, newton_mp, quantile
 from ._params import fresh
+from .affine import AffineImage, affine_arguments, dilation_argument
 from .base import Law, _coefficients
 
-__all__ = ["AlgebraicLaw", "AtomAtZero"]
+__all__ = ["AlgebraicLaw", "AlgebraicAffineImage", "AtomAtZero"]
 
 #: the caches of a law built on its float64 branch classification (dropped by _reclassify)
 _BRANCH_DEPENDENT = ("_branch_cache", "_tables", "_hard_edges", "_cdf_tables",
@@ -599,10 +600,11 @@ class AlgebraicLaw(DensityMixin, BranchMixin, PathsMixin, LocalMixin, AtomsMixin
 
     # ------------------------------------------------------------ mapping
     def affine(self, shift, scale):
-        """Push-forward by x ↦ shift + scale·x (scale ≠ 0), as a new :class:`AlgebraicLaw`.
-
-        G_new(z) = G((z − shift)/scale)/scale.  ``shift`` and ``scale`` may be floats (taken
-        exactly) or exact sympy expressions.
+        """Push-forward by x ↦ shift + scale·x (scale ≠ 0): the exact affine image
+        (:class:`AlgebraicAffineImage`), every functional answered by this law at the mapped
+        argument (G_new(z) = G((z − shift)/scale)/scale), and still an :class:`AlgebraicLaw`
+        whose polynomial (built when first asked for) serves the exact ⊞/⊠ eliminations.
+        ``shift`` and ``scale`` may be floats (taken exactly) or exact sympy expressions.
 
         Raises
         ------
@@ -610,37 +612,23 @@ class AlgebraicLaw(DensityMixin, BranchMixin, PathsMixin, LocalMixin, AtomsMixin
             If ``scale`` is zero or a parameter is not a finite real number (a
             :class:`ParameterTypeError` for None, strings or complex numbers).
         """
-        for name, v in (("shift", shift), ("scale", scale)):
-            if not isinstance(v, sp.Basic):
-                finite_real(name, v)  # the one argument filter: names the parameter
-        shift, scale = exact(shift), exact(scale)
-        if scale == 0:
-            raise ParameterError("scale", "scale must be non-zero, got 0")
-        a_s, b_s = fresh("shift"), fresh("scale")
-        P = affine_polynomial(self.symbolic_polynomial, a_s, b_s)
-        out = AlgebraicLaw(P, {**self.values, a_s: shift, b_s: scale},
-                           name=f"{shift} + {scale}·({self.name})")
-        # the image's hull is the affine image of this law's (convolution domain checks)
-        out._affine_source = (self, shift, scale)
+        shift, scale = affine_arguments(shift, scale)
+        out = AlgebraicAffineImage(self, shift, scale)
         # x ↦ a + b x, a ≥ 0, b > 0 (b ≠ 0 was checked above) keeps [0, ∞) and m₁ > 0
-        if is_positive_by_construction(self) and _nonnegative(shift) and _nonnegative(scale):
+        if is_positive_by_construction(out.base) and _nonnegative(out.shift) \
+                and _nonnegative(out.scale):
             mark_positive(out, "x ↦ a + b x (a ≥ 0, b > 0) of a law on [0, ∞) with m₁ > 0")
         return out
 
     def dilate(self, t):
-        """Dilation D_t (push-forward by x ↦ t x), t > 0.
+        """Dilation D_t (push-forward by x ↦ t x), t > 0: the exact affine image.
 
         Raises
         ------
         ParameterError
             If ``t`` is not a finite number > 0 (:class:`ParameterTypeError` for non-numbers).
         """
-        if not isinstance(t, sp.Basic):
-            positive("t", t)
-        elif not (t.is_positive and t.is_finite):
-            raise ParameterError("t", f"t must be a finite number > 0, got {t}")
-        return self.affine(0, t)
-
+        return self.affine(0, dilation_argument(t))
 
     def pushforward(self, coefficients):
         """Push-forward φ#μ by the real polynomial map φ(x) = c_0 + c_1 x + … + c_d x^d.
@@ -702,3 +690,29 @@ class AlgebraicLaw(DensityMixin, BranchMixin, PathsMixin, LocalMixin, AtomsMixin
         P = pushforward_polynomial(self.symbolic_polynomial, syms)
         terms = " + ".join(f"({c})·x^{j}" for j, c in enumerate(coefficients) if c != 0)
         return AlgebraicLaw(P, {**self.values, **values}, name=f"({terms})#({self.name})")
+
+
+class AlgebraicAffineImage(AffineImage, AlgebraicLaw):
+    """The affine image shift + scale·X of an algebraic law (:mod:`freeattn.laws.affine`):
+    every functional from the base law at the mapped argument (exact up to the map at any
+    scale float64 represents), and an :class:`AlgebraicLaw` whose polynomial
+    P(s G, (z − a)/s)-substitution (:func:`freeattn.algebraic.polynomial.affine_polynomial`)
+    is built only when asked for (⊞/⊠ eliminations, ``polynomial``, symbolic use)."""
+
+    def __init__(self, base, shift, scale):
+        if not isinstance(base, AlgebraicLaw):
+            raise ParameterError("base", f"base must be an AlgebraicLaw, got {type(base).__name__}")
+        self._init_affine(base, *affine_arguments(shift, scale))
+        self._shift_symbol, self._scale_symbol = fresh("shift"), fresh("scale")
+        self.values = {**self.base.values, self._shift_symbol: self.shift,
+                       self._scale_symbol: self.scale}
+        # the hull of the image is the affine image of the base law's (convolution domain
+        # checks, the exact atom at 0 of a dilation)
+        self._affine_source = (self.base, self.shift, self.scale)
+
+    @cached_property
+    def symbolic_polynomial(self):
+        """P_base(s G, (z − a)/s) with a, s parameter symbols (their values in ``values``)."""
+        P = affine_polynomial(self.base.symbolic_polynomial, self._shift_symbol,
+                              self._scale_symbol)
+        return P if (_known_expanded(P) or _is_expanded(P)) else sp.expand(P)
