@@ -15,6 +15,13 @@ __all__ = []  # private to the subordination solver
 #: accepted at this relative step, and Im g ≤ this × |g| (the sheet Im g ≤ 0)
 _POLISH_LAST = 1e-9
 _POLISH_RTOL = 1e-12
+#: Newton on the subordination system (subordination_law, subordination_edges): a step below this (relative) is rounding level
+_NEWTON_STEP_RTOL = 4e-16
+#: lowest rung of the continuation ladder (fraction of the scale); points closer than this
+#: to an atom are left out of the support scan
+_LADDER_FLOOR = 1e-9
+#: a warm start confirms when the solution stays within 10 % of it plus this × the scale
+_WARM_SLACK = 1e-3
 #: central difference of G for an input without G′: step and its floor (relative)
 _DIFF_STEP = 1e-5
 _DIFF_FLOOR = 1e-6
