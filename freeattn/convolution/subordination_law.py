@@ -33,8 +33,11 @@ __all__ = ["SubordinationLaw"]
 _PDF_MEMO_SIZE = 1 << 18
 #: θ-nodes per support interval of the on-axis warm-start table
 _TABLE_NODES = 257
-#: ratio between successive heights of the continuation ladder
+#: ratio between successive heights of the continuation ladder, of the finer one that
+#: stragglers and wrong-sheet points are solved again on, and the fixed-point sweeps there
 _LADDER_RATIO = 0.25
+_FINE_RATIO = 0.7
+_FINE_FIXED_ITERS = 400
 #: Gauss–Legendre nodes per u-panel of the cdf tables, and their refinement (_cdf_table)
 _GL_NODES = 16
 _HALF_PANELS = 16
@@ -261,9 +264,10 @@ class SubordinationLaw(SupportEdges, Law):
             G = self._G_from_solution(u, z, st)
         ok = conv & np.isfinite(G)
         if not np.all(ok):
-            if ratio < 0.7:  # retry the stragglers on a finer ladder
+            if ratio < _FINE_RATIO:  # retry the stragglers on a finer ladder
                 idx = np.flatnonzero(~ok)
-                u2, G2, ok2 = self._solve_float(z[idx], ratio=0.7, fixed_iters=400)
+                u2, G2, ok2 = self._solve_float(z[idx], ratio=_FINE_RATIO,
+                                                fixed_iters=_FINE_FIXED_ITERS)
                 for a, b in zip(u, u2):
                     a[idx] = b
                 G[idx] = G2
@@ -500,9 +504,22 @@ class SubordinationLaw(SupportEdges, Law):
                 sum(np.abs(vi) for vi in u0) + _WARM_SLACK * self._scale)
         ok = conv & near & np.isfinite(G) & self._inside(G, u)
         if not np.all(ok):
-            _, G2, ok2 = self._solve_float(z[~ok])
-            G[~ok] = G2
-            ok[~ok] = ok2
+            idx = np.flatnonzero(~ok)
+            u2, G2, ok2 = self._solve_float(z[idx])
+            G[idx] = G2
+            ok[idx] = ok2
+            # x lies inside a support interval: a converged solution on the real axis there is
+            # a wrong sheet (a ladder step landed on the axis and Newton stayed real: issue 21
+            # item 19, Semicircle(1.625) ⊞ Discrete(3 atoms) had ρ ≈ 1e-22 for ρ = 0.03 on
+            # x ∈ [−1.7733, −1.7645] and lost 2.6e-5 of mass) — solved again on the finer
+            # ladder, taken where it is off the axis
+            wrong = ok2 & ~self._inside(G2, u2)
+            if np.any(wrong):
+                j = idx[wrong]
+                u3, G3, ok3 = self._solve_float(z[j], ratio=_FINE_RATIO,
+                                                fixed_iters=_FINE_FIXED_ITERS)
+                fix = ok3 & self._inside(G3, u3)
+                G[j[fix]] = G3[fix]
         return G, ok
 
     def _pdf_float(self, x):
