@@ -25,6 +25,7 @@ def check_against(sub, alg, x):
     np.testing.assert_allclose(sub.pdf(x), alg.pdf(x), rtol=1e-10)
     intervals, total = sub._cdf_table
     assert total == pytest.approx(1.0, abs=1e-13)
+    assert len(intervals) == len(alg.support())
     for iv, (a, b) in zip(intervals, alg.support()):
         assert iv.mass == pytest.approx(float(alg.cdf(b) - alg.cdf(a)), abs=1e-12)
 
@@ -47,4 +48,18 @@ def test_discrete_times_discrete_issue_pair():
     alg = free_multiplicative_convolution(AlgebraicLaw(discrete_polynomial(p1, w1)),
                                           AlgebraicLaw(discrete_polynomial(p2, w2)), method="algebraic")
     x = np.concatenate([np.linspace(a, b, 41)[1:-1] for a, b in alg.support()])
+    check_against(sub, alg, x)
+
+
+def test_discrete_plus_discrete_with_borderline_edges():
+    # a second pair (reliability.md, item 19): three hard edges at borderline points
+    # (0.875 + 0.125 = 1) and two atoms; main lost 4.1e-12 of mass here (2.1e-12 on one interval)
+    p1, w1 = [R(-11, 4), R(9, 8)], [R(1, 8), R(7, 8)]
+    p2, w2 = [R(3, 4), R(13, 8), R(11, 4), R(27, 8), R(4)], [R(3, 16), R(7, 16), R(1, 8), R(1, 8), R(1, 8)]
+    sub = free_additive_convolution(Discrete(as_float(p1), as_float(w1)),
+                                    Discrete(as_float(p2), as_float(w2)), method=S)
+    alg = free_additive_convolution(AlgebraicLaw(discrete_polynomial(p1, w1)),
+                                    AlgebraicLaw(discrete_polynomial(p2, w2)), method="algebraic")
+    assert sub.atoms() == [(1.875, pytest.approx(0.0625, abs=1e-15)), (2.75, pytest.approx(0.3125, abs=1e-15))]
+    x = np.concatenate([np.linspace(a, b, 21)[1:-1] for a, b in alg.support()])
     check_against(sub, alg, x)
