@@ -95,12 +95,6 @@ KNOWN = {
         'N9: raises; ValueError: zero-size array to reduction operation minimum which has no identity',
     ('boxtimes_alg-0', 'quantiles'):
         'item 1: measured error 0.0566 (tol 1e-10); isf(6.770500355853699e-15) = 26.788547665476017: sf there 7.153838910590364e-15, one ulp left 7.153840333590091e-15',
-    ('boxplus_num-0', 'quantiles'):
-        'N15: quantiles by subordination take 28.7 s idle (load 0.2) against the 30 s bound, and time out at load 2 (fresh-clone CI, 2026-12-02)',
-    ('boxtimes_num-0', 'quantiles'):
-        'N15: quantiles by subordination take 34.5 s idle (load 0.2) against the 30 s bound, and time out at load 2 (fresh-clone CI, 2026-12-02)',
-    ('cfp_num-0', 'quantiles'):
-        'N15: raises; CallTimeout: quantiles did not return within 30 s',
     ('dilate-1', 'quantiles'):
         'item 7/16: measured error 2.11e+19 (tol 1e-10); inherited: the base law fails the same check (float64 cdf 0 next to its hard edge below ~1e-158); ppf(1e-100) = 3.205436183218634e-250: cdf there 2.113670045648357e-81, one ulp left 2.113670045648357e-81',
     ('dilate-11', 'scaling'):
