@@ -21,7 +21,7 @@ from ..algebraic.numeric import BranchData, NumericPolynomial, structure_key
 from ..algebraic.parse import as_polynomial
 from ..algebraic.positivity import is_positive_by_construction, mark_positive
 from ..algebraic.paths import PathsMixin
-from ..algebraic.discriminant import discriminant_structure_seen
+from ..algebraic.discriminant import discriminant_cost, discriminant_structure_seen
 from ..algebraic.eliminations import pushforward_polynomial
 from ..algebraic.polynomial import (G, affine_polynomial, r_relation, s_relation, series_moments,
                                     stieltjes_factor, substitute_polynomial, z)
@@ -41,6 +41,12 @@ _BRANCH_DEPENDENT = ("_branch_cache", "_tables", "_hard_edges", "_cdf_tables",
 #: most parameter symbols for which the discriminant is taken with parameters symbolic
 #: (FLINT: ~1 s once for 5 parameters; the full-layer law's 8 take minutes)
 _SYMBOLIC_DISC_MAX_PARAMS = 5
+#: a rational parameter value of more bits than this (numerator or denominator) is a float's
+#: binary value, which :attr:`AlgebraicLaw._reduced` keeps symbolic when the discriminant's
+#: cost measure (algebraic.discriminant.discriminant_cost) then stays at most
+#: _SYMBOLIC_REDUCED_COST (milliseconds in FLINT)
+_SUBSTITUTE_MAX_BITS = 32
+_SYMBOLIC_REDUCED_COST = 10**6
 #: digits beyond ``dps`` to which the quantile Newton iteration is converged
 _NEWTON_EXTRA_DPS = 2
 #: relative distance within which the float64 quantile is taken to sit at an atom (mpmath
@@ -157,6 +163,19 @@ class AlgebraicLaw(DensityMixin, BranchMixin, PathsMixin, LocalMixin, AtomsMixin
         so that the discriminant stays cheap however many affine maps and convolutions
         built the law, while no large exact expression ever enters sympy's algebra."""
         rational = {p: v for p, v in self.values.items() if getattr(v, "is_Rational", False)}
+        # a float's binary value (a rational of many bits, e.g. β² for β = 0.7) stays
+        # symbolic where the discriminant with it symbolic stays cheap: the next point of a
+        # sweep then shares this polynomial and its cached discriminant, and the exact
+        # elimination at a 100-bit value is dearer still (bert-base layer: 9 ms once against
+        # 40 ms a point)
+        long = {p for p, v in rational.items()
+                if max(abs(v.p), v.q).bit_length() > _SUBSTITUTE_MAX_BITS}
+        if long:
+            candidate = substitute_polynomial(
+                self._factor, {p: v for p, v in rational.items() if p not in long})
+            cost = discriminant_cost(candidate)
+            if cost is not None and cost <= _SYMBOLIC_REDUCED_COST:
+                return candidate
         # in FLINT (up to a rational factor, which P = 0 does not see)
         return substitute_polynomial(self._factor, rational)
 

@@ -171,8 +171,6 @@ KNOWN = {
         'N14: raises; RuntimeWarning: overflow encountered in divide',
     ('pointmass-17', 'cauchy'):
         'N14: raises; RuntimeWarning: overflow encountered in divide',
-    ('preset-3', 'quantiles'):
-        'N14: raises; RuntimeWarning: overflow encountered in divide',
     ('pushforward-10', 'cauchy'):
         'N9: raises; ArithmeticError: ((1/2)·x^0 + (3/2)·x^1 + (7/8)·x^2)#(FreePoisson(rate=0.0144523)): branch continuation failed at z = 0.4999999999999999+3.2602309269354114e-10j',
     ('pushforward-13', 'quantiles'):
