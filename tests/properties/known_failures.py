@@ -147,14 +147,8 @@ KNOWN = {
         'N2: raises; AssertionError: quadrature of the density on [226.7508242342176, 1986.6395673582738] needs more than 3000 panels (density not integrable to 1e-13?)',
     ('mha-4', 'moments'):
         'N2: raises; AssertionError: quadrature of the density on [226.7508242342176, 1986.6395673582738] needs more than 3000 panels (density not integrable to 1e-13?)',
-    ('mha-5', 'cauchy'):
-        "item 18: raises; ArithmeticError: mha_output_law(beta=1.52415, heads=1, gamma_k=12.5532, gamma_v=0.130047, gamma_o=5.33249, sharing='mqa'): branch continuation failed at z = 2.8",
-    ('mha-6', 'cauchy'):
-        "item 18: raises; ArithmeticError: mha_output_law(beta=0.162205, heads=1, gamma_k=1.02872, gamma_v=13.1454, gamma_o=0.00117503, sharing='none'): branch continuation failed at z =",
     ('mha-7', 'cauchy'):
         "item 18: raises; ArithmeticError: mha_output_law(beta=0.154497, heads=1, gamma_k=1.81798, gamma_v=0.0137291, gamma_o=0.0442314, sharing='mqa'): branch continuation failed at z =",
-    ('mha-7', 'cdf_monotone'):
-        'item 6: measured error 1.11e-16 (tol 0); cdf(0.0219419443945253) = 0.9871592938759242 > cdf(nextafter) = 0.987159293875924',
     ('mha_rho-0', 'cauchy'):
         "item 18: raises; ArithmeticError: mha_output_law(beta=0.915896, heads=1, gamma_k=0.20151, gamma_v=0.20151, gamma_o=0.0138183, sharing='mqa', rho=0.74054): branch continuation fa",
     ('mha_rho-0', 'cdf_monotone'):
