@@ -1,11 +1,17 @@
 """Helpers shared by the closed-form laws (semicircle, Marchenko–Pastur / free Poisson):
-complex assembly without 0·∞, and the symmetry G(z̄) = conj G(z) at the ends of the plane."""
+complex assembly without 0·∞, the symmetry G(z̄) = conj G(z) at the ends of the plane, and
+the cdf/sf of a support interval from its nearer end in extended precision (:class:`NearEnds`)."""
 from __future__ import annotations
+
+import math
 
 import mpmath
 import numpy as np
 
-__all__ = ["complex_array", "cauchy_mp_upper"]
+from .._context import FLOAT_REFERENCE_DPS
+
+__all__ = ["complex_array", "cauchy_mp_upper", "LD", "to_ld", "NearEnds", "half_angle", "psi_minus_sin",
+           "PI_LD", "bisect_doubles"]
 
 
 def complex_array(re, im):
@@ -28,3 +34,141 @@ def cauchy_mp_upper(zv, g_upper):
         val = g_upper(mpmath.conj(zv))
         return mpmath.conj(val) if mpmath.isfinite(val) else val
     return g_upper(zv)
+
+
+# ------------------------------------------------------------ cdf and sf from the nearer end
+#: extended precision of the closed-form cdf/sf (x87 80-bit on x86-64 Linux: 64-bit
+#: significand, unit roundoff 5.4e-20).  The value is computed there and rounded once to
+#: float64: rounding is monotone, so the float64 cdf is monotone to the ulp wherever the
+#: extended value is, i.e. wherever its error (≈ 1e-19 of the value) is below the step of the
+#: exact cdf between neighbouring doubles (ρ(x)·ulp(x)).  Where numpy's long double is plain
+#: float64 (Windows, macOS arm) the same code runs in float64, accurate but not monotone to
+#: the ulp.
+LD = np.longdouble
+#: digits of a reference-precision number passed to long double (64-bit significand: 20)
+_LD_DIGITS = 24
+
+
+def to_ld(v):
+    """An mpmath number (or float) as a long double, rounded from ``_LD_DIGITS`` digits."""
+    return LD(mpmath.nstr(mpmath.mpf(v), _LD_DIGITS, strip_zeros=False))
+
+
+class NearEnds:
+    """One support interval [a, b] of a closed-form law, with the ends known to reference
+    precision: float ends A, B (correctly rounded) and their excesses e_A = A − a,
+    e_B = b − B, so that the distances x − a = (x − A) + e_A and b − x = (B − x) + e_B are
+    formed in long double from the float64 x (x − A is exact there while the exponents of x
+    and A differ by at most 11) and keep their relative accuracy next to either end.
+
+    ``split(x)`` gives (L, R) = (∫_a^x ρ, ∫_x^b ρ) in long double, each from its own end:
+    ``left(w)`` / ``right(w)`` is the mass within the fraction w ∈ [0, 1/2] of the width
+    from a / from b, the other one is ``mass`` minus it (exact complement, one code path for
+    cdf and sf).  The switch is at x − a = b − x."""
+
+    def __init__(self, a, b, mass, left, right):
+        """a, b: mpf at (at least) the reference precision; mass: the interval's mass;
+        left, right: callables w → mass (long double arrays)."""
+        # a, b as given (not rounded again here): the excesses are differences of a, b and
+        # their doubles, as accurate as a and b themselves
+        with mpmath.workdps(FLOAT_REFERENCE_DPS):
+            self.A, self.B = float(a), float(b)
+            self.eA, self.eB = to_ld(self.A - a), to_ld(b - self.B)
+            self.width = to_ld(b - a)
+            self.mass = to_ld(mass)
+        self.left, self.right = left, right
+
+    def distances(self, x):
+        """(x − a, b − x) in long double (each ≥ 0 inside [a, b])."""
+        xl = np.asarray(x, dtype=float).astype(LD)
+        return (xl - LD(self.A)) + self.eA, (LD(self.B) - xl) + self.eB
+
+    def split(self, x):
+        dl, dr = self.distances(x)
+        on_left = dl <= dr
+        L, R = np.empty(dl.shape, dtype=LD), np.empty(dl.shape, dtype=LD)
+        zero, half = LD(0), LD(0.5)
+        if np.any(on_left):
+            lo = np.minimum(self.left(np.clip(dl[on_left] / self.width, zero, half)), self.mass)
+            L[on_left], R[on_left] = lo, self.mass - lo
+        on_right = ~on_left
+        if np.any(on_right):
+            up = np.minimum(self.right(np.clip(dr[on_right] / self.width, zero, half)), self.mass)
+            R[on_right], L[on_right] = up, self.mass - up
+        return L, R, on_left
+
+
+with mpmath.workdps(FLOAT_REFERENCE_DPS):
+    #: π in long double
+    PI_LD = to_ld(mpmath.pi)
+
+
+def half_angle(w):
+    """(θ, sin θ, tan(θ/2)) for w = sin²(θ/2) ∈ [0, 1/2] in long double (x = a + (b − a)w)."""
+    s = np.sqrt(w)
+    c = np.sqrt(1 - w)
+    return 2 * np.arcsin(s), 2 * s * c, s / c
+
+
+#: ψ below which ψ − sin ψ is summed from its Taylor series (no cancellation); above, the
+#: difference loses at most a factor 1/(1 − sin 1/1) ≈ 6 of the long double precision
+_SERIES_BELOW = 1.0
+#: terms of that series: ψ^(2k+3)/(2k+3)! < 1e-24 of ψ³/6 at ψ = 1 for k < 12
+_SERIES_TERMS = 12
+
+
+def psi_minus_sin(psi):
+    """ψ − sin ψ in long double, relative accuracy ~1e-19 for ψ ∈ [0, π] (Taylor series
+    ψ³/3! − ψ⁵/5! + … below ψ = 1, the difference itself above)."""
+    psi = np.asarray(psi, dtype=LD)
+    out = psi - np.sin(psi)
+    small = psi < _SERIES_BELOW
+    if np.any(small):
+        p = psi[small]
+        p2 = p * p
+        acc = np.zeros(p.shape, dtype=LD)
+        # Horner in ψ² of Σ (−1)^k ψ^(2k)/(2k+3)!, innermost term first
+        for k in range(_SERIES_TERMS - 1, -1, -1):
+            acc = LD(1) / LD(math.factorial(2 * k + 3)) - p2 * acc
+        out[small] = p * p2 * acc
+    return out
+
+
+_SIGN_BIT = np.int64(-(2 ** 63))
+_LOW_BITS = np.int64(2 ** 63 - 1)
+
+
+def _order_key(x):
+    """Doubles → int64 keys in the same order (consecutive doubles: consecutive keys)."""
+    i = np.asarray(x, dtype=float).view(np.int64)
+    return np.where(i >= 0, i, -(i & _LOW_BITS))
+
+
+def _from_key(k):
+    k = np.asarray(k, dtype=np.int64)
+    return np.where(k >= 0, k, (-k) | _SIGN_BIT).view(float)
+
+
+# own bisection, not scipy.optimize: vectorised over all q at once and exact on the doubles
+# (scipy's root finders stop at a tolerance in x, not at the smallest double of the value)
+def bisect_doubles(q, value, lo, hi, upper=False):
+    """Smallest double x in [lo, hi] with value(x) ≥ q (``upper``: value(x) ≤ q) for a
+    monotone ``value`` (a cdf; with ``upper`` an sf) that reaches q at hi: bisection on the
+    doubles themselves (their order keys), ≤ 64 vectorised calls of ``value``, exact at every
+    scale and in every tail (ppf(1e-300) next to an end included).  q = 1 (``upper``: q = 0)
+    gives hi, the right end, as ppf(1) and isf(0) are defined."""
+    q = np.asarray(q, dtype=float)
+    reach = (lambda v, t: v <= t) if upper else (lambda v, t: v >= t)
+    klo = np.full(q.shape, _order_key(lo), dtype=np.int64)
+    khi = np.full(q.shape, _order_key(hi), dtype=np.int64)
+    at_lo = reach(np.asarray(value(np.full(q.shape, float(lo)))), q)
+    active = ~at_lo & (khi > klo + 1)
+    while np.any(active):
+        a, b = klo[active], khi[active]
+        mid = a // 2 + b // 2 + (a % 2 + b % 2) // 2  # no int64 overflow
+        ok = reach(np.asarray(value(_from_key(mid))), q[active])
+        khi[active] = np.where(ok, mid, b)
+        klo[active] = np.where(ok, a, mid)
+        active = ~at_lo & (khi > klo + 1)
+    out = np.where(at_lo, float(lo), _from_key(khi))
+    return np.where((q <= 0) if upper else (q >= 1), float(hi), out)

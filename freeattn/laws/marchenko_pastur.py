@@ -1,17 +1,18 @@
 """Marchenko–Pastur and free Poisson laws: closed forms beside the polynomial method.
 
 Both are :class:`~freeattn.laws.algebraic.AlgebraicLaw` s (their polynomial drives ⊠, compound
-free Poisson, transforms and the tails of cdf/ppf), with float64 and mpmath fast paths from the
-closed forms (Marchenko & Pastur 1967; Nica & Speicher 2006, Lecture 12):
+free Poisson, transforms and the cdf/ppf at ``dps``), with float64 and mpmath fast paths from
+the closed forms (Marchenko & Pastur 1967; Nica & Speicher 2006, Lecture 12):
 
     ρ(x) = sqrt((b − x)(x − a)) / (2π y x),  a, b = (1 ∓ √y)²,
     G(z) = 2 / (z + y − 1 + sqrt(z − a) sqrt(z − b)),
 
-the product of principal square roots being the branch with G ~ 1/z off [a, b].
+the product of principal square roots being the branch with G ~ 1/z off [a, b].  The float64
+cdf and sf are the masses of :class:`_EndMasses` from the nearer end (series or closed form,
+in long double, rounded once: monotone to the ulp, full relative accuracy in both tails, issue
+21 items 1 and 6); ppf and isf bisect them on the doubles.
 """
 from __future__ import annotations
-
-import math
 
 import mpmath
 import numpy as np
@@ -20,18 +21,13 @@ from .._context import FLOAT64, FLOAT_REFERENCE_DPS, MPMATH, mp_route, to_mp, wo
 from ..algebraic.polynomial import G, z
 from .._validation import Param
 from ._params import fresh
-from ._closed import cauchy_mp_upper, complex_array as _complex
+from ._closed import (LD, PI_LD, NearEnds, cauchy_mp_upper, complex_array as _complex, half_angle,
+                      bisect_doubles, to_ld)
 from .algebraic import AlgebraicLaw
 
 
 __all__ = ["MarchenkoPastur", "FreePoisson"]
 
-#: the closed-form cdf is used where F and 1 − F are ≥ this (cancellation-free there); the
-#: θ-quadrature of the algebraic route serves the tails to full relative accuracy
-_CDF_BULK = 1e-3
-#: ratios y for which the closed-form cdf bulk is cancellation-free (it subtracts O(1)
-#: arcsines whose difference is O(min(y, 1/y)))
-_CLOSED_CDF_RATIOS = (1e-2, 1e2)
 
 
 # closed forms, written once against a precision context (freeattn._context.FLOAT64 / MPMATH)
@@ -83,16 +79,123 @@ def _mp_cauchy(zz, y, a, b):
     return np.where(lower, g.conj(), g)
 
 
-def _mp_cdf_bulk(x, y, a, b):
-    """Absolutely continuous part of the cdf from the antiderivative of sqrt((b−x)(x−a))/x."""
-    sab = abs(1 - y)
-    root = np.sqrt((b - x) * (x - a))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        u = np.clip((2 * x - a - b) / (b - a), -1, 1)
-        v = np.clip(((a + b) * x - 2 * a * b) / (x * (b - a)), -1, 1)
-    A = root + 0.5 * (a + b) * np.arcsin(u) - sab * np.arcsin(v)
-    A_a = -0.25 * (a + b) * math.pi + 0.5 * sab * math.pi
-    return (A - A_a) / (2 * math.pi * y)
+#: terms of the end series of _EndMasses; each is used where w ≤ R/2 (R its radius of
+#: convergence), so the tail is below 2^-72 ≈ 2e-22 of the sum
+_END_SERIES_TERMS = 72
+
+
+def _end_series(y, a, b, from_left):
+    """Coefficients d_n (long double) with mass = w^{3/2} Σ d_n w^n within the fraction w of
+    the width from a (``from_left``) or from b, and the radius R of the series.
+
+    With x = a + (b − a)v (from b: x = b − (b − a)v) and h = 2√y the mass is
+    (8/π) ∫_0^w √v q(v) dv, q = √(1 − v)/(a + 2hv) (from b: √(1 − v)/(b − 2hv)); q = Σ c_n v^n
+    from (a + 2hv) q = √(1 − v) (a c_n + 2h c_{n−1} = s_n, s_n of √(1 − v)), computed at
+    reference precision.  R = min(1, a/(2h)) from a, min(1, b/(2h)) = 1 from b."""
+    h = 2 * mpmath.sqrt(y)
+    end, step = (a, -2 * h) if from_left else (b, 2 * h)
+    s_n, c = mpmath.mpf(1), mpmath.mpf(0)
+    out = []
+    for n in range(_END_SERIES_TERMS):
+        if n:
+            s_n = s_n * (n - mpmath.mpf(3) / 2) / n
+        c = (s_n + step * c) / end
+        out.append(to_ld(8 * c / (mpmath.pi * (n + mpmath.mpf(3) / 2))))
+    return np.array(out, dtype=LD), min(mpmath.mpf(1), end / (2 * h))
+
+
+#: the series of _EndMasses is summed with as few terms as the point's w needs: points with
+#: w ≤ upto·2^−k (k = 0 … _SERIES_LEVELS − 1) share the shortest head whose neglected tail
+#: is below _SERIES_TAIL of the sum at that bound
+_SERIES_LEVELS = 6
+_SERIES_TAIL = 2.0 ** -70
+
+
+def _series_heads(coeffs, upto):
+    """[(bound_k, n_k)]: w ≤ bound_k = upto·2^−k needs the first n_k coefficients (the
+    neglected Σ_{n ≥ n_k} |d_n| bound_k^n is below _SERIES_TAIL of |Σ d_n bound_k^n|)."""
+    # in long double: next to y = 1 the coefficients from a grow like (2h/a)^n beyond float64
+    c = np.asarray(coeffs, dtype=LD)
+    d = np.abs(c)
+    heads = []
+    for k in range(_SERIES_LEVELS):
+        bound = LD(upto) / LD(2) ** k
+        terms = d * bound ** np.arange(d.size)
+        total = abs(np.sum(c * bound ** np.arange(d.size)))
+        tail = np.cumsum(terms[::-1])[::-1]  # tail[n] = Σ_{m ≥ n} |d_m| bound^m
+        short = np.flatnonzero(tail <= LD(_SERIES_TAIL) * total)
+        heads.append((bound, int(short[0]) if short.size else d.size))
+    return heads
+
+
+def _series_mass(coeffs, heads, w):
+    """w^{3/2} Σ d_n w^n (long double), each point with the head its w needs (Horner)."""
+    level = np.zeros(w.shape, dtype=int)
+    for k, (bound, _) in enumerate(heads):
+        level[w <= bound] = k
+    out = np.empty(w.shape, dtype=LD)
+    for k, (_, n) in enumerate(heads):
+        m = level == k
+        if np.any(m):
+            ws = w[m]
+            acc = np.zeros(ws.shape, dtype=LD)
+            for c in coeffs[:max(n, 1)][::-1]:
+                acc = acc * ws + c
+            out[m] = ws * np.sqrt(ws) * acc
+    return out
+
+
+class _EndMasses:
+    """Mass of MP_y within the fraction w ≤ 1/2 of the width from either end, in long double
+    (picklable: plain attributes), by one of two cancellation-free forms:
+
+    - the series of :func:`_end_series` where w ≤ R/2 (from b always: R = 1; from a for
+      y ≤ 0.17 or y ≥ 34, where R ≥ 1, or next to a);
+    - from a beyond that, the closed form (x = a + (b − a) sin²(θ/2), c = 1 + y, h = 2√y,
+      F(θ) = (2/π) ∫_0^θ sin²φ/(c − h cos φ) dφ, √(ab) = |1 − y|):
+
+        [(1 + y) θ + 2√y sin θ − 2√(ab) atan(√(b/a) tan(θ/2))] / (2πy),
+
+      whose terms cancel at most to w ~ a/(2h) of their size there (y = 1, a = 0: no arctangent
+      and no cancellation at all).
+    """
+
+    def __init__(self, y):
+        with mpmath.workdps(FLOAT_REFERENCE_DPS):
+            y = mpmath.mpf(y)
+            r = mpmath.sqrt(y)
+            sa, sb = abs(1 - r), 1 + r
+            a, b = sa * sa, sb * sb
+            self.y, self.sy = to_ld(y), to_ld(r)
+            self.sab = to_ld(sa * sb)
+            self.k_left = to_ld(sb / sa) if sa != 0 else None
+            if a > 0:
+                self.left_series, rad = _end_series(y, a, b, True)
+                self.left_upto = to_ld(rad / 2)
+                self.left_heads = _series_heads(self.left_series, rad / 2)
+            else:
+                self.left_series, self.left_upto = None, LD(-1)
+            self.right_series, rad = _end_series(y, a, b, False)
+            self.right_upto = to_ld(rad / 2)
+            self.right_heads = _series_heads(self.right_series, rad / 2)
+
+    def left(self, w):
+        w = np.asarray(w, dtype=LD)
+        out = np.empty(w.shape, dtype=LD)
+        ser = w <= self.left_upto
+        if np.any(ser):
+            out[ser] = _series_mass(self.left_series, self.left_heads, w[ser])
+        if np.any(~ser):
+            th, sn, t = half_angle(w[~ser])
+            val = (1 + self.y) * th + 2 * self.sy * sn
+            if self.k_left is not None:
+                val = val - 2 * self.sab * np.arctan(self.k_left * t)
+            out[~ser] = val / (2 * PI_LD * self.y)
+        return out
+
+    def right(self, w):
+        w = np.asarray(w, dtype=LD)
+        return _series_mass(self.right_series, self.right_heads, w)
 
 
 class MarchenkoPastur(AlgebraicLaw):
@@ -111,8 +214,8 @@ class MarchenkoPastur(AlgebraicLaw):
     -----
     Density sqrt((b − x)(x − a))/(2π y x) on [a, b] = [(1 − √y)², (1 + √y)²]; an atom of mass
     1 − 1/y at 0 when y > 1.  Polynomial: y z G² + (1 − y − z) G + 1 = 0.  Free cumulants
-    κ_q = y^{q−1}; moments are Narayana polynomials.  pdf, G and the bulk of the cdf use
-    these closed forms (vectorised float64; mpmath at ``dps``).
+    κ_q = y^{q−1}; moments are Narayana polynomials.  pdf, G, cdf, sf, ppf and isf use
+    these closed forms (vectorised float64; pdf and G also in mpmath at ``dps``).
 
     Raises
     ------
@@ -142,14 +245,23 @@ class MarchenkoPastur(AlgebraicLaw):
     def _dil_mp(self):
         return mpmath.mpf(1)
 
-    def _edges(self):
-        a, b = _edges(FLOAT64, self.ratio)
-        return a * self._dil, b * self._dil
+    @property
+    def _float_support(self):
+        """(s·a, s·b) correctly rounded from reference-precision arithmetic: the ends the cdf
+        tables use (float64 arithmetic on (1 ∓ √y)²·s was an ulp or two off, so that ppf/isf
+        answered from the tables' ends fell outside the reported support)."""
+        d = self.__dict__.get("_float_support_")
+        if d is None:
+            with workdps(FLOAT_REFERENCE_DPS):
+                a, b = _edges(MPMATH, self._y_mp())
+                s = self._dil_mp()
+                d = self.__dict__["_float_support_"] = (float(s * a), float(s * b))
+        return d
 
     @mp_route
     def _support(self, dps):
         if dps is None:
-            return [self._edges()]
+            return [self._float_support]
         a, b = _edges(MPMATH, self._y_mp())
         s = self._dil_mp()
         return [(s * a, s * b)]
@@ -193,29 +305,62 @@ class MarchenkoPastur(AlgebraicLaw):
         out[np.isnan(zz.real) | np.isnan(zz.imag)] = np.nan
         return out
 
-    def _cdf_float(self, x):
-        s = self._dil
-        a, b = _edges(FLOAT64, self.ratio)
-        y = self.ratio
-        atom = max(0.0, 1 - 1 / y)
-        mass = 1 - atom
-        xs = x / s
-        out = np.where(xs >= 0, atom, 0.0) + np.where(xs >= b, mass, 0.0)
-        inside = (xs > a) & (xs < b)
-        if not _CLOSED_CDF_RATIOS[0] <= y <= _CLOSED_CDF_RATIOS[1]:
-            # the closed form subtracts O(1) arcsines whose difference is O(min(y, 1/y)):
-            # outside this range the θ-quadrature route is the accurate one
-            out[inside] = AlgebraicLaw._cdf_float(self, x[inside])
-            inside[:] = False
+    @property
+    def _near_ends(self):
+        """(NearEnds of [s·a, s·b], atom mass at 0 in long double): the closed-form cdf/sf."""
+        d = self.__dict__.get("_near_ends_")
+        if d is None:
+            with workdps(FLOAT_REFERENCE_DPS):
+                y, s = self._y_mp(), self._dil_mp()
+                a, b = _edges(MPMATH, y)
+                ends = _EndMasses(y)
+                atom = 1 - 1 / y if y > 1 else mpmath.mpf(0)
+                ne = NearEnds(s * a, s * b, 1 - atom, ends.left, ends.right)
+                d = self.__dict__["_near_ends_"] = (ne, to_ld(atom))
+        return d
+
+    def _partial_float(self, x, upper):
+        """cdf (sf with ``upper``) in float64: the masses of :class:`_EndMasses` from the nearer
+        end in long double, the atom added there and the sum rounded once, so that the cdf is
+        monotone to the ulp and sf keeps its relative accuracy up to b (module notes of
+        laws/_closed.py); exactly 0 and 1 beyond the ends."""
+        x = np.asarray(x, dtype=float)
+        ne, atom = self._near_ends
+        nonneg = x >= 0
+        # below 0: cdf 0, sf 1; [0, A]: the atom; from B on: cdf 1, sf 0
+        if upper:
+            out = np.where(nonneg, float(ne.mass), 1.0)
+            out[x >= ne.B] = 0.0
+        else:
+            out = np.where(nonneg, float(atom), 0.0)
+            out[x >= ne.B] = 1.0
+        inside = (x > ne.A) & (x < ne.B)
         if np.any(inside):
-            bulk = _mp_cdf_bulk(xs[inside], y, a, b)
-            tail = (bulk < _CDF_BULK) | (bulk > mass - _CDF_BULK)
-            val = bulk + atom
-            if np.any(tail):  # cancellation in the closed form: the θ-quadrature route
-                val[tail] = AlgebraicLaw._cdf_float(self, x[inside][tail])
-            out[inside] = val
+            L, R, _ = ne.split(x[inside])
+            out[inside] = (R if upper else atom + L).astype(float)
         out[np.isnan(x)] = np.nan
-        return np.clip(out, 0.0, 1.0)
+        return out
+
+    def _cdf_float(self, x):
+        return self._partial_float(x, False)
+
+    def _sf_float(self, x):
+        return self._partial_float(x, True)
+
+    def _ppf_float(self, q):
+        """Smallest double x with cdf(x) ≥ q: bisection on the doubles of the closed-form cdf
+        (:func:`~freeattn.laws._closed.bisect_doubles`), so ppf inverts the reported cdf to
+        the ulp in either tail, without the θ-tables."""
+        return bisect_doubles(q, self._cdf_float, *self._span())
+
+    def _isf_float(self, q):
+        """Smallest double x with sf(x) ≤ q (bisection on the closed-form sf)."""
+        return bisect_doubles(q, self._sf_float, *self._span(), upper=True)
+
+    def _span(self):
+        """(left end, right end) of the law: the atom at 0 (y > 1) or a, and b."""
+        ne, atom = self._near_ends
+        return (0.0 if atom > 0 else ne.A), ne.B
 
     @mp_route
     def _pdf_mp(self, x, dps):

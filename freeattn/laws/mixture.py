@@ -8,6 +8,7 @@ import numpy as np
 
 from .._context import inner_dps, mp_route
 from .._validation import Param, ParameterError, ParameterTypeError, dps_or_none
+from ._closed import bisect_doubles
 from .base import Law
 
 __all__ = ["Mixture"]
@@ -98,6 +99,23 @@ class Mixture(Law):
 
     def _sf_float(self, x):
         return np.clip(self._sum(lambda law, v: law._sf_float(v), np.asarray(x, dtype=float)), 0.0, 1.0)
+
+    def _span(self):
+        """(left end, right end) of the support with the atoms."""
+        pts = [e for iv in self._support(None) for e in iv] + [loc for loc, _ in self.atoms()]
+        return min(pts), max(pts)
+
+    def _ppf_float(self, q):
+        """Smallest double x with cdf(x) ≥ q: bisection on the doubles of the mixture's own
+        cdf (a weighted sum of the components' cdfs, monotone), so ppf inverts the cdf this
+        law reports, to the ulp and in either tail."""
+        lo, hi = self._span()
+        return bisect_doubles(q, self._cdf_float, lo, hi)
+
+    def _isf_float(self, q):
+        """Smallest double x with sf(x) ≤ q (bisection on the mixture's own sf)."""
+        lo, hi = self._span()
+        return bisect_doubles(q, self._sf_float, lo, hi, upper=True)
 
     @mp_route
     def _cdf_mp(self, x, dps):

@@ -1,8 +1,6 @@
 """Wigner's semicircle law: closed forms beside the polynomial method."""
 from __future__ import annotations
 
-import math
-
 import mpmath
 import numpy as np
 
@@ -10,14 +8,20 @@ from .._context import FLOAT64, FLOAT_REFERENCE_DPS, MPMATH, mp_route, to_mp, wo
 from ..algebraic.polynomial import G, z
 from .._validation import Param, integer_at_least
 from ._params import fresh
-from ._closed import cauchy_mp_upper, complex_array as _complex
+from ._closed import (LD, PI_LD, NearEnds, cauchy_mp_upper, complex_array as _complex,
+                      bisect_doubles, psi_minus_sin)
 from .algebraic import AlgebraicLaw
 
 
 __all__ = ["Semicircle"]
 
-#: closed-form cdf where F and 1 − F ≥ this; the θ-quadrature route serves the tails
-_CDF_BULK = 1e-3
+
+
+def _end_mass(w):
+    """Mass of the semicircle within the fraction w ≤ 1/2 of the width from an end:
+    (θ − sin θ cos θ)/π = (ψ − sin ψ)/(2π) with ψ = 2θ = 4 asin √w (x = −r cos θ), in long
+    double without cancellation (:func:`~freeattn.laws._closed.psi_minus_sin`)."""
+    return psi_minus_sin(4 * np.arcsin(np.sqrt(np.asarray(w, dtype=LD)))) / (2 * PI_LD)
 
 
 # closed forms, written once against a precision context (freeattn._context.FLOAT64 / MPMATH)
@@ -40,8 +44,10 @@ class Semicircle(AlgebraicLaw):
 
     Density sqrt(4σ² − x²)/(2πσ²); polynomial σ² G² − z G + 1 = 0; only non-zero free
     cumulant κ₂ = σ²; even moments σ^{2k} Catalan(k) (Wigner 1958; Nica & Speicher 2006,
-    Lecture 2).  pdf, G = 2/(z + sqrt(z − 2σ) sqrt(z + 2σ)) and the bulk of the cdf,
-    F(x) = 1/2 + x sqrt(4σ² − x²)/(4πσ²) + arcsin(x/(2σ))/π, use these closed forms.
+    Lecture 2).  pdf, G = 2/(z + sqrt(z − 2σ) sqrt(z + 2σ)) and the float64 cdf and sf,
+    F(x) = (θ − sin θ cos θ)/π = (ψ − sin ψ)/(2π) (x = −2σ cos θ, ψ = 2θ) summed from the
+    nearer end in long double without cancellation, use these closed forms; ppf and isf bisect
+    them on the doubles.
 
     Parameters
     ----------
@@ -111,20 +117,47 @@ class Semicircle(AlgebraicLaw):
         g[np.isnan(zz.real) | np.isnan(zz.imag)] = np.nan
         return g
 
-    def _cdf_float(self, x):
-        r = self._radius()
-        out = np.where(x >= r, 1.0, 0.0)
-        m = (x > -r) & (x < r)
-        if np.any(m):
-            xm = x[m]
-            val = (0.5 + xm * np.sqrt((r - xm) * (r + xm)) / (4 * math.pi * self.variance)
-                   + np.arcsin(np.clip(xm / r, -1, 1)) / math.pi)
-            tail = (val < _CDF_BULK) | (val > 1 - _CDF_BULK)
-            if np.any(tail):
-                val[tail] = AlgebraicLaw._cdf_float(self, xm[tail])
-            out[m] = val
+    @property
+    def _near_ends(self):
+        """[−2σ, 2σ] as :class:`~freeattn.laws._closed.NearEnds` (reference-precision ends)."""
+        d = self.__dict__.get("_near_ends_")
+        if d is None:
+            with workdps(FLOAT_REFERENCE_DPS):
+                r = self._radius_mp()
+                d = self.__dict__["_near_ends_"] = NearEnds(-r, r, 1, _end_mass, _end_mass)
+        return d
+
+    def _partial_float(self, x, upper):
+        """cdf (sf with ``upper``): the closed form from the nearer end in long double,
+        rounded once (monotone to the ulp; sf keeps its relative accuracy up to b; exactly 0
+        and 1 beyond the ends)."""
+        x = np.asarray(x, dtype=float)
+        ne = self._near_ends
+        out = np.where(x <= ne.A, 1.0, 0.0) if upper else np.where(x >= ne.B, 1.0, 0.0)
+        inside = (x > ne.A) & (x < ne.B)
+        if np.any(inside):
+            L, R, _ = ne.split(x[inside])
+            out[inside] = (R if upper else L).astype(float)
         out[np.isnan(x)] = np.nan
-        return np.clip(out, 0.0, 1.0)
+        return out
+
+    def _cdf_float(self, x):
+        return self._partial_float(x, False)
+
+    def _sf_float(self, x):
+        return self._partial_float(x, True)
+
+    def _ppf_float(self, q):
+        """Smallest double x with cdf(x) ≥ q: bisection on the doubles of the closed-form cdf
+        (:func:`~freeattn.laws._closed.bisect_doubles`), so ppf inverts the reported cdf to
+        the ulp in either tail, without the θ-tables."""
+        ne = self._near_ends
+        return bisect_doubles(q, self._cdf_float, ne.A, ne.B)
+
+    def _isf_float(self, q):
+        """Smallest double x with sf(x) ≤ q (bisection on the closed-form sf)."""
+        ne = self._near_ends
+        return bisect_doubles(q, self._sf_float, ne.A, ne.B, upper=True)
 
     @mp_route
     def _pdf_mp(self, x, dps):
