@@ -46,7 +46,12 @@ def main():
                                 a + (b - a) * np.sin(th / 2) ** 2, a + edge, b - edge]))
     p_sub, p_alg = sub.pdf(x), alg.pdf(x)
     err = float(np.max(np.abs(p_sub - p_alg)))
-    t_sub, t_alg = best_of_interleaved([lambda: sub.pdf(x), lambda: alg.pdf(x)], args.repeat)
+
+    def sub_pdf():  # the solves, not the law's memo of densities already asked for
+        sub.__dict__.pop("_pdf_memo", None)
+        return sub.pdf(x)
+
+    t_sub, t_alg = best_of_interleaved([sub_pdf, lambda: alg.pdf(x)], args.repeat)
 
     xm = mpmath.mpf(1) / 3
     d30 = abs(sub.pdf(xm, dps=30) - alg.pdf(xm, dps=30))

@@ -30,7 +30,7 @@ from .subordination_inputs import (_DIFF_FLOOR, _DIFF_STEP, _LADDER_FLOOR,  # no
 __all__ = ["SubordinationLaw"]
 
 #: distinct abscissae whose density a law keeps (_pdf_float's memo; cleared when full)
-_PDF_MEMO_SIZE = 1 << 18
+_PDF_MEMO_SIZE = 1 << 16
 #: θ-nodes per support interval of the on-axis warm-start table
 _TABLE_NODES = 257
 #: ratio between successive heights of the continuation ladder, of the finer one that
