@@ -1,6 +1,6 @@
 """Issue 22's table in one run: each row as its time, its floor or baseline, and its target.
 
-    python benchmarks/bench_sweep.py [--quick] [--points N]
+    python benchmarks/bench_sweep.py [--quick] [--points N] [--rows 1,2,7]
 
 Rows (ratios measured in this run, so that a busy machine moves both sides alike):
 
@@ -276,15 +276,20 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="skip the slow old-route baselines")
     ap.add_argument("--points", type=int, default=15, help="random points of rows 1 and 2")
+    ap.add_argument("--rows", default="1,2,3,4,5,6,7",
+                    help="comma-separated rows to run (e.g. 1,2,7)")
     args = ap.parse_args()
+    rows = {int(r) for r in args.rows.split(",") if r.strip()}
     print(f"{'row':58s} {'time':>14s}  {'ratio to floor / baseline':32s} target")
-    single_head(args.points)
-    full_layer(max(3, args.points // 3))
-    imports()
-    exact_moments(args.quick)
-    empirical(args.quick)
-    precision()
-    grids(36 if args.quick else 100, 9 if args.quick else 16)
+    runs = {1: lambda: single_head(args.points),
+            2: lambda: full_layer(max(3, args.points // 3)),
+            3: imports,
+            4: lambda: exact_moments(args.quick),
+            5: lambda: empirical(args.quick),
+            6: precision,
+            7: lambda: grids(36 if args.quick else 100, 9 if args.quick else 16)}
+    for k in sorted(rows):
+        runs[k]()
 
 
 if __name__ == "__main__":

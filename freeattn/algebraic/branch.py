@@ -23,9 +23,8 @@ import numpy as np
 
 from .._context import FLOAT_REFERENCE_DPS, MPMATH, TINY, tolerance, workdps
 from ..quadrature.theta import theta_of_x as _theta_of_x, x_of_theta as _x_of_theta
-from .local import edge_root_seed
+from .local import _FLOAT_RANGE_DECADES, edge_root
 from .numeric import _TABLE_NODES
-from .roots import newton_polish
 
 __all__ = ["BranchMixin"]
 
@@ -73,10 +72,6 @@ _DOUBLE_ROOT_DP = 1e-6
 _NEVANLINNA_SLACK = 1e-9
 #: digits beyond dps within which x is taken to be a breakpoint (mpmath)
 _BREAKPOINT_EXTRA_DPS = 5
-#: guard bits of the mpmath edge-expansion Newton iteration's stopping test
-_EDGE_GUARD_BITS = 6
-#: most Newton steps of the mpmath edge-expansion root
-_EDGE_NEWTON_STEPS = 60
 #: mpmath Newton from the float64 table value kept within this of it (interpolated,
 #: polished table value; off the support, relative to 1 + |G|)
 _MP_TABLE_MATCH = 1e-3
@@ -236,13 +231,15 @@ class BranchMixin:
             t[key] = (sh, corr)
         return t[key]
 
-    def _branch_in_table(self, t, x, th=None, delta=None):
+    def _branch_in_table(self, t, x, th=None, delta=None, logd=None):
         """Branch G(x + i0) for x strictly inside the support interval of table ``t``.
 
         ``th`` (optional): the θ of each point, from which the distance to the nearer end is
         formed exactly (cdf quadrature); otherwise it is x − e corrected by the rounding of e.
         ``delta`` (optional, with ``th``): that signed distance itself (next to the end b, where
-        θ = π − φ rounds to 4e-16 absolute, it comes from φ)."""
+        θ = π − φ rounds to 4e-16 absolute, it comes from φ).  ``logd`` (optional, with
+        ``th``): log |δ| (finite where δ itself underflows to 0: nodes of the quadrature next
+        to a hard end at 0 with θ ~ 1e-160); by default log |δ|."""
         a, b = t["a"], t["b"]
         exact_th = th is not None
         if th is None:
@@ -256,6 +253,27 @@ class BranchMixin:
             delta = np.where(left, (b - a) * np.sin(0.5 * th) ** 2, -(b - a) * np.cos(0.5 * th) ** 2)
         else:
             delta = np.where(left, (x - a) + corr_a, (x - b) + corr_b)
+        # next to a hard end at 0 where float64 P is out of range (|G|^deg overflows: x ≲ 1e-160
+        # at a δ^{-1/2} edge, subnormal x) the general route below cannot work (its roots
+        # overflow): G from the Puiseux data at 0 alone, the rest by the general route
+        only = None
+        if self._tiny_ends(t):
+            if logd is None:
+                with np.errstate(divide="ignore"):
+                    logd = np.log(np.abs(delta))
+            only = self._tiny_only_in_table(t, delta, left, logd)
+        if only is not None and np.any(only):
+            g = np.empty(th.shape, dtype=complex)
+            # z = δ + i0 at the end 0 (δ < 0 at the end b: arg z = π)
+            md, ed = np.frexp(np.abs(delta[only]))
+            zero = md == 0  # δ underflowed: its binary exponent from log |δ|
+            ed = np.where(zero, np.floor(logd[only] / math.log(2.0)).astype(int), ed)
+            md = np.where(zero, np.exp(logd[only] - ed * math.log(2.0)), md)
+            g[only] = self._cauchy_tiny(delta[only] + 0j, zsplit=(md, ed, delta[only] < 0))
+            rest = ~only
+            if np.any(rest):
+                g[rest] = self._branch_in_table(t, x[rest], th[rest], delta[rest], logd[rest])
+            return g
         guess = np.interp(th, t["theta"], t["g"].real) + 1j * np.interp(th, t["theta"], t["g"].imag)
         # next to an end at a pole G ~ mass/δ: interpolate H = δ·G there, not G
         pole_side = np.zeros(th.shape, bool)
@@ -383,7 +401,8 @@ class BranchMixin:
         # ρ ~ x^{-8/9}, gave ρ = 0 below x ~ 1e-40, and 4e-5 of the mass went missing).
         deg = sha.cf.shape[0] - 1
         with np.errstate(all="ignore"):
-            risky = ~np.isfinite(g) | (g.imag >= 0) | (deg * np.log10(np.abs(g)) > 250)
+            risky = (~np.isfinite(g) | (g.imag >= 0)
+                     | (deg * np.log10(np.abs(g)) > _FLOAT_RANGE_DECADES))
         for end, side in (("a", left), ("b", ~left)):
             if (t[end + "_mp"] == 0 and not t["pole_" + end] and np.any(side)
                     and t[end + "_mp"] in self._branch(None).poles
@@ -395,6 +414,25 @@ class BranchMixin:
                 if np.any(tiny):
                     g[tiny] = self._cauchy_tiny(zq[tiny])
         return g
+
+    def _tiny_ends(self, t):
+        """The ends of table ``t`` at 0 that are poles of P's leading coefficient without an
+        atom (hard edges where G may leave float64 P's range), cached in the table."""
+        if "tiny_ends" not in t:
+            poles = self._branch(None).poles
+            t["tiny_ends"] = tuple(e for e in "ab" if t[e + "_mp"] == 0 and not t["pole_" + e]
+                                   and t[e + "_mp"] in poles)
+        return t["tiny_ends"]
+
+    def _tiny_only_in_table(self, t, delta, left, logd):
+        """Points of table ``t`` next to an end at 0 that is a pole of P's leading coefficient
+        (a hard edge, no atom) where G is out of float64 P's range (:meth:`_tiny_only`)."""
+        out = np.zeros(delta.shape, bool)
+        for end, side in (("a", left), ("b", ~left)):
+            if end in self._tiny_ends(t) and np.any(side):
+                zq = np.where(side, delta, 1.0) + 0j
+                out |= self._tiny_only(zq, side, np.where(side, logd, 0.0))
+        return out
 
     @staticmethod
     def _table_extrapolation(t, th, guess):
@@ -563,12 +601,16 @@ class BranchMixin:
         raise ArithmeticError(f"{self.name}: support interval ({info['lo']}, {info['hi']}) "
                               "is not resolved in float64")
 
-    def _support_branch_mp(self, x, info, dps, seed=None):
+    def _support_branch_mp(self, x, info, dps, seed=None, near=None):
         """G(x + i0) at the working precision for x inside the support interval ``info``:
         Newton from the float64 table value, or from the edge expansion next to an edge
         (where the two roots merging at the edge are closer than float64 resolves).
         ``seed``: the float64 branch value at x if the caller has it (one vectorised call for
-        the nodes of a quadrature rule), Newton's start outside the edge zones."""
+        the nodes of a quadrature rule), Newton's start outside the edge zones.  ``near``:
+        (e₀, δ) with x = e₀ + δ, δ known to full relative accuracy (a θ-quadrature node's
+        distance to the end e₀): the edge expansion then takes δ from it, not from x − e (x
+        rounded at the working precision keeps only dps − log10(|e₀|/|δ|) digits of δ:
+        3e-30 of the semicircle's sf(2 − 1e-12) at dps=30)."""
         t = self._table_of(info)
         a, b = t["a_mp"], t["b_mp"]
         for edge in t["edges"]:
@@ -577,11 +619,8 @@ class BranchMixin:
                 continue
             if abs(x - e) <= _EDGE_ZONE * (b - a):
                 e, ge, p = self._edge_mp(edge, dps)
-                delta = x - e
-                qs = [sum(p[i][j] * delta**j for j in range(len(p[i]))) for i in range(len(p))]
-                u = edge_root_seed(qs, 1, MPMATH)
-                tol = mpmath.mpf(2) ** (-mpmath.mp.prec + _EDGE_GUARD_BITS)
-                u, converged = newton_polish(qs[::-1], u, tol, _EDGE_NEWTON_STEPS)
+                delta = x - e if near is None else (near[0] - e) + near[1]
+                u, converged = edge_root(p, delta, 1, MPMATH)
                 if converged and mpmath.im(u) < 0:
                     return ge + u
                 break

@@ -97,6 +97,26 @@ def _digits_between(e, d):
     """Digits lost in forming e ± d at the working precision (|e| ≫ d), plus guard digits."""
     return int(mpmath.log10(abs(e) / d)) + _END_GUARD_DPS
 
+#: angle below which sin(u/2) is u/2 to rounding (u²/24 < FLOAT_EPS)
+_SMALL_ANGLE = 1e-8
+
+
+def _distance_split(width, u):
+    """The distance width·sin²(u/2) to an end as (m, e) with distance = m·2^e (np.frexp's
+    form: m ∈ [1/2, 1), e an integer array), formed from u: finite and to full relative
+    accuracy where the distance itself underflows (u ~ 1e-160 next to a hard end at 0)."""
+    u = np.asarray(u, dtype=float)
+    small = u < _SMALL_ANGLE  # sin(u/2) = u/2 to rounding (u/2 itself may underflow)
+    ms, es = np.frexp(np.where(small, u, np.sin(0.5 * u)))
+    es = es - small  # u/2 = m·2^(e − 1)
+    md, ed = np.frexp(width * ms * ms)
+    return md, ed + 2 * es
+
+
+def _log_of_split(m, e):
+    return np.log(m) + e * math.log(2.0)
+
+
 def _extrapolate_to_zero(u, y):
     """Value at u = 0 of the polynomial through the points (u_i, y_i) (Neville)."""
     p = [float(v) for v in y]
@@ -212,18 +232,61 @@ class DensityMixin:
         if np.any(inside):
             ph = phi[inside]
             d = (b - a) * np.sin(0.5 * ph) ** 2
-            g = self._branch_in_table(t, b - d, math.pi - ph, delta=-d)
-            f[inside] = np.maximum(-g.imag / math.pi, 0.0) * (b - a) * 0.5 * np.sin(ph)
+            if not self._tiny_ends(t):  # no end where G may leave float64's range
+                g = self._branch_in_table(t, b - d, math.pi - ph, delta=-d)
+                f[inside] = np.maximum(-g.imag / math.pi, 0.0) * (b - a) * 0.5 * np.sin(ph)
+                return f
+            f[inside] = self._scaled_density(t, b - d, math.pi - ph, -d,
+                                             _distance_split(b - a, ph), np.sin(ph),
+                                             np.zeros(ph.shape, bool))
         return f
+
+    def _scaled_density(self, t, x, th, delta, split, sin_u, left):
+        """ρ(x)·(b − a)/2·sin u, the θ-integrand at the distance δ = (b − a)·sin²(u/2) from
+        the end (u = θ from a, φ from b; ``left``: from a; ``split``: |δ| as (m, e) with
+        |δ| = m·2^e, ``sin_u``: sin u, each formed from the caller's exact coordinate),
+        with the product formed from
+        mantissas and binary exponents where G comes from the Puiseux data at a hard end 0
+        alone (:meth:`_tiny_only_in_table`): there ρ and δ may over- or underflow while the
+        integrand stays finite (ρ ~ δ^{-1/2}, δ ∝ u², at u ~ 1e-300), and exp(a log δ)
+        would lose |a log δ|·ε (4e-14 of MarchenkoPastur(1).cdf(1e-300))."""
+        w = t["b"] - t["a"]
+        md, ed = split
+        logd = _log_of_split(md, ed)
+        only = self._tiny_only_in_table(t, delta, left, logd)
+        out = np.empty(x.shape)
+        rest = ~only
+        if np.any(rest):
+            g = self._branch_in_table(t, x[rest], th[rest], delta=delta[rest], logd=logd[rest])
+            out[rest] = np.maximum(-g.imag / math.pi, 0.0) * w * 0.5 * sin_u[rest]
+        if np.any(only):
+            fm, fe = np.frexp(sin_u[only])
+            fm, fe2 = np.frexp(fm * (0.5 * w / math.pi))
+            g = self._cauchy_tiny(delta[only] + 0j,
+                                  zsplit=(md[only], ed[only], ~left[only]),
+                                  factor=(fm, fe + fe2))
+            out[only] = np.maximum(-g.imag, 0.0)
+        return out
 
     def _theta_integrand(self, t, th):
         a, b = t["a"], t["b"]
         x = _x_of_theta(a, b, th)
         inside = (th > 0) & (th < math.pi)  # not x: next to a ≠ 0, x rounds onto the end
         f = np.zeros(th.shape)
-        if np.any(inside):
+        if np.any(inside) and not self._tiny_ends(t):  # no end where G may leave float64's range
             g = self._branch_in_table(t, x[inside], th[inside])
             f[inside] = np.maximum(-g.imag / math.pi, 0.0) * (b - a) * 0.5 * np.sin(th[inside])
+        elif np.any(inside):
+            ti = th[inside]
+            # the signed distance to the nearer end, as the table forms it from θ
+            left = ti <= 0.5 * math.pi
+            delta = np.where(left, (b - a) * np.sin(0.5 * ti) ** 2,
+                             -(b - a) * np.cos(0.5 * ti) ** 2)
+            # near a from θ (underflow-safe), near b as the table forms it from θ
+            md, ed = _distance_split(b - a, np.where(left, ti, 1.0))
+            mr, er = np.frexp(-delta)
+            split = (np.where(left, md, mr), np.where(left, ed, er))
+            f[inside] = self._scaled_density(t, x[inside], ti, delta, split, np.sin(ti), left)
         return f
 
     def _quad_pieces(self):
@@ -378,10 +441,13 @@ class DensityMixin:
             return edges, mass
         return math.pi - edges[::-1], mass[::-1]
 
-    def _theta_integral_mp(self, info, th_lo, th_hi, dps):
+    def _theta_integral_mp(self, info, th_lo, th_hi, dps, from_b=False):
         """∫ ρ(x(θ)) x′(θ) dθ over [th_lo, th_hi] at the working precision
         (:func:`~freeattn.quadrature.ends.theta_integral_mp`: Gauss–Legendre via mpmath.quad
-        in θ, in which square-root edges are analytic, and in s at a hard end)."""
+        in θ, in which square-root edges are analytic, and in s at a hard end).
+
+        ``from_b``: th_lo, th_hi are limits in φ = π − θ (the distance coordinate from b), the
+        integral taken in φ with θ never formed (π − φ rounds onto π for φ < 10^-dps)."""
         t = self._table_of(info)
         a, b = t["a_mp"], t["b_mp"]
         ma, mb = self._end_powers(t)
@@ -401,7 +467,7 @@ class DensityMixin:
                     with mpmath.workdps(mpmath.mp.dps + _digits_between(b, dd)):
                         g = self._num.newton_mp(mpmath.mpc(g0), b - dd)
                 else:
-                    g = self._support_branch_mp(b - dd, info, dps, seed)
+                    g = self._support_branch_mp(b - dd, info, dps, seed, near=(b, -dd))
                 return max(-mpmath.im(g), 0) / mpmath.pi * (b - a) / 2 * mpmath.sin(phi)
             # next to a hard end e ≠ 0, x = e ± δ at the working precision keeps only
             # ~dps − log10(|e|/δ) digits of δ (and rounds onto e below 10^-dps·|e|, where the
@@ -423,7 +489,7 @@ class DensityMixin:
                 return max(-mpmath.im(g), 0) / mpmath.pi * (b - a) / 2 * mpmath.sin(th)
             if xx <= a or xx >= b:
                 return mpmath.mpf(0)
-            g = self._support_branch_mp(xx, info, dps, seed)
+            g = self._support_branch_mp(xx, info, dps, seed, near=(e, dd if left else -dd))
             return max(-mpmath.im(g), 0) / mpmath.pi * (b - a) / 2 * mpmath.sin(th)
 
         def f_nodes(ths, phis):
@@ -453,8 +519,21 @@ class DensityMixin:
         def f_float(th, phi=None):  # the same integrand in float64 (sizes the mp rule)
             return self._theta_integrand(t, th) if phi is None else self._theta_integrand_b(t, phi)
 
-        return theta_integral_mp(f, th_lo, th_hi, tolerance(dps + _MP_QUAD_EXTRA_DPS),
-                                 m_lo=ma, m_hi=mb, f_float=f_float, f_nodes=f_nodes)
+        tol = tolerance(dps + _MP_QUAD_EXTRA_DPS)
+        if from_b:  # in φ: the end b at φ = 0, the end a at φ = π
+            def f_phi(u, phi=None, seed=None):
+                return f(mpmath.pi - u, u, seed)
+
+            def f_float_phi(u, phi=None):
+                return self._theta_integrand_b(t, u)
+
+            def f_nodes_phi(us, phis):
+                return f_nodes([mpmath.pi - u for u in us], list(us))
+
+            return theta_integral_mp(f_phi, th_lo, th_hi, tol, m_lo=mb, m_hi=ma,
+                                     f_float=f_float_phi, f_nodes=f_nodes_phi, relative=True)
+        return theta_integral_mp(f, th_lo, th_hi, tol, m_lo=ma, m_hi=mb, f_float=f_float,
+                                 f_nodes=f_nodes, relative=True)
 
     def _interval_mass_mp(self, info, dps):
         """Mass of one support interval at ``dps`` digits: 1 − atoms for a law with one
@@ -479,5 +558,7 @@ class DensityMixin:
             out.append(MpInterval(
                 t["a_mp"], t["b_mp"], self._interval_mass_mp(info, dps),
                 lambda th, info=info: self._theta_integral_mp(info, mpmath.mpf(0), th, dps),
-                lambda th, info=info: self._theta_integral_mp(info, th, mpmath.pi, dps)))
+                lambda th, info=info: self._theta_integral_mp(info, th, mpmath.pi, dps),
+                lambda ph, info=info: self._theta_integral_mp(info, mpmath.mpf(0), ph, dps,
+                                                              from_b=True)))
         return out

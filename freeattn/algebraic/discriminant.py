@@ -186,8 +186,59 @@ def discriminant_tables(P):
     key, back, q = _flint_disc_key(P, "discriminant_tables")
     fl = _flint_cached(key, lambda: _disc_p(q))
     tables = _flint_cached(("tables",) + key[1:],
-                           lambda: tuple((exact.CoefficientTable(f), k) for f, k in fl))
+                           lambda: tuple((_with_exact_rows(exact.CoefficientTable(f)), k)
+                                         for f, k in fl))
     return tuple((t.with_symbols([back[s.name] for s in t.symbols]), k) for t, k in tables)
+
+
+def _with_exact_rows(table):
+    """The table with ``_exact_rows``: per power of z its coefficient as an ``fmpq_mpoly``
+    in the table's parameters (None for a constant), built once per structure, for
+    :func:`table_coefficients`."""
+    n = len(table.symbols)
+    if n:
+        ctx = exact.flint.fmpq_mpoly_ctx.get(tuple(f"p{i}" for i in range(n)), "lex")
+        table._exact_rows = [ctx.from_dict({e: c for e, c in row}) if row else None
+                             for row in table.terms]
+    else:
+        table._exact_rows = [None] * len(table.terms)
+    return table
+
+
+def _mpf_to_fmpq(v):
+    """An mpf as the exact binary rational it is (``man_exp`` is the modulus's: the sign
+    is read from ``_mpf_``)."""
+    sign, man, exp, _ = mpmath.mpf(v)._mpf_
+    if not man:
+        return exact.flint.fmpq(0)
+    man = -man if sign else man
+    if exp >= 0:
+        return exact.flint.fmpq(man << exp)
+    return exact.flint.fmpq(man, 1 << -exp)
+
+
+def table_coefficients(table, values):
+    """Coefficients of z^0 … z^degree of a :func:`discriminant_tables` table at the mpmath
+    parameter ``values`` (in the order of ``table.symbols``), at the current precision.
+
+    Each coefficient is the table's integer polynomial evaluated *exactly* (FLINT
+    ``fmpq_mpoly``) at the values taken as the binary rationals they are, then rounded once:
+    no cancellation among the hundreds of terms of a discriminant factor (a constant term
+    that vanishes at these values comes out exactly 0), and a single C call per coefficient
+    instead of a Python loop over mpf products (8 → 2 ms a new point of attention_law).
+    Tables without exact rows (FLINT disabled) are evaluated in mpmath arithmetic."""
+    rows = getattr(table, "_exact_rows", None)
+    if rows is None or not exact.flint_enabled():
+        return table.evaluate(values, mpmath.mpf(1))
+    qs = [_mpf_to_fmpq(v) for v in values]
+    out = []
+    for poly, row in zip(rows, table.terms):
+        if poly is None:
+            out.append(mpmath.mpf(sum(c for _, c in row)))
+        else:
+            q = poly(*qs)
+            out.append(mpmath.mpf(int(q.p)) / int(q.q))
+    return out
 
 
 #: a-priori cost of the exact discriminant in the parameters (exact.discriminant_size_bound

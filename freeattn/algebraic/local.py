@@ -18,7 +18,7 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from .._context import FLOAT64, FLOAT_REFERENCE_DPS, tolerance, workdps
+from .._context import FLOAT64, FLOAT_REFERENCE_DPS, MPMATH, tolerance, workdps
 from .roots import newton_polish, newton_polish_array, polyroots
 
 __all__ = ["LocalMixin"]
@@ -43,8 +43,11 @@ _RESIDUE = 1e-24
 #: _EDGE_STEP_OK·|u|; the expansion's root kept within _SAME_SHEET·|ref| of the global solve
 _EDGE_STEP_STOP = 1e-15
 _EDGE_STEP_OK = 1e-13
-#: most Newton steps of the float64 edge-expansion root
+#: most Newton steps of the float64 edge-expansion root, and of the mpmath one (with its
+#: stopping test's guard bits)
 _EDGE_NEWTON_STEPS = 30
+_EDGE_MP_NEWTON_STEPS = 60
+_EDGE_GUARD_BITS = 6
 _SAME_SHEET = 1e-3
 #: |δ| below which the float64 expansion at an atom loses u = H − mass; the two distances
 #: from which its power law is continued there
@@ -63,9 +66,27 @@ _TINY_STEP_STOP = 1e-15
 _TINY_EXTRA_DPS = 30
 _TINY_NEWTON_DPS = 20
 _TINY_MIN_DPS = FLOAT_REFERENCE_DPS + 20
+#: the scales of the tiny-z zone and of its match points are at most these × the distance
+#: from 0 to the nearest other breakpoint (:attr:`LocalMixin._tiny_radius`: the zone
+#: _TINY_Z × it within 1/20 of that distance, the first match point within 1/100)
+_NEAR_ZONE = 5e3
+_NEAR_MATCH = 1e2
+#: decades of |G|^deg beyond which float64 P(G, z) is out of range (its coefficients and
+#: companion roots overflow): there G at tiny |z| comes from the Puiseux data alone
+_FLOAT_RANGE_DECADES = 250
 #: the smallest subnormal, signed like the real part of a tiny z (never −0)
 _SMALLEST = 5e-324
 
+
+
+def _pow_split(m, e, a):
+    """(m·2^e)^a as (mantissa, exponent) for m > 0, integer arrays e and rational a = p/q:
+    m^a·2^{r/q} and n with e·p = n·q + r (an exact integer split, so the result keeps the
+    relative accuracy of m^a: exp(a·log z) would lose |a log z|·ε, 4e-14 at z ~ 1e-300)."""
+    p, q = int(sp.Rational(a).p), int(sp.Rational(a).q)
+    ep = np.asarray(e, dtype=np.int64) * p
+    n = np.floor_divide(ep, q)
+    return np.asarray(m, dtype=float) ** (p / q) * np.exp2((ep - n * q) / q), n
 
 
 def edge_root_seed(q, sgn, ctx):
@@ -78,6 +99,74 @@ def edge_root_seed(q, sgn, ctx):
     u1 = (-q[1] + disc) / (2 * q[2])
     u2 = (-q[1] - disc) / (2 * q[2])
     return ctx.where(sgn * u1.imag <= sgn * u2.imag, u1, u2)
+
+
+def edge_root(p, delta, sgn, ctx):
+    """The root u of the local polynomial Σ_i q_i(δ) u^i, q_i(δ) = Σ_j p_ij δ^j, next to an
+    edge (u = G − G_e, sgn = 1) or a pole (u = H − mass, sgn = sign δ): the coefficients by
+    Horner in δ, the start from the local quadratic (:func:`edge_root_seed`), then Newton.
+    Written once against ``ctx``: :data:`~freeattn._context.FLOAT64` (``p`` an array, δ an
+    array; Newton by :func:`~.roots.newton_polish_array`, stopped at a step of
+    _EDGE_STEP_STOP·|u|) or :data:`~freeattn._context.MPMATH` (``p`` a list of rows of mpf, δ
+    an mpf; :func:`~.roots.newton_polish` to the working precision).
+
+    Returns
+    -------
+    (u, ok) : the root, and where Newton converged (step ≤ _EDGE_STEP_OK·|u| in float64)
+    """
+    q = []
+    for row in p:
+        acc = row[-1] + 0 * delta
+        for c in row[-2::-1]:
+            acc = acc * delta + c
+        q.append(acc)
+    u = edge_root_seed(q, sgn, ctx)
+    if ctx is MPMATH:
+        tol = mpmath.mpf(2) ** (-mpmath.mp.prec + _EDGE_GUARD_BITS)
+        return newton_polish(q[::-1], u, tol, _EDGE_MP_NEWTON_STEPS)
+    u, step = newton_polish_array(q[::-1], u, _EDGE_NEWTON_STEPS, _EDGE_STEP_STOP)
+    return u, step <= _EDGE_STEP_OK * np.abs(u)
+
+
+def _float_rational(r):
+    return float(r)
+
+
+def _mp_rational(r):
+    return mpmath.mpf(r.p) / r.q
+
+
+def _puiseux_terms(terms, logz, zero, exp, rational, coef):
+    """b_k = Σ_e q_{k,e} z^e and b_k^z = Σ_e e·q_{k,e} z^e (z·∂/∂z) of the rescaled
+    polynomial Q_n(H, z) = Σ b_k H^k, z^e as exp(e log z).  Written once for float64 arrays
+    (``zero`` an array of zeros, ``exp`` = numpy.exp, ``rational`` = float, ``coef`` =
+    complex) and mpmath scalars (mpc(0), mpmath.exp, mpf(p)/q, mpc)."""
+    deg = max(k for k, _ in terms)
+    b = [zero] * (deg + 1)
+    bz = [zero] * (deg + 1)
+    for (k, e), v in terms.items():
+        ef = rational(e)
+        w = coef(v) * exp(ef * logz) if e else coef(v) + zero
+        b[k] = b[k] + w
+        bz[k] = bz[k] + ef * w
+    return b, bz
+
+
+def _puiseux_unwind(b, bz, h, levels, logz, exp, rational, coef):
+    """(X₀, z X₀′) from H, the root of Σ b_k H^k: z H′ = −(Σ b_k^z H^k)/(Σ k b_k H^{k−1}),
+    then X_{i−1} = C_{i−1} + z^{a_i}X_i and z X_{i−1}′ = z^{a_i}(a_i X_i + z X_i′) down to
+    level 0 (Horner; written once, as :func:`_puiseux_terms`)."""
+    p = dp = pz = 0 * h
+    for k in range(len(b) - 1, -1, -1):
+        dp = dp * h + p
+        p = p * h + b[k]
+        pz = pz * h + bz[k]
+    x, zx = h, -pz / dp
+    for i in range(len(levels) - 1, 0, -1):
+        a = rational(levels[i][0])
+        w = exp(a * logz)
+        x, zx = coef(levels[i - 1][1]) + w * x, w * (a * x + zx)
+    return x, zx
 
 
 class LocalMixin:
@@ -207,18 +296,15 @@ class LocalMixin:
         ``g_fallback``."""
         if ref is None:
             ref = g_fallback
-        p = edge["p"]
-        q = np.array([np.polyval(p[i, ::-1], delta) for i in range(p.shape[0])]) + 0j
         with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
             # Im G < 0: Im u < 0 for an edge; for a pole G = (mass + u)/δ, so sign(δ)·Im u < 0
             sgn = np.sign(delta) if edge.get("pole") else 1.0
-            u = edge_root_seed(q, sgn, FLOAT64)
-            u, step = newton_polish_array(list(q[::-1]), u, _EDGE_NEWTON_STEPS, _EDGE_STEP_STOP)
+            u, conv = edge_root(edge["p"], delta, sgn, FLOAT64)
             g = edge["g"] + u
             if edge.get("pole"):
                 g = g / delta
             # accept the local root when Newton converged on the same sheet as the global solve
-            ok = np.isfinite(g) & (g.imag <= 0) & (step <= _EDGE_STEP_OK * np.abs(u))
+            ok = np.isfinite(g) & (g.imag <= 0) & conv
             if not edge.get("pole"):  # at an atom the expansion is the better of the two
                 ok &= np.abs(g - ref) <= _SAME_SHEET * np.abs(ref)
         if edge.get("pole") and not np.all(ok):
@@ -293,7 +379,7 @@ class LocalMixin:
             return cache[wp]
         ref = self.__dict__.get("_tiny_ref")
         if ref is None:
-            scale = self._branch(None)._scale()
+            scale = self._tiny_scale(_NEAR_MATCH)
             zs = np.array([1j * r * scale for r in self._TINY_MATCH])
             try:
                 ref = (zs, self._cauchy_upper(zs))
@@ -324,8 +410,12 @@ class LocalMixin:
             for a, m, seg in self._newton_polygon(terms):
                 kmin, kmax = min(seg), max(seg)
                 coeffs = [seg.get(k, mpmath.mpf(0)) for k in range(kmax, kmin - 1, -1)]
-                for r in polyroots(coeffs, extraprec=3 * wp):
-                    if abs(r) > tiny:
+                roots = polyroots(coeffs, extraprec=3 * wp)
+                # zero roots relative to the segment's largest root, not to the coefficients'
+                # size (P scaled by 1e48: attention_law(0.03, 0.002, 1) lost its roots ~1569i)
+                r_tiny = tolerance(wp - _PUISEUX_LOST_DPS) * max(abs(r) for r in roots)
+                for r in roots:
+                    if abs(r) > r_tiny:
                         cands.append((a, m, seg, r))
             if not cands:
                 return None
@@ -378,27 +468,48 @@ class LocalMixin:
             xs = [xq - complex(C) for xq in xs]
         return None
 
+    def _tiny_scale(self, near):
+        """The law's scale, or ``near`` × the distance from 0 to the nearest other breakpoint
+        where that is smaller."""
+        bd = self._branch(None)
+        return min([bd._scale()] + [near * abs(float(b)) for b in bd.breakpoints if b != 0])
+
+    @cached_property
+    def _tiny_radius(self):
+        """The length scale R of the tiny-z zone |z| ≤ _TINY_Z·R at 0: the law's scale, or
+        _NEAR_ZONE × the distance d from 0 to the nearest other breakpoint where that is
+        smaller (the zone within d/20: the Puiseux branch at 0 holds only well inside d;
+        the match points are likewise within d/100, :meth:`_tiny_levels`).
+        attention_law(0.01, 0.001, 1) has a support component [0, 2e-8]: matched at i·1e-4
+        the data failed, so cdf(1e-200) was 0 and ppf(1e-100) 7e-158."""
+        return self._tiny_scale(_NEAR_ZONE)
+
     @property
     def _tiny_z(self):
         return self._tiny_levels(_TINY_MIN_DPS)
 
-    def _cauchy_tiny(self, zq, derivative=False):
+    def _cauchy_tiny(self, zq, derivative=False, zsplit=None, factor=None):
         """G (or G′) at tiny zq with Im zq ≥ 0 (real zq as zq + i0, principal powers) from
         the nested Puiseux data of :meth:`_tiny_levels`: H by Newton on Q_n from C_n, then
         X_i = C_i + z^{a_{i+1}}X_{i+1}, G = z^{a_0}X_0 and z X_i′ = z^{a_{i+1}}(a_{i+1}X_{i+1}
-        + z X_{i+1}′), G′ = z^{a_0−1}(a_0 X_0 + z X_0′)."""
+        + z X_{i+1}′), G′ = z^{a_0−1}(a_0 X_0 + z X_0′).
+        ``zsplit`` (optional, real z): (m, e, neg) with |z| = m·2^e and z < 0 where ``neg``
+        (a z that underflows, e.g. a quadrature node δ = w·sin²(θ/2) with θ ~ 1e-160, given
+        in the form :func:`numpy.frexp` gives); then G = z^{a₀}X₀ is formed by
+        :func:`_pow_split` and :func:`numpy.ldexp` (full relative accuracy wherever the result
+        is a normal double), times ``factor`` = (m', e') (value m'·2^e') if given: the product
+        may be finite where G overflows."""
         t = self._tiny_z
         zq = zq.real + 1j * np.where(zq.imag == 0, 0.0, zq.imag)  # z + i0, never −0
-        logz = np.log(zq)
-        terms = [(k, complex(v), float(e)) for (k, e), v in t["terms"].items()]
-        deg = max(k for k, _, _ in terms)
-        b = np.zeros((deg + 1, zq.size), dtype=complex)
-        bz = np.zeros_like(b)
+        if zsplit is None:
+            logz = np.log(zq)
+        else:
+            logz = (np.log(zsplit[0]) + zsplit[1] * math.log(2.0)
+                    + 1j * np.where(zsplit[2], math.pi, 0.0))
         with np.errstate(under="ignore"):
-            for k, v, e in terms:
-                w = v * np.exp(e * logz) if e else np.full(zq.size, v)
-                b[k] += w
-                bz[k] += e * w
+            b, bz = _puiseux_terms(t["terms"], logz, np.zeros(zq.size, dtype=complex), np.exp,
+                                   _float_rational, complex)
+        deg = len(b) - 1
         C = complex(t["levels"][-1][1])
         h = np.full(zq.size, C, dtype=complex)
         # not roots.newton_polish_array: a zero derivative must leave h non-finite here (the
@@ -413,27 +524,23 @@ class LocalMixin:
             h = h - step
             if np.all(np.abs(step) <= _TINY_STEP_STOP * np.abs(h)):
                 break
-        p = np.zeros_like(h)
-        dp = np.zeros_like(h)
-        pz = np.zeros_like(h)
-        for k in range(deg, -1, -1):
-            dp = dp * h + p
-            p = p * h + b[k]
-            pz = pz * h + bz[k]
         bad = ~np.isfinite(h) | (np.abs(h - C) > 0.5 * abs(C))
         if np.any(bad):
             raise ArithmeticError(f"{self.name}: the local expansion of G at z = 0 failed at "
                                   f"z = {zq[bad][0]!r}")
-        x, zx = h, -pz / dp
         levels = t["levels"]
-        for i in range(len(levels) - 1, 0, -1):
-            a = float(levels[i][0])
-            with np.errstate(under="ignore"):
-                w = np.exp(a * logz)
-            x, zx = complex(levels[i - 1][1]) + w * x, w * (a * x + zx)
+        with np.errstate(under="ignore"):
+            x, zx = _puiseux_unwind(b, bz, h, levels, logz, np.exp, _float_rational, complex)
         a0 = float(levels[0][0])
         if derivative:
             out = self._zpow_times(zq, logz, levels[0][0] - 1, a0 * x + zx)
+        elif zsplit is not None:
+            mag, n = _pow_split(zsplit[0], zsplit[1], levels[0][0])
+            fm, fe = factor if factor is not None else (1.0, 0)
+            # z^{a₀} = |z|^{a₀}·e^{iπa₀} for z < 0 (z + i0, principal branch)
+            val = mag * fm * np.where(zsplit[2], complex(mpmath.expjpi(levels[0][0])), 1.0) * x
+            with np.errstate(over="ignore", under="ignore"):
+                out = np.ldexp(val.real, n + fe) + 1j * np.ldexp(val.imag, n + fe)
         else:
             out = self._zpow_times(zq, logz, levels[0][0], x)
         real = zq.imag == 0
@@ -489,15 +596,32 @@ class LocalMixin:
     def _tiny_mask(self, zq, near):
         """Points of ``near`` in the tiny-z zone; the Puiseux data are built only when some
         point is there (no cost for a law never evaluated next to 0)."""
-        radius = self._TINY_Z * self._branch(None)._scale()
+        radius = self._TINY_Z * self._tiny_radius
         m = near & (np.abs(np.where(near, zq, 1.0)) <= radius) & (zq != 0)
         if not m.any() or self._tiny_z is None:
             return np.zeros(zq.shape, bool)
         return m
 
+    def _tiny_only(self, zq, near, logz):
+        """Points of ``near`` in the tiny-z zone where the leading Puiseux term C₀z^{a₀}
+        predicts |G|^deg beyond 10^_FLOAT_RANGE_DECADES: float64 P(G, z) cannot be evaluated
+        there (its roots overflow: MarchenkoPastur-like hard edges at x ≲ 1e-160, subnormal
+        x), so G comes from :meth:`_cauchy_tiny` without trying the general route first.
+        ``logz``: log z (real part) at each point, finite where z itself underflows to 0."""
+        radius = self._TINY_Z * self._tiny_radius
+        m = near & (logz < math.log(radius))
+        if not m.any() or self._tiny_z is None:
+            return np.zeros(zq.shape, bool)
+        a0, c0 = self._tiny_z["levels"][0]
+        deg = len(self._num.coefficients_mp()) - 1
+        lg = math.log10(abs(complex(c0))) + float(a0) * logz[m] / math.log(10)
+        out = np.zeros(zq.shape, bool)
+        out[np.flatnonzero(m)[deg * lg > _FLOAT_RANGE_DECADES]] = True
+        return out
+
     def _tiny_mp(self, zv):
         """Whether the mpmath value zv is in the tiny-|z| zone of :meth:`_tiny_levels`."""
-        if abs(zv) > self._TINY_Z * self._branch(None)._scale():
+        if abs(zv) > self._TINY_Z * self._tiny_radius:
             return False
         return self._tiny_z is not None
 
@@ -512,29 +636,15 @@ class LocalMixin:
             if mpmath.im(zq) == 0:
                 zq = mpmath.mpc(mpmath.re(zq), 0)  # z + i0, never −0
             logz = mpmath.log(zq)
-            deg = max(k for k, _ in t["terms"])
-            b = [mpmath.mpc(0)] * (deg + 1)
-            bz = [mpmath.mpc(0)] * (deg + 1)
-            for (k, e), v in t["terms"].items():
-                ef = mpmath.mpf(e.p) / e.q
-                w = v * mpmath.exp(ef * logz) if e else mpmath.mpc(v)
-                b[k] += w
-                bz[k] += ef * w
+            b, bz = _puiseux_terms(t["terms"], logz, mpmath.mpc(0), mpmath.exp, _mp_rational,
+                                   mpmath.mpc)
             h = mpmath.mpc(t["levels"][-1][1])
             h, _ = newton_polish(b[::-1], h, tolerance(dps + _TINY_NEWTON_DPS),
                                  _LOCAL_NEWTON_STEPS)
-            p = dp = pz = mpmath.mpc(0)
-            for k in range(deg, -1, -1):
-                dp = dp * h + p
-                p = p * h + b[k]
-                pz = pz * h + bz[k]
-            x, zx = h, -pz / dp
             levels = t["levels"]
-            for i in range(len(levels) - 1, 0, -1):
-                a = mpmath.mpf(levels[i][0].p) / levels[i][0].q
-                w = mpmath.exp(a * logz)
-                x, zx = levels[i - 1][1] + w * x, w * (a * x + zx)
-            a0 = mpmath.mpf(levels[0][0].p) / levels[0][0].q
+            x, zx = _puiseux_unwind(b, bz, h, levels, logz, mpmath.exp, _mp_rational,
+                                    mpmath.mpc)
+            a0 = _mp_rational(levels[0][0])
 
             def zpow(r):  # exact powers of z or √z (principal), else through the log
                 if r.q in (1, 2):

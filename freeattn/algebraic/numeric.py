@@ -14,6 +14,12 @@ Float64 evaluation of the density uses a per-interval table of the branch on a �
 (x = a + (b − a)(1 − cos θ)/2, in which the branch is smooth at square-root edges) as the
 starting point of a vectorised Newton polish of P(G, x) = 0; points where the polish does not
 confirm the guess fall back to companion-matrix eigenvalues plus the interval's rule.
+
+The evaluator underneath (P and its partials in float64 and mpmath, all roots at a point,
+Newton, the tracker down from x + iY) is :class:`~freeattn.algebraic.numeric_polynomial.
+NumericPolynomial`, re-exported here.  A new parameter point of a structure met before starts
+from that structure's last classification of the same layout (:meth:`BranchData.
+_classify_from`, the branch carried along a parameter path by :meth:`BranchData._carry`).
 """
 from __future__ import annotations
 
@@ -27,30 +33,20 @@ import sympy as sp
 
 from .._context import to_mp, tolerance, workdps
 from .discriminant import (DISCRIMINANT_EXACT_COST, _disc_key, discriminant_cost,
-                           discriminant_factors, discriminant_near, discriminant_tables)
-from .exact import NotConvertible, _expanded_terms, free_symbols
+                           discriminant_factors, discriminant_near, discriminant_tables,
+                           table_coefficients)
+from .exact import NotConvertible, free_symbols
 from .polynomial import G, canonicalize, z
-from .roots import horner_with_derivative, newton_polish_array, polyroots
+from .numeric_polynomial import NumericPolynomial
+from .roots import polyroots
 
 __all__ = ["NumericPolynomial", "BranchData"]
 
 _TABLE_NODES = 257
 
-#: step control of :meth:`NumericPolynomial.track`: a step is accepted only where the root
-#: picked lies within this fraction of the predicted move from the predictor (the step is
-#: then shorter than the scale on which the branch bends)
-_TRACK_BEND = 0.25
-#: the largest step of :meth:`NumericPolynomial.track` in ln h
-_TRACK_MAX_DT = -0.5
 
-#: a tracker step's corrector slack: ≤ _TRACK_BEND × the predicted move + this × |G|
-_TRACK_SLACK = 1e-12
-#: the float64 tracker gives up on a point when its step in ln h falls below this
-_TRACK_MIN_DT = 1e-9
 #: the mpmath trackers give up when their step in ln h falls below this
 _TRACK_MP_MIN_DT = 1e-12
-#: guard bits of the mpmath Newton polish's stopping test
-_POLISH_GUARD_BITS = 8
 #: extra digits of the breakpoints (on top of twice the working precision: discriminants of
 #: laws with a wide range of scales are ill-conditioned), and of the collision check
 _BREAKPOINT_EXTRA_DPS = 20
@@ -63,9 +59,6 @@ _NEAR_GUARD_BITS = 64
 _SAME_POINT_EXTRA_DPS = 5
 #: digits below the working precision at which a factor's coefficient counts as zero
 _COEFF_LOST_DPS = 8
-#: digits at which the float64 coefficient table is evaluated (well above float64's 17, so that
-#: each entry is the exact coefficient rounded once)
-_FLOAT_TABLE_DPS = 40
 #: extra bits of the breakpoint polynomials' root finder (clustered roots of a discriminant)
 _BREAKPOINT_ROOT_EXTRA_BITS = 30
 #: height (× (scale + 1)) of continue_down's end point
@@ -82,8 +75,14 @@ _AXIS_ROOT_IM = 1e-12
 #: previous point's branch value only when it is at most this fraction of the distance to
 #: the next root
 _REUSE_AMBIGUITY = 0.25
-#: the last classification of each structure (key given by the law: its canonical
-#: polynomial and the working precision) → (breakpoint count, pole positions, intervals)
+#: the parameter path of :meth:`BranchData._carry` (t from 0 to 1): first, largest and
+#: smallest step
+_PATH_FIRST_STEP = 0.125
+_PATH_MAX_STEP = 0.25
+_PATH_MIN_STEP = 1e-6
+#: the last classification of each structure and layout ((key given by the law: its
+#: canonical polynomial), breakpoint count, pole positions) → (breakpoint count, pole
+#: positions, intervals)
 _REFERENCE = OrderedDict()
 _REFERENCE_SIZE = 64
 
@@ -102,398 +101,6 @@ def _discriminant_functions(Pc):
         coeffs = sp.Poly(factor, z).all_coeffs()
         out.append((kind, sp.lambdify(syms, coeffs, "mpmath")))
     return tuple(out)
-
-
-class NumericPolynomial:
-    """P(G, z) = Σ_k c_k(z) G^k with exact coefficients, evaluable in float64 and mpmath.
-
-    Parameters
-    ----------
-    P : sympy expression in ``G``, ``z`` and parameter symbols.
-    values : dict
-        Parameter symbol → exact value.  Coefficients are kept as expressions in the
-        parameters and evaluated numerically, so no symbolic work is ever done on large exact
-        values (a float such as 0.7 is a 52-bit rational, e^{0.49} a transcendental).
-    """
-
-    def __init__(self, P, values=None):
-        self.values = dict(values or {})
-        params = sorted(self.values, key=lambda s_: s_.name)
-        self._params = params
-        self._mp_cache = {}
-        rows = self._integer_terms(P, params)
-        if rows is None:
-            self._init_sympy(P)
-        else:
-            deg = max(k for k, _ in rows)
-
-            def coeff_expr(key):
-                return sp.Add(*[sp.Rational(n, d) * sp.Mul(*[s_**e for s_, e in zip(params, ex)])
-                                for ex, n, d in rows[key]])
-
-            # drop leading powers of G whose coefficients vanish identically at these values
-            while deg > 0 and all(sp.expand(coeff_expr(key).xreplace(self.values)) == 0
-                                  for key in rows if key[0] == deg):
-                deg -= 1
-            self.deg = deg
-            self.deg_z = max(j for (k, j) in rows if k <= deg)
-            self._rows = [[rows.get((k, j), []) for j in range(self.deg_z + 1)]
-                          for k in range(self.deg + 1)]
-        with mpmath.workdps(_FLOAT_TABLE_DPS):
-            c = self.coefficients_mp()
-        # float64 coefficient polynomials in z, highest power first, for G^deg .. G^0
-        self.cf = np.array([[float(c[k][j]) for j in range(self.deg_z, -1, -1)]
-                            for k in range(self.deg, -1, -1)])
-
-    @staticmethod
-    def _integer_terms(P, params):
-        """{(k, j): [(exponents over params, num, den), …]} of the coefficient of G^k z^j, read
-        term by term off an expanded P with rational coefficients (no sympy.Poly, no
-        lambdify: evaluated per precision by :meth:`coefficients_mp`), or None for any other
-        P (the sympy route)."""
-        gens = [G, z] + list(params)
-        if len({g.name for g in gens}) != len(gens) or not free_symbols(P) <= set(gens):
-            return None
-        try:
-            terms = _expanded_terms(P, {g.name: i for i, g in enumerate(gens)}, len(gens))
-        except NotConvertible:
-            return None
-        if not terms:
-            return None
-        rows = {}
-        for m, (n, d) in terms.items():
-            if n:
-                rows.setdefault((m[0], m[1]), []).append((m[2:], n, d))
-        return rows or None
-
-    def _init_sympy(self, P):
-        poly = sp.Poly(P, G, z)
-        terms = {}
-        for (k, j), c in poly.terms():
-            terms[(k, j)] = c
-        deg = max(k for k, _ in terms)
-        # drop leading powers of G whose coefficients vanish identically at these values
-        while deg > 0 and all(sp.expand(c.xreplace(self.values)) == 0
-                              for (k, _), c in terms.items() if k == deg):
-            deg -= 1
-        self.deg = deg
-        self.deg_z = max(j for (k, j) in terms if k <= deg)
-        self._exact_c = [[sp.Integer(0)] * (self.deg_z + 1) for _ in range(self.deg + 1)]
-        for (k, j), c in terms.items():
-            if k <= deg:
-                self._exact_c[k][j] = c
-
-    # Lambdified coefficient functions (sympy route) are rebuilt on demand and never
-    # pickled: a law must pickle (process pools, Dask) whether or not it has been evaluated.
-    @property
-    def _fns(self):
-        fns = self.__dict__.get("_fns_")
-        if fns is None:
-            fns = [[sp.lambdify(self._params, c, "mpmath") for c in row] for row in self._exact_c]
-            self.__dict__["_fns_"] = fns
-        return fns
-
-    def __getstate__(self):
-        state = dict(self.__dict__)
-        state.pop("_fns_", None)
-        return state
-
-    def param_values_mp(self):
-        """Parameter values as mpmath numbers at the current precision."""
-        return [to_mp(self.values[p]) for p in self._params]
-
-    def evaluate_mp(self, expr):
-        """An expression in the parameters, evaluated at the current mpmath precision."""
-        fn = sp.lambdify(self._params, expr, "mpmath")
-        return mpmath.mpmathify(fn(*self.param_values_mp()))
-
-    def coefficients_mp(self):
-        """Coefficient table c[k][j] (of G^k z^j) as mpf at the current mpmath precision."""
-        key = mpmath.mp.prec
-        if key not in self._mp_cache:
-            vals = self.param_values_mp()
-            rows = self.__dict__.get("_rows")
-            if rows is None:
-                self._mp_cache[key] = [[mpmath.mpmathify(f(*vals)) for f in row]
-                                       for row in self._fns]
-            else:
-                self._mp_cache[key] = [[self._eval_terms(t, vals) for t in row] for row in rows]
-        return self._mp_cache[key]
-
-    @staticmethod
-    def _eval_terms(terms, vals):
-        """Σ n/d · Π vals^e at the current precision (one coefficient of P)."""
-        acc = mpmath.mpf(0)
-        for ex, n, d in terms:
-            t = mpmath.mpf(n) / d if d != 1 else mpmath.mpf(n)
-            for v, e in zip(vals, ex):
-                if e:
-                    t = t * (v if e == 1 else v**e)
-            acc += t
-        return acc
-
-    # ------------------------------------------------------------ float64
-    def coeffs_at(self, x):
-        """Coefficients of P(·, x) for each x: array (deg + 1, N), highest power of G first."""
-        x = np.asarray(x)
-        out = np.empty((self.deg + 1, x.size), dtype=np.result_type(x, float))
-        for i in range(self.deg + 1):
-            acc = np.full(x.size, self.cf[i, 0], dtype=out.dtype)
-            for c in self.cf[i, 1:]:
-                acc = acc * x + c
-            out[i] = acc
-        return out
-
-    def roots(self, x):
-        """All roots in G of P(G, x) for each x: complex array (N, deg).
-
-        Companion-matrix eigenvalues, batched, on coefficients scaled to unit size.  Where
-        the leading coefficient is tiny against the others (x at or next to a pole) the
-        roots of the reversed polynomial are inverted instead, so that the large roots come
-        out as large numbers (``inf`` where the leading coefficient vanishes exactly) and the
-        others keep full accuracy.
-        """
-        x = np.asarray(x).reshape(-1)
-        return self._roots_of(self.coeffs_at(x))
-
-    def _roots_of(self, C):
-        """:meth:`roots` from the coefficients ``C`` (deg + 1, N) of P(·, x), highest first.
-
-        All companion matrices go to one batched ``eigvals`` call (its cost is mostly per
-        call at these sizes), the reversed polynomials' rows beside the regular ones; real
-        coefficients (x on the axis) give real companion matrices, whose eigenvalues LAPACK
-        finds about three times faster than those of complex ones."""
-        n = C.shape[1]
-        out = np.full((n, self.deg), np.inf + 0j)
-        if self.deg == 0 or n == 0:
-            return out
-        scale = np.max(np.abs(C), axis=0)
-        scale = np.where(np.isfinite(scale) & (scale > 0), scale, 1.0)
-        C = C / scale
-        # next to a pole (tiny leading coefficient) the reversed polynomial, roots inverted
-        reverse = np.abs(C[0]) < np.abs(C[-1])
-        cc = np.where(reverse, C[::-1], C)
-        M = np.zeros((n, self.deg, self.deg), dtype=C.dtype)
-        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            M[:, 0, :] = -(cc[1:] / cc[0]).T
-        idx = np.arange(self.deg - 1)
-        M[:, idx + 1, idx] = 1
-        good = np.all(np.isfinite(M[:, 0, :]), axis=1)
-        if np.all(good):
-            out[:] = np.linalg.eigvals(M)
-        elif np.any(good):
-            out[good] = np.linalg.eigvals(M[good])
-        if np.any(reverse):  # invert the reversed polynomials' roots (0 -> inf)
-            r = out[reverse]
-            with np.errstate(divide="ignore", invalid="ignore"):
-                out[reverse] = np.where(r == 0, np.inf + 0j, 1.0 / np.where(r == 0, 1, r))
-        return out
-
-    def newton(self, g, x, steps=3):
-        """Polish roots ``g`` of P(·, x) by Newton's method (vectorised); returns (g, |step|)."""
-        C = self.coeffs_at(x)
-        with np.errstate(all="ignore"):  # far-off starts overflow; callers check the result
-            return newton_polish_array(C, g, steps)
-
-    def partials(self, g, x):
-        """(P, ∂P/∂G, ∂P/∂z) at the points (g, x), vectorised (float64/complex128)."""
-        g = np.asarray(g, dtype=complex)
-        x = np.asarray(x, dtype=complex)
-        p = np.zeros(g.shape, complex)
-        pg = np.zeros(g.shape, complex)
-        pz = np.zeros(g.shape, complex)
-        for k in range(self.deg + 1):  # rows of cf: G^deg first
-            row = self.cf[k]
-            ck = np.full(x.shape, row[0], complex)
-            dck = np.zeros(x.shape, complex)
-            for c in row[1:]:
-                dck = dck * x + ck
-                ck = ck * x + c
-            pg = pg * g + p
-            p = p * g + ck
-            pz = pz * g + dck
-        return p, pg, pz
-
-    def derivative(self, g, x):
-        """G′(x) = −∂_zP/∂_GP at the branch value g (implicit function theorem)."""
-        _, pg, pz = self.partials(g, x)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            return np.where(pg != 0, -pz / np.where(pg != 0, pg, 1), np.inf + 0j)
-
-    def track(self, x, h_end, g_start=None, h_start=None, max_steps=3000):
-        """Continue the Stieltjes branch down the vertical lines x + ih, h from ``h_start``
-        (default: far above the spectrum, where G ~ 1/z) to ``h_end`` > 0 (vectorised).
-
-        Steps are geometric in h and adaptive per point: a step is accepted only when the
-        root nearest the predictor g + G′·Δz is unambiguous (at most a quarter of the
-        distance to the next root); otherwise it is halved.  This keeps the branch across
-        near-collisions of roots (narrow gaps, poles, nearly degenerate parameters).
-
-        Returns
-        -------
-        g : complex ndarray
-            Branch values at x + i h_end.
-        ok : bool ndarray
-            False where the step control gave up (``max_steps`` or a step below 1e-9 of a
-            decade); those entries hold the last tracked value.
-        """
-        x = np.asarray(x, dtype=float).reshape(-1)
-        h_end = np.broadcast_to(np.asarray(h_end, dtype=float), x.shape).copy()
-        if h_start is None:
-            R = float(getattr(self, "scale_hint", 1.0))
-            h_start = 8.0 * (R + np.abs(x) + 1.0)
-        h_start = np.broadcast_to(np.asarray(h_start, dtype=float), x.shape).copy()
-        h_start = np.maximum(h_start, h_end)
-        z0 = x + 1j * h_start
-        if g_start is None:
-            g = 1.0 / z0
-            # far-out starts (huge breakpoints: ρ = 1e-9) overflow P's coefficients; such
-            # points end with ok False, silently (no warning spam)
-            with np.errstate(over="ignore", invalid="ignore"):
-                for _ in range(6):
-                    g = self.newton(g, z0, steps=1)[0]
-        else:
-            g = np.asarray(g_start, dtype=complex).reshape(-1).copy()
-        t = np.log(h_start)
-        t_end = np.log(h_end)
-        dt = np.full(x.shape, -0.5)
-        ok = np.ones(x.shape, bool)
-        poles = np.asarray(getattr(self, "pole_hint", ()), dtype=float)
-        active = t > t_end
-        steps = 0
-        while np.any(active) and steps < max_steps:
-            steps += 1
-            ia = np.flatnonzero(active)
-            tn = np.maximum(t[ia] + dt[ia], t_end[ia])
-            hc, hn = np.exp(t[ia]), np.exp(tn)
-            zc = x[ia] + 1j * hc
-            zn = x[ia] + 1j * hn
-            # predictors of points where the branch is huge or ∂_GP vanishes overflow or
-            # come out nan (inf·0): they are screened by isfinite below, silently
-            with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
-                dg = self.derivative(g[ia], zc)
-                # two predictors: linear in z, and linear in log h for H = ih·G (exact next to
-                # a pole, where G ~ m/(z − x) and the sheets of several masses nearly merge)
-                pred1 = g[ia] + dg * (zn - zc)
-                pred2 = (hc / hn) * (g[ia] + (g[ia] + 1j * hc * dg) * (tn - t[ia]))
-                preds = [pred1, pred2]
-                usable = [True, True]
-                if len(poles):
-                    # third predictor: H = (z − p)·G linear in z, p the nearest pole (an atom).
-                    # Off the line's foot (|x − p| ~ h) neither predictor above follows
-                    # G ~ m/(z − p), and when two sheets share the pole (the same mass, constant
-                    # terms 11 apart) an error of ~10 on a move of ~500 landed unambiguously on
-                    # the other sheet: mha_output_law(1, 4, 1.5, 2, 0.5) at x = −0.001 + 1e-9i
-                    # gave G − ½/z = +10.08 for −0.984
-                    pn = poles[np.argmin(np.abs(x[ia][:, None] - poles[None, :]), axis=1)]
-                    hcur = (zc - pn) * g[ia]
-                    pred3 = (hcur + (g[ia] + (zc - pn) * dg) * (zn - zc)) / (zn - pn)
-                    preds.append(pred3)
-                    usable.append(np.abs(zc - pn) <= 8 * hc)  # next to the pole only
-            with np.errstate(over="ignore", invalid="ignore"):
-                r = self.roots(zn)
-            picks, good = [], []
-            for pred, use in zip(preds, usable):
-                pred = np.where(np.isfinite(pred), pred, g[ia])
-                d = np.abs(r - pred[:, None])
-                d = np.where(np.isfinite(d), d, np.inf)
-                order = np.argsort(d, axis=1)
-                d1 = np.take_along_axis(d, order[:, :1], axis=1)[:, 0]
-                d2 = (np.take_along_axis(d, order[:, 1:2], axis=1)[:, 0] if self.deg > 1
-                      else np.full(len(ia), np.inf))
-                picks.append(order[:, 0])
-                # the corrector must also be small against the predicted move: a step
-                # longer than the scale on which G bends (G ~ m/(z − a) from an atom a
-                # near x, with h ~ |x − a|) can land unambiguously on another sheet's root
-                # (mha_output_law(0.4683, 10, 0.2024, 0.4281, 0.5555) at x = 0.0169: from
-                # 6.50 − 19.8i to 2.10 − 11.2i, ending on a real root; the density there
-                # was lost)
-                with np.errstate(over="ignore", invalid="ignore"):
-                    move = np.abs(pred - g[ia])
-                    good.append(np.isfinite(d1) & (d1 <= 0.25 * d2) & use
-                                & (d1 <= _TRACK_BEND * move + _TRACK_SLACK * np.abs(g[ia])))
-            conflict = np.zeros(len(ia), bool)
-            for a_ in range(len(preds)):
-                for b_ in range(a_):
-                    conflict |= good[a_] & good[b_] & (picks[a_] != picks[b_])
-            acc = np.any(good, axis=0) & ~conflict
-            pick = picks[-1]
-            for a_ in range(len(preds) - 2, -1, -1):
-                pick = np.where(good[a_], picks[a_], pick)
-            ja = ia[acc]
-            g[ja] = r[acc, pick[acc]]
-            t[ja] = tn[acc]
-            # at most a factor e^{1/2} in h a step: |Δz| ≤ 0.4 h stays well inside the disc
-            # of radius h about x + ih on which the branch is analytic (a factor e² let the
-            # predictor land on another sheet: mha_output_law(1.7093, 13, 2.1210, 0.3661,
-            # 0.7075) took −0.68 − 1.76i for −1.10 − 1.08i at x = −0.293, h = 0.298, and
-            # reported a support interval on the negative axis)
-            dt[ja] = np.maximum(dt[ja] * 1.5, _TRACK_MAX_DT)
-            jr = ia[~acc]
-            dt[jr] *= 0.5
-            dead = jr[np.abs(dt[jr]) < _TRACK_MIN_DT]
-            ok[dead] = False
-            active = (t > t_end) & ok
-        ok &= ~active
-        return g, ok
-
-    # ------------------------------------------------------------ mpmath
-    def roots_mp(self, x):
-        """All roots in G of P(G, x) at the current mpmath precision (list of mpc)."""
-        c = self.coefficients_mp()
-        coeffs = []
-        for k in range(self.deg, -1, -1):
-            acc = mpmath.mpf(0)
-            for j in range(self.deg_z, -1, -1):
-                acc = acc * x + c[k][j]
-            coeffs.append(acc)
-        while len(coeffs) > 1 and coeffs[0] == 0:
-            coeffs.pop(0)
-        if len(coeffs) == 1:
-            return []
-        return polyroots(coeffs)
-
-    def coeffs_at_mp(self, x):
-        """Coefficients of P(·, x) at the current precision, highest power of G first."""
-        c = self.coefficients_mp()
-        out = []
-        for k in range(self.deg, -1, -1):
-            acc = mpmath.mpf(0)
-            for j in range(self.deg_z, -1, -1):
-                acc = acc * x + c[k][j]
-            out.append(acc)
-        return out
-
-    def newton_mp(self, g, x, steps=60):
-        """Newton polish of a root of P(·, x) at the current precision.
-
-        The coefficients of P(·, x) are formed once; iteration stops one step after the
-        update falls below the square root of the tolerance (quadratic convergence)."""
-        C = self.coeffs_at_mp(x)
-        tol = mpmath.mpf(2) ** (_POLISH_GUARD_BITS - mpmath.mp.prec)
-        half = mpmath.sqrt(tol)
-        # not roots.newton_polish: this hot path saves the last residual evaluation (one
-        # step after |step| < √tol lands at full precision by quadratic convergence)
-        for _ in range(steps):
-            p, dp = horner_with_derivative(C, g)
-            if dp == 0:
-                break
-            delta = p / dp
-            g = g - delta
-            a = abs(delta)
-            if a <= half * (abs(g) + tol):
-                if a > tol * (abs(g) + tol):
-                    continue_once = True
-                else:
-                    continue_once = False
-                if not continue_once:
-                    break
-                # one more step lands at full precision
-                p, dp = horner_with_derivative(C, g)
-                if dp != 0:
-                    g = g - p / dp
-                break
-        return g
 
 
 def structure_key(P):
@@ -539,21 +146,31 @@ class BranchData:
             #: True when the classification was carried over from the previous point of the
             #: structure (``reuse``: its key) instead of tracked from far above
             self.reused = False
-            ref = _REFERENCE.get(reuse) if reuse is not None else None
+            # one reference per structure *and* layout (breakpoint count, poles among them):
+            # a sweep crossing between layouts (an atom, a second component) finds each
+            # layout's last classification instead of the other one's
+            pole_at = frozenset(i for i, b in enumerate(self.breakpoints) if b in self.poles)
+            slot = None if reuse is None else (reuse, len(self.breakpoints), pole_at)
+            ref = _REFERENCE.get(slot) if slot is not None else None
             intervals = self._classify_from(ref) if ref is not None else None
             if intervals is None:
                 intervals = self._classify()
             else:
                 self.reused = True
             self.intervals = intervals
-            if reuse is not None:
-                pole_at = frozenset(i for i, b in enumerate(self.breakpoints) if b in self.poles)
+            if slot is not None:
                 _, _, lengths = self._mids(hints=False)
-                _REFERENCE[reuse] = (len(self.breakpoints), pole_at,
-                                     [(c["support"], c["rule"], c["nreal"], c.get("index"),
-                                       mpmath.mpc(c["g_mid"]) * length)
-                                      for c, length in zip(intervals, lengths)])
-                _REFERENCE.move_to_end(reuse)
+                arrays = numpoly.row_arrays()
+                path = None if arrays is None else (
+                    arrays, self.__dict__.get("_p_float", None), [c["mid"] for c in intervals],
+                    [c["g_mid"] for c in intervals])
+                if path is not None and path[1] is None:
+                    path = (arrays, numpoly.float_parameters()) + path[2:]
+                _REFERENCE[slot] = (len(self.breakpoints), pole_at,
+                                    [(c["support"], c["rule"], c["nreal"], c.get("index"),
+                                      mpmath.mpc(c["g_mid"]) * length)
+                                     for c, length in zip(intervals, lengths)], path)
+                _REFERENCE.move_to_end(slot)
                 while len(_REFERENCE) > _REFERENCE_SIZE:
                     _REFERENCE.popitem(last=False)
 
@@ -597,7 +214,7 @@ class BranchData:
                 yield kind, [mpmath.mpf(c) for c in reversed(entry)]
             else:
                 vals = [to_mp(values[s_]) for s_ in entry.symbols]
-                yield kind, list(reversed(entry.evaluate(vals, mpmath.mpf(1))))
+                yield kind, list(reversed(table_coefficients(entry, vals)))
 
     def _collisions_confirmed(self, disc_roots, poles):
         """Whether P(·, x) has two roots within 10^-((dps + 20)/4) (relative) at every real
@@ -679,7 +296,7 @@ class BranchData:
         if tables is not None:
             for table, kind in tables:
                 vals = [to_mp(values[s_]) for s_ in table.symbols]
-                yield kind, list(reversed(table.evaluate(vals, mpmath.mpf(1))))
+                yield kind, list(reversed(table_coefficients(table, vals)))
             return
         Pc, params = canonicalize(P)
         vals = [to_mp(values[p]) for p in params]
@@ -846,13 +463,13 @@ class BranchData:
         the breakpoints and poles are as many and in the same places: at each interval's test
         point the branch is picked by the previous point's rule — in a support interval with
         one root of Im < 0 that root, in a gap the real root of the same rank among as many,
-        else the root nearest the previous branch value (scaled by the interval's length) if
-        unambiguous (:data:`_REUSE_AMBIGUITY`) — and each interval must keep its kind (support
+        else the root of Im < 0 nearest the previous branch value (scaled by the interval's
+        length) if unambiguous among those (:data:`_REUSE_AMBIGUITY`) — and each interval must keep its kind (support
         or gap, rule, real-root count and rank); None otherwise (the caller tracks from far
         above).  Gaps are then checked by real-axis continuation from the outer gaps
         (:meth:`_continue_gaps`, as after tracking), and the law confirms the support by its
         mass check (``AlgebraicLaw._confirm_reuse``), falling back to tracking."""
-        count, pole_at, ref_info = ref
+        count, pole_at, ref_info, path = ref
         if len(self.breakpoints) != count or pole_at != frozenset(
                 i for i, b in enumerate(self.breakpoints) if b in self.poles):
             return None
@@ -871,10 +488,19 @@ class BranchData:
                               if abs(mpmath.im(ri)) <= thr * (abs(ri) + 1))
                 pick = [real[index][1]] if len(real) == nreal else []
             else:
-                # several roots with Im < 0: the nearest to G × (its length scale) carried
-                # over (scale-free: a wider or shifted spectrum predicts the same), if clear
-                d = sorted((abs(ri * length - gl_ref), k) for k, ri in enumerate(r))
-                clear = len(d) == 1 or d[0][0] <= _REUSE_AMBIGUITY * d[1][0]
+                # several roots with Im < 0 (on the support Im G(x + i0) = −πρ < 0: a real
+                # root or a conjugate, Im > 0, is never the branch): the one the previous
+                # point's branch value continues to along the straight path in parameters
+                # and test point (:meth:`_carry`), else the nearest to G × (its length
+                # scale) carried over (scale-free: a wider or shifted spectrum predicts the
+                # same), if clear
+                cand = [k for k, ri in enumerate(r) if mpmath.im(ri) < -thr * (abs(ri) + 1)]
+                g_path = self._carry(i, float(mid), path) if path is not None else None
+                if g_path is not None:
+                    d = sorted((abs(r[k] - g_path), k) for k in cand)
+                else:
+                    d = sorted((abs(r[k] * length - gl_ref), k) for k in cand)
+                clear = len(d) == 1 or (len(d) > 1 and d[0][0] <= _REUSE_AMBIGUITY * d[1][0])
                 pick = [d[0][1]] if clear else []
             if len(pick) != 1:
                 return None
@@ -886,6 +512,64 @@ class BranchData:
             intervals.append(info)
         self._continue_gaps(intervals)
         return intervals
+
+    def _carry(self, i, mid, path):
+        """The branch value at interval ``i``'s test point ``mid``, continued in float64 from
+        the reference point's along the straight path t ↦ ((1 − t)p₀ + tp₁, (1 − t)m₀ + tm₁)
+        in the parameters and the test point (t from 0 to 1); None where P's terms differ
+        from the reference's or a step stays ambiguous.
+
+        Between breakpoints the roots of P(·, x) never collide, so along a path on which the
+        test point stays inside its interval the branch is continuous: each step takes the
+        root nearest the linear predictor when it is at most :data:`_REUSE_AMBIGUITY` of the
+        distance to the next root (else the step is halved).  Where the path leaves the
+        interval the result is a root of another sheet; the caller's checks (kind and rule
+        of every interval, then the law's mass check) catch it.  Our own continuation: a
+        homotopy between two points of one structure, which no library offers for a branch
+        chosen by its sheet."""
+        arrays, p0, mids0, gs0 = path
+        npoly = self.numpoly
+        mine = npoly.row_arrays()
+        if mine is None or not all(a.shape == b.shape and np.array_equal(a, b)
+                                   for a, b in zip(mine, arrays)):
+            return None
+        p1 = self.__dict__.get("_p_float")
+        if p1 is None:
+            p1 = self.__dict__["_p_float"] = npoly.float_parameters()
+        x0, x1 = mids0[i], mid
+
+        def roots_at(t):
+            cf = npoly.coefficient_table((1 - t) * p0 + t * p1)
+            x = (1 - t) * x0 + t * x1
+            with np.errstate(over="ignore", invalid="ignore"):
+                c = np.array([np.polyval(row, x) for row in cf])
+                r = npoly._roots_of(c[:, None])[0]
+            return np.where(np.isfinite(r), r, np.inf)
+
+        def nearest(r, pred):
+            with np.errstate(invalid="ignore"):
+                d = np.abs(r - pred)
+            d = np.where(np.isfinite(d), d, np.inf)
+            order = np.argsort(d)
+            clear = len(d) == 1 or d[order[0]] <= _REUSE_AMBIGUITY * d[order[1]]
+            return (r[order[0]] if clear and np.isfinite(d[order[0]]) else None)
+
+        g = nearest(roots_at(0.0), gs0[i])  # the reference's branch among its roots
+        if g is None:
+            return None
+        t, dt, prev = 0.0, _PATH_FIRST_STEP, None
+        while t < 1.0:
+            tn = min(t + dt, 1.0)
+            pred = g if prev is None else g + (g - prev[1]) * (tn - t) / (t - prev[0])
+            got = nearest(roots_at(tn), pred)
+            if got is None:
+                dt /= 2
+                if dt < _PATH_MIN_STEP:
+                    return None
+                continue
+            prev, t, g = (t, g), tn, got
+            dt = min(dt * 1.5, _PATH_MAX_STEP)
+        return complex(g)
 
     def _classify(self):
         npoly = self.numpoly

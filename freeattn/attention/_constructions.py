@@ -26,6 +26,7 @@ import math
 import sympy as sp
 
 from .._validation import positive
+from ..algebraic.atoms import AtomAtZero
 from ..algebraic.polynomial import rename_symbols
 from ..convolution import compound_free_poisson, free_multiplicative_convolution
 from ..convolution._dispatch import mark_positive
@@ -35,7 +36,7 @@ from ..laws.algebraic import AlgebraicLaw
 from ..laws.marchenko_pastur import FreePoisson
 
 __all__ = ["theta1", "theta2", "c_beta", "thetas", "rho_law", "nu", "exact_build",
-           "independent_values", "independent_output", "kv_polynomial", "kv_law", "kv_values", "tied_output",
+           "independent_values", "exact_output", "independent_output", "kv_polynomial", "kv_law", "kv_values", "tied_output",
            "named"]
 
 
@@ -83,12 +84,14 @@ def rho_law(beta, t):
     return MarchenkoPastur(1 / t).affine(th1 - th2, th2)
 
 
-#: per number of heads: (P, symbols) of ν_{∞,h} = ρ_{γ_K} ⊠ MP_{1/h} from one exact build,
-#: the symbols in the order (1/γ_K, θ₁ − θ₂, θ₂, 1/h) of the parameters they stand for
+#: per construction and number of heads: (P, symbols) from one exact build at a template
+#: point, the symbols in the order of the parameter values they stand for (None where the
+#: template's values do not identify its symbols)
 _STRUCTURES = {}
-#: the point at which a structure is built once: its four parameter values are distinct
-#: (2/5, e^{9/4} − 13/4, 9/4, 1/h), so that each symbol is identified by its value
-_TEMPLATE_POINT = (sp.Rational(3, 2), sp.Rational(5, 2))
+#: the point at which a structure is built once: (β, γ_K, γ_V, γ_O) whose parameter values
+#: are distinct (2/5, e^{9/4} − 13/4, 9/4, 1/h, 3/7, 11/4), so that each symbol is identified
+#: by its value
+_TEMPLATE_POINT = (sp.Rational(3, 2), sp.Rational(5, 2), sp.Rational(7, 3), sp.Rational(11, 4))
 
 
 def _parameter_values(beta, gamma_k, heads):
@@ -96,6 +99,25 @@ def _parameter_values(beta, gamma_k, heads):
     MP_{1/h} give their parameter symbols (the same sympy expressions)."""
     th1, th2 = thetas(beta)
     return (1 / gamma_k, th1 - th2, th2, sp.Rational(1, heads))
+
+
+def _from_structure(key, build, values, template_values):
+    """(P, values) of a law whose exact build is ``build()`` at the template point: the
+    structure's polynomial (built once per ``key``) with its symbols renamed apart and given
+    ``values``, or None where the template's values do not identify its symbols (then the
+    caller builds exactly).  A β or γ scan thereby redoes no resultant, affine map or
+    positivity check."""
+    if key not in _STRUCTURES:
+        template = build()
+        order = [[s for s, v in template.values.items() if v == want] for want in template_values]
+        ok = (sorted(len(o) for o in order) == [1] * len(order)
+              and len(template.values) == len(order))
+        _STRUCTURES[key] = (template.symbolic_polynomial, [o[0] for o in order]) if ok else None
+    if _STRUCTURES[key] is None:
+        return None
+    P, symbols = _STRUCTURES[key]
+    ren = {s: fresh(s.name.rsplit("_", 1)[0]) for s in symbols}
+    return rename_symbols(P, ren), dict(zip((ren[s] for s in symbols), values))
 
 
 def exact_build(beta, gamma_k, heads):
@@ -108,24 +130,18 @@ def exact_build(beta, gamma_k, heads):
 def nu(beta, gamma_k, heads):
     """ν_{∞,h} at exact β, γ_K: the polynomial of the structure (built once per h by
     :func:`exact_build` at ``_TEMPLATE_POINT``) with its parameter symbols renamed apart and
-    the new point's exact values, so that a β or γ_K scan redoes no resultant, affine map or
-    positivity check (ρ_{γ_K} is on [0, ∞) with mean θ₁ > 0 for every β, γ_K > 0).  The law
-    is the one :func:`exact_build` gives at that point (same polynomial up to the names of
-    the symbols, same exact values)."""
-    if heads not in _STRUCTURES:
-        template = exact_build(*_TEMPLATE_POINT, heads)
-        values = _parameter_values(*_TEMPLATE_POINT, heads)
-        order = [[s for s, v in template.values.items() if v == want] for want in values]
-        if sorted(len(o) for o in order) != [1, 1, 1, 1]:  # the structure changed: no template
-            return exact_build(beta, gamma_k, heads)
-        _STRUCTURES[heads] = (template.symbolic_polynomial, [o[0] for o in order])
-    P, symbols = _STRUCTURES[heads]
-    ren = {s: fresh(s.name.rsplit("_", 1)[0]) for s in symbols}
-    values = dict(zip((ren[s] for s in symbols), _parameter_values(beta, gamma_k, heads)))
+    the new point's exact values (:func:`_from_structure`).  The law is the one
+    :func:`exact_build` gives at that point (same polynomial up to the names of the symbols,
+    same exact values)."""
+    b0, g0 = _TEMPLATE_POINT[:2]
+    got = _from_structure(("nu", heads), lambda: exact_build(b0, g0, heads),
+                          _parameter_values(beta, gamma_k, heads),
+                          _parameter_values(b0, g0, heads))
+    if got is None:
+        return exact_build(beta, gamma_k, heads)
     # ρ_{γ_K} ⊠ MP_{1/h} with ρ_{γ_K} = (x ↦ θ₁ − θ₂ + θ₂ x)_# MP_{1/γ_K} on [0, ∞)
     # (θ₁ − θ₂ = e^{β²} − 1 − β² > 0, θ₂ > 0): on [0, ∞) with mean θ₁ > 0, as the template
-    return mark_positive(AlgebraicLaw(rename_symbols(P, ren), values),
-                         "ν_{∞,h} = ρ_{γ_K} ⊠ MP_{1/h} of laws on [0, ∞)")
+    return mark_positive(AlgebraicLaw(*got), "ν_{∞,h} = ρ_{γ_K} ⊠ MP_{1/h} of laws on [0, ∞)")
 
 
 def independent_values(beta, heads, gamma_k, gamma_v):
@@ -133,10 +149,35 @@ def independent_values(beta, heads, gamma_k, gamma_v):
     return free_multiplicative_convolution(nu(beta, gamma_k, heads), FreePoisson(gamma_v))
 
 
-def independent_output(beta, heads, gamma_k, gamma_v, gamma_o):
-    """ν_{∞,h} ⊠ MP_{1/γ_V} ⊠ π_{γ_O} (eq. (C.15)), exact arguments."""
+def exact_output(beta, heads, gamma_k, gamma_v, gamma_o):
+    """ν_{∞,h} ⊠ MP_{1/γ_V} ⊠ π_{γ_O} (eq. (C.15)) by two resultants, exact arguments."""
     law = free_multiplicative_convolution(nu(beta, gamma_k, heads), MarchenkoPastur(1 / gamma_v))
     return free_multiplicative_convolution(law, FreePoisson(gamma_o))
+
+
+def _output_values(beta, heads, gamma_k, gamma_v, gamma_o):
+    """The exact values of ν_{∞,h} ⊠ MP_{1/γ_V} ⊠ π_{γ_O}'s parameter symbols: those of
+    :func:`_parameter_values`, then 1/γ_V and γ_O."""
+    return _parameter_values(beta, gamma_k, heads) + (1 / gamma_v, gamma_o)
+
+
+def independent_output(beta, heads, gamma_k, gamma_v, gamma_o):
+    """ν_{∞,h} ⊠ MP_{1/γ_V} ⊠ π_{γ_O} (eq. (C.15)), exact arguments: the structure's
+    polynomial (one :func:`exact_output` per h at ``_TEMPLATE_POINT``) at the new point's
+    values, the same law as :func:`exact_output` there (same polynomial up to the symbols'
+    names, same exact values, the same atom rule at 0)."""
+    b0, g0, v0, o0 = _TEMPLATE_POINT
+    got = _from_structure(("output", heads), lambda: exact_output(b0, heads, g0, v0, o0),
+                          _output_values(beta, heads, gamma_k, gamma_v, gamma_o),
+                          _output_values(b0, heads, g0, v0, o0))
+    if got is None:
+        return exact_output(beta, heads, gamma_k, gamma_v, gamma_o)
+    law = AlgebraicLaw(*got)
+    # (μ ⊠ ν)({0}) = max(μ({0}), ν({0})) (Belinschi 2003), twice, with ν_{∞,h}({0}) = 0
+    # (ρ_{γ_K} lives on [θ₁ − θ₂, ∞), θ₁ − θ₂ > 0, and MP_{1/h}, 1/h ≤ 1, has no atom)
+    law.atom_at_zero = AtomAtZero("max", (MarchenkoPastur(1 / gamma_v), FreePoisson(gamma_o)))
+    # ⊠ of laws on [0, ∞) with positive means, as the template
+    return mark_positive(law, "⊠ of two laws on [0, ∞) with positive means")
 
 
 def kv_polynomial(beta, heads, gamma_k):

@@ -47,6 +47,7 @@ from ._dispatch import hull  # the convolutions' one hull (no cdf tables of the 
 from ..algebraic.polynomial import (G, rename_symbols, series_moments, stieltjes_factor,
                                     substitute_polynomial, z)
 from ..laws._params import exact as _exact_value, fresh
+from ..laws.affine import AffineImage
 from ..laws.algebraic import AlgebraicLaw
 from ..laws.base import Law
 from ..transforms.rectangular import (check_ratio, moments_from_rectangular_cumulants,
@@ -71,9 +72,18 @@ _LADDER_FLOOR = 1e-9
 _SHEET_FRACTION = 0.5
 _SUBRUNGS = 4
 _SUBRUNG_DEPTH = 3
-#: scan points for the support, θ-nodes per interval of the on-axis table
+#: scan points for the support: a coarse scan (_SCAN_COARSE) whose intervals are then
+#: checked on their θ-tables (_TABLE_NODES θ-nodes per interval, the pdf's warm starts, so
+#: the check is free) for gaps, and for the mass: a scan whose intervals and atoms hold less
+#: than 1 − _SCAN_MASS_TOL (a component between two coarse points) is redone densely
+#: (_SCAN_POINTS); at most _GAP_PASSES rounds of splitting at gaps found in the tables
+_SCAN_COARSE = 129
 _SCAN_POINTS = 1601
 _TABLE_NODES = 257
+_SCAN_MASS_TOL = 1e-7
+#: … beyond _MASS_ERR_FACTOR × the θ-rule's own error estimate (singular edges)
+_MASS_ERR_FACTOR = 4.0
+_GAP_PASSES = 4
 #: masses below this are rounding of the atom rule, not atoms
 _ATOM_TOL = 1e-14
 #: an input whose support starts below −_NEGATIVE_TOL·(1 + b) is not on [0, ∞); atoms within
@@ -118,20 +128,25 @@ _EDGE_FLOOR = 1e-3
 _EDGE_SLACK = 1e-9
 _EDGE_SLACK_ABS = 1e-14
 _BRACKET_ROUND = 4e-16
+#: a point within _FOLD_NEAR (× scale) of an edge whose on-axis G has |Im G| ≤ _FOLD_NOISE·|G|
+#: of either sign is at the edge's fold to rounding (G exact to √ε there): density 0
+_FOLD_NEAR = 1e-6
+_FOLD_NOISE = 1e-7
+#: sub-grid rounds (31 points, ÷32 each) shrinking a scan bracket before that Newton
+_EDGE_ROUNDS = 2
 #: the mpmath polish stops at tolerance(dps, _MP_FACTOR)
 _MP_FACTOR = 1e-3
 
 
 # --------------------------------------------------------------------------- inputs
 def _poly_coefficients(law):
-    """Float coefficient matrix of the law's P(G, z): rows G^deg..G^0, columns z^dz..z^0."""
-    P = sp.Poly(sp.expand(law.polynomial), G, z)
-    dg, dz = P.degree(G), P.degree(z)
-    cf = np.zeros((dg + 1, dz + 1), dtype=complex)
-    for (i, j), c in P.terms():
-        cf[dg - i, dz - j] = complex(sp.N(c, 20))
-    scale = np.max(np.abs(cf))
-    return cf / scale
+    """Float coefficient matrix of the law's P(G, z): rows G^deg..G^0, columns z^dz..z^0.
+
+    The law's own float64 table (:class:`~freeattn.algebraic.numeric.NumericPolynomial`,
+    evaluated at high precision and cached on the law, which its G builds anyway) instead of
+    a second sympy expansion of P (0.23 s for the MHA law at a preset)."""
+    cf = np.asarray(law._num.cf, dtype=complex)
+    return cf / np.max(np.abs(cf))
 
 
 class _Input:
@@ -146,7 +161,9 @@ class _Input:
         self.law = law
         self.poly = None
         #: the law has its own (closed-form) G: used as it is, G′ from the polynomial
-        self.closed = type(law)._cauchy_float is not AlgebraicLaw._cauchy_float
+        # (an affine image answers G from its base law: closed when the base law's G is)
+        src = law.base if isinstance(law, AffineImage) else law
+        self.closed = type(src)._cauchy_float is not AlgebraicLaw._cauchy_float
         if isinstance(law, AlgebraicLaw):
             cf = _poly_coefficients(law)
             dcf = np.array([np.polyder(r) if r.size > 1 else np.zeros(1) for r in cf])
@@ -162,13 +179,17 @@ class _Input:
         """Rows of P(·, u) and ∂_zP(·, u) (G^deg..G^0) at the points u: one matrix product
         with the powers of u."""
         cf, dcf = self.poly
-        k = cf.shape[1]
-        V = np.empty((k, u.size), dtype=complex)
-        V[k - 1] = 1.0
-        for j in range(k - 2, -1, -1):
-            V[j] = V[j + 1] * u
-        C = cf @ V
-        dC = dcf @ V[1:] if k > 1 else np.zeros_like(C)
+        # Horner in u on all rows at once, not a matrix product with the powers of u: a
+        # (deg × deg_z) @ (deg_z × N) product is threaded by OpenBLAS at N ~ 10³ and was 20×
+        # slower than this on a loaded 2-core machine (1 s of the support scan)
+        C = np.repeat(cf[:, :1], u.size, axis=1)
+        for j in range(1, cf.shape[1]):
+            C *= u
+            C += cf[:, j:j + 1]
+        dC = np.repeat(dcf[:, :1], u.size, axis=1)
+        for j in range(1, dcf.shape[1]):
+            dC *= u
+            dC += dcf[:, j:j + 1]
         return C, dC
 
     @staticmethod
@@ -534,16 +555,53 @@ class RectangularConvolution(Law):
             (g.imag < -_INSIDE_G * np.abs(g))
 
     def _find_support(self):
+        """Intervals of the support and their θ-tables: the coarse scan, then the dense one
+        when the coarse one's intervals and atoms miss mass (:data:`_SCAN_MASS_TOL`)."""
+        atoms = math.fsum(m for _, m in self._atom_list)
+        for npts in (_SCAN_COARSE, _SCAN_POINTS):
+            out, tabs = self._scan_support(npts)
+            mass = math.fsum([t["mass"] for t in tabs]) + atoms
+            err = math.fsum([t["mass_err"] for t in tabs])
+            if mass >= 1 - _SCAN_MASS_TOL - _MASS_ERR_FACTOR * err:
+                break
+        self._tables_v = tabs
+        return out
+
+    def _scan_support(self, npts):
         hi = self._hi
         pad = _SCAN_PAD * hi + _SCAN_PAD_ABS
-        th = np.linspace(0.0, math.pi, _SCAN_POINTS // 2)
-        x = np.unique(np.concatenate([np.linspace(0.0, hi + pad, _SCAN_POINTS - th.size),
+        th = np.linspace(0.0, math.pi, npts // 2)
+        x = np.unique(np.concatenate([np.linspace(0.0, hi + pad, npts - th.size),
                                       (hi + pad) * (1 - np.cos(th)) / 2]))
         for a, _ in self._atom_list + [(0.0, 0.0)]:
             x = x[np.abs(x - a) > _ATOM_GAP * self._sc]
         u1, u2, g, ok = self._solve(x + 0j)
         inside = self._inside(u1, u2, g) & ok
-        out = []
+        if inside[-1]:
+            raise ArithmeticError(f"{self.name}: density does not vanish at the end of "
+                                  f"the hull [0, {hi}]")
+        todo = self._runs(x, inside, 0.0 if inside[0] else None, None)
+        out, tabs = [], []
+        for depth in range(_GAP_PASSES + 1):
+            nxt = []
+            for a, b in todo:
+                tab = self._table(a, b)
+                if tab["inside"].all() or depth == _GAP_PASSES:
+                    out.append((a, b))
+                    tabs.append(tab)
+                    continue
+                # a gap between two coarse points: the table's nodes are a finer scan
+                nxt += self._runs(tab["x"], tab["inside"], a, b)
+            todo = nxt
+            if not todo:
+                break
+        order = np.argsort([a for a, _ in out])
+        return [out[k] for k in order], [tabs[k] for k in order]
+
+    def _runs(self, x, inside, left, right):
+        """Refined (a, b) of each run of inside points of the increasing scan ``x``; a run at
+        the first (last) point starts at ``left`` (ends at ``right``), already an edge."""
+        runs = []
         i, n = 0, x.size
         while i < n:
             if not inside[i]:
@@ -552,51 +610,92 @@ class RectangularConvolution(Law):
             j = i
             while j + 1 < n and inside[j + 1]:
                 j += 1
-            if j == n - 1:
-                raise ArithmeticError(f"{self.name}: density does not vanish at the end of "
-                                      f"the hull [0, {hi}]")
-            a = 0.0 if i == 0 else self._refine_edge(x[i - 1], x[i])
-            b = self._refine_edge(x[j + 1], x[j])
-            out.append((float(a), float(b)))
+            runs.append((i, j))
             i = j + 1
-        return out
+        # all brackets of this scan shrink together (one vectorised solve per round)
+        pairs = [p for i, j in runs for p in ((x[i - 1], x[i]) if i > 0 else None,
+                                               (x[j + 1], x[j]) if j < n - 1 else None)]
+        edges = iter(self._refine_edges([p for p in pairs if p is not None]))
+        ends = [next(edges) if p is not None else None for p in pairs]
+        return [(float(left if ends[2 * k] is None else ends[2 * k]),
+                 float(right if ends[2 * k + 1] is None else ends[2 * k + 1]))
+                for k in range(len(runs))]
 
-    def _refine_edge(self, x_out, x_in):
-        """Edge between x_out (outside) and x_in (inside): a bracket shrunk by vectorised
-        sub-grids, then Newton on the real critical system (f = 0, det J = 0) with
-        complex-step derivatives; the bracket midpoint if Newton leaves the bracket."""
-        if x_out <= 0 < x_in:
-            probe = np.array([_ZERO_PROBE * x_in + 0j])
-            a1, a2, gp, okp = self._solve(probe)
-            if okp[0] and self._inside(a1, a2, gp)[0]:
-                return 0.0
-            x_out = 0.0
-        a, b = x_out, x_in
-        ua = None
-        for _ in range(2):
-            xs = np.linspace(a, b, 33)[1:-1]  # ordered from the outside end a toward b
+    def _table(self, a, b):
+        """The on-axis θ-table of [a, b]: subordination points at x = a + (b − a)(1 − cos θ)/2,
+        whether each is inside the support, and the interval's mass (trapezoid rule in θ,
+        spectrally accurate for square-root edges)."""
+        theta = np.linspace(0.0, math.pi, _TABLE_NODES)[1:-1]
+        x = a + (b - a) * (1 - np.cos(theta)) / 2
+        st = {}
+        u1, u2, g, ok = self._solve(x + 0j, states=st)
+        inside = ok & self._inside(u1, u2, g)
+        with np.errstate(all="ignore"):
+            f = np.where(inside, np.maximum(-g.imag / math.pi, 0.0), 0.0)
+        w = f * np.sin(theta) * (b - a) / 2
+        h = theta[1] - theta[0]
+        mass = float(np.sum(w) * h)
+        # the rule's error, from the same rule on every other node: ~0 for square-root
+        # edges, the size of the error where the density is singular at an edge
+        err = abs(mass - float(np.sum(w[1::2]) * 2 * h))
+        return dict(a=a, b=b, theta=theta, x=x, u1=u1, u2=u2, st=st, inside=inside, mass=mass,
+                    mass_err=err)
+
+    def _refine_edges(self, pairs):
+        """Edges between the (x_out outside, x_in inside) ``pairs``: each bracket shrunk by
+        sub-grids (all brackets in one vectorised solve per round), then
+        :meth:`_refine_edge`'s Newton on the real critical system."""
+        a = np.array([p[0] for p in pairs], dtype=float)
+        b = np.array([p[1] for p in pairs], dtype=float)
+        done = [None] * len(pairs)
+        zero = np.flatnonzero((a <= 0) & (0 < b))
+        if zero.size:
+            a1, a2, gp, okp = self._solve(_ZERO_PROBE * b[zero] + 0j)
+            ins = okp & self._inside(a1, a2, gp)
+            for k, hit in zip(zero, ins):
+                if hit:
+                    done[k] = 0.0
+                a[k] = 0.0
+        live = [k for k in range(len(pairs)) if done[k] is None]
+        start = {}
+        for _ in range(_EDGE_ROUNDS):
+            if not live:
+                break
+            # each grid ordered from the outside end a toward b
+            xs = np.concatenate([np.linspace(a[k], b[k], 33)[1:-1] for k in live])
             u1, u2, g, ok = self._solve(xs + 0j)
             ins = ok & self._inside(u1, u2, g)
-            k = int(np.flatnonzero(ins)[0]) if np.any(ins) else xs.size
-            if k > 0:
-                a = xs[k - 1]
-                ua = (u1[k - 1].real, u2[k - 1].real)
-                self._crit_state = {i: tuple(np.array([c[k - 1]]) for c in v)
-                                    for i, v in self._last_states.items()}
-            if k < xs.size:
-                b = xs[k]
-        if ua is None:
-            return 0.5 * (a + b)
+            for r, k in enumerate(live):
+                sl = slice(31 * r, 31 * (r + 1))
+                hits = np.flatnonzero(ins[sl])
+                j = int(hits[0]) if hits.size else 31
+                if j > 0:
+                    q = 31 * r + j - 1
+                    a[k] = xs[q]
+                    start[k] = ((u1[q].real, u2[q].real),
+                                {i: tuple(np.array([c[q]]) for c in v)
+                                 for i, v in self._last_states.items()})
+                if j < 31:
+                    b[k] = xs[31 * r + j]
+        for k in live:
+            if k not in start:
+                done[k] = 0.5 * (a[k] + b[k])
+            else:
+                self._crit_state = start[k][1]
+                done[k] = self._refine_edge(a[k], b[k], start[k][0])
+        return done
+
+    def _refine_edge(self, a, b, ua):
+        """Edge in the bracket (a outside, b inside) from the real subordination points ``ua``
+        at a: Newton on the real critical system (f = 0, det J = 0) with complex-step
+        derivatives; when Newton leaves the bracket, the bracket shrunk to rounding."""
         v = np.array([ua[0], ua[1], a], dtype=float)
         hstep = _COMPLEX_STEP * self._sc
         good = False
         for _ in range(30):
-            F = self._crit(v.astype(complex))
-            M = np.zeros((3, 3))
-            for k in range(3):
-                e = np.zeros(3, dtype=complex)
-                e[k] = 1j * hstep
-                M[:, k] = (self._crit(v + e) / hstep).imag
+            # the residual and its complex-step Jacobian columns in one vectorised call
+            FM = self._crit(v + np.vstack([np.zeros(3), 1j * hstep * np.eye(3)]))
+            F, M = FM[0], (FM[1:] / hstep).imag.T
             try:
                 d = np.linalg.solve(M, F.real)
             except np.linalg.LinAlgError:
@@ -627,12 +726,16 @@ class RectangularConvolution(Law):
         return 0.5 * (a + b)
 
     def _crit(self, v):
-        u1, u2, y = (np.array([v[0]]), np.array([v[1]]), np.array([v[2]]))
+        """Rows (f₁, f₂, det J/(1 + |Re det J|)) of the critical system at the rows
+        (u₁, u₂, y) of ``v`` (m × 3, complex)."""
+        v = np.asarray(v, dtype=complex)
+        u1, u2, y = v[:, 0].copy(), v[:, 1].copy(), v[:, 2].copy()
         # the inputs' values at the last outside point of the bracket start their polish
-        st = dict(getattr(self, "_crit_state", {}))
+        st = {i: tuple(np.repeat(c, v.shape[0]) for c in w)
+              for i, w in getattr(self, "_crit_state", {}).items()}
         (f1, f2), J, _ = self._eqs(u1, u2, y, st)
         det = J[0][0] * J[1][1] - J[0][1] * J[1][0]
-        return np.array([f1[0], f2[0], det[0] / (1 + abs(det[0].real))])
+        return np.stack([f1, f2, det / (1 + np.abs(det.real))], axis=1)
 
     @property
     def _support_float(self):
@@ -649,15 +752,9 @@ class RectangularConvolution(Law):
     # ------------------------------------------------------------ density on the axis
     @property
     def _axis_tables(self):
+        """θ-tables of the support's intervals (built with it by :meth:`_find_support`)."""
         if "_tables_v" not in self.__dict__:
-            tabs = []
-            theta = np.linspace(0.0, math.pi, _TABLE_NODES)[1:-1]
-            for a, b in self._support_float:
-                x = a + (b - a) * (1 - np.cos(theta)) / 2
-                st = {}
-                u1, u2, g, ok = self._solve(x + 0j, states=st)
-                tabs.append(dict(a=a, b=b, theta=theta, u1=u1, u2=u2, st=st))
-            self._tables_v = tabs
+            self._support_float
         return self._tables_v
 
     def _axis_G(self, x):
@@ -686,7 +783,15 @@ class RectangularConvolution(Law):
             ok = conv & near & np.isfinite(g) & self._inside(v1, v2, g)
             if not np.all(ok):
                 _, _, g2, ok2 = self._solve(y[~ok])
-                self._raise_unless(ok2, y[~ok])
+                # within rounding of an edge the on-axis solution sits on the fold of the
+                # system, where G is exact only to √ε: the sign of its Im G (~1e-8 |G|, either
+                # sign from one ulp of x to the next) is rounding, the density is 0 there
+                xb = xm[~ok]
+                fold = (~ok2 & np.isfinite(g2)
+                        & (np.minimum(xb - t["a"], t["b"] - xb) <= _FOLD_NEAR * self._sc)
+                        & (np.abs(g2.imag) <= _FOLD_NOISE * np.abs(g2)))
+                g2 = np.where(fold, g2.real + 0j, g2)
+                self._raise_unless(ok2 | fold, y[~ok])
                 g[~ok] = g2
             out[m] = g
             done |= m

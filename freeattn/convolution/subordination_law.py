@@ -22,17 +22,22 @@ from ..laws.base import Law
 from ..laws.generic import density_interval
 from ..quadrature.tables import cdf_sf, quantile
 from ..quadrature.theta import theta_of_x, x_of_theta
-from .subordination_inputs import (_DIFF_FLOOR, _DIFF_STEP, _POLISH_RTOL, _Input,  # noqa: F401
-                                   _det, _put_state, _solve2, _sub_state)
+from .subordination_edges import SupportEdges
+from .subordination_inputs import (_DIFF_FLOOR, _DIFF_STEP, _LADDER_FLOOR,  # noqa: F401
+                                   _NEWTON_STEP_RTOL, _POLISH_RTOL, _WARM_SLACK, _Input,
+                                   _put_state, _solve2, _sub_state)
 
 __all__ = ["SubordinationLaw"]
 
-#: number of points of the support scan (the edges are then refined by Newton)
-_SCAN_POINTS = 2001
+#: distinct abscissae whose density a law keeps (_pdf_float's memo; cleared when full)
+_PDF_MEMO_SIZE = 1 << 18
 #: θ-nodes per support interval of the on-axis warm-start table
 _TABLE_NODES = 257
-#: ratio between successive heights of the continuation ladder
+#: ratio between successive heights of the continuation ladder, of the finer one that
+#: stragglers and wrong-sheet points are solved again on, and the fixed-point sweeps there
 _LADDER_RATIO = 0.25
+_FINE_RATIO = 0.7
+_FINE_FIXED_ITERS = 400
 #: Gauss–Legendre nodes per u-panel of the cdf tables, and their refinement (_cdf_table)
 _GL_NODES = 16
 _HALF_PANELS = 16
@@ -47,17 +52,13 @@ _EDGE_PANEL = 2e-3
 #: smooth in u there, so 4 nodes integrate the panel to ~(width)^8
 _EDGE_NODES = 4
 
-#: Newton on the subordination system: a step below this (relative) is rounding level
-_NEWTON_STEP_RTOL = 4e-16
+#: Newton on a rung of the continuation ladder (not the target) stops at this relative step:
+#: the rung only starts the next one, and the error after such a step is its square
+_RUNG_RTOL = 1e-6
 #: the system's residual, relative to the size of its terms, at which a point has converged
 _RESIDUAL_RTOL = 1e-12
-#: lowest rung of the continuation ladder (fraction of the scale); points closer than this
-#: to an atom are left out of the support scan
-_LADDER_FLOOR = 1e-9
 #: the fixed-point sweeps stop once no point moves by more than this × the scale
 _FIXED_POINT_TOL = 1e-13
-#: a warm start confirms when the solution stays within 10 % of it plus this × the scale
-_WARM_SLACK = 1e-3
 #: a nested input's warm Newton takes its last step below this (relative): the error after
 #: it is its square, far below rounding
 _WARM_LAST = 1e-9
@@ -70,23 +71,10 @@ _CIRCLE_BITS_PER_DIGIT = 3.33
 _CIRCLE_EXTRA_NODES = 16
 #: inside the support ⟺ some subordination function has Im u above this × Σ|u|
 _OFF_AXIS_RTOL = 1e-11
-#: margin of the support scan beyond the hull (fraction of its width)
-_SCAN_PAD = 1e-3
-#: distance (fraction of the scale) within which an edge is taken to be a borderline point,
-#: and the probe of a hard edge at 0 (fraction of the first inside point)
-_EDGE_SLACK = 1e-12
-#: complex step of the edge Newton's derivatives (fraction of the scale)
-_COMPLEX_STEP = 1e-30
-#: the edge Newton stops at this relative step
-_EDGE_NEWTON_RTOL = 1e-15
 #: reference distance (fraction of the local scale) of the end fit (_end_fit)
 _END_FIT_REF = 1e-12
 #: trapezoidal nodes of the mean-value circle of G at a singular gap point (error 2^-n)
 _GAP_NODES = 64
-#: trapezoidal nodes of the contour mass around a scanned interval inside a gap
-_GAP_CONTOUR_NODES = 256
-#: a scanned interval whose contour mass is below this is a zero of G in a gap, not support
-_SPURIOUS_MASS = 1e-12
 #: on a gap, G is real: an on-axis solution with |Im G| above this × |G| is on a wrong sheet
 _GAP_IMAG_RTOL = 1e-8
 
@@ -126,7 +114,7 @@ def _f_of(g, dg):
 
 
 # --------------------------------------------------------------------------- base law
-class SubordinationLaw(Law):
+class SubordinationLaw(SupportEdges, Law):
     """A law defined by a subordination system (see the module docstring).
 
     Subclasses define ``_n`` (number of subordination functions), ``_eqs`` (residual and
@@ -252,23 +240,34 @@ class SubordinationLaw(Law):
         st = {} if states is None else states
         u = self._start(top)
         u = self._fixed_point(u, top, st, fixed_iters)
-        u, conv, _ = self._newton(u, top, st, 12)
+        u, conv, _ = self._newton(u, top, st, 12, tol=_RUNG_RTOL)
         h = Y
         floor = self._ladder_floor(z)
+        N = z.shape[0]
         while True:
             h *= ratio
-            if h < floor.min():
+            # a point whose rung is below its floor, or below its own height, has reached its
+            # target: only the final Newton is left for it (it was re-solved at the target on
+            # every lower rung before: 6 of the 22 rungs of a half-line scan, whose floor at
+            # the graded points next to 0 is 1e-9 |x|)
+            live = np.flatnonzero((h >= floor) & (z.imag < h))
+            if live.size == 0:
                 break
-            zk = z.real + 1j * np.maximum(z.imag, np.where(h >= floor, h, 0.0))
-            u, conv, _ = self._newton(u, zk, st, 10)
+            zk = z.real[live] + 1j * h
+            sa = _sub_state(st, live, N)
+            ul, _, _ = self._newton([ui[live] for ui in u], zk, sa, 10, tol=_RUNG_RTOL)
+            _put_state(st, sa, live, N)
+            for ui, v in zip(u, ul):
+                ui[live] = v
         u, conv, res = self._newton(u, z, st, 30)
         with np.errstate(all="ignore"):
             G = self._G_from_solution(u, z, st)
         ok = conv & np.isfinite(G)
         if not np.all(ok):
-            if ratio < 0.7:  # retry the stragglers on a finer ladder
+            if ratio < _FINE_RATIO:  # retry the stragglers on a finer ladder
                 idx = np.flatnonzero(~ok)
-                u2, G2, ok2 = self._solve_float(z[idx], ratio=0.7, fixed_iters=400)
+                u2, G2, ok2 = self._solve_float(z[idx], ratio=_FINE_RATIO,
+                                                fixed_iters=_FINE_FIXED_ITERS)
                 for a, b in zip(u, u2):
                     a[idx] = b
                 G[idx] = G2
@@ -505,12 +504,43 @@ class SubordinationLaw(Law):
                 sum(np.abs(vi) for vi in u0) + _WARM_SLACK * self._scale)
         ok = conv & near & np.isfinite(G) & self._inside(G, u)
         if not np.all(ok):
-            _, G2, ok2 = self._solve_float(z[~ok])
-            G[~ok] = G2
-            ok[~ok] = ok2
+            idx = np.flatnonzero(~ok)
+            u2, G2, ok2 = self._solve_float(z[idx])
+            G[idx] = G2
+            ok[idx] = ok2
+            # x lies inside a support interval: a converged solution on the real axis there is
+            # a wrong sheet (a ladder step landed on the axis and Newton stayed real: issue 21
+            # item 19, Semicircle(1.625) ⊞ Discrete(3 atoms) had ρ ≈ 1e-22 for ρ = 0.03 on
+            # x ∈ [−1.7733, −1.7645] and lost 2.6e-5 of mass) — solved again on the finer
+            # ladder, taken where it is off the axis
+            wrong = ok2 & ~self._inside(G2, u2)
+            if np.any(wrong):
+                j = idx[wrong]
+                u3, G3, ok3 = self._solve_float(z[j], ratio=_FINE_RATIO,
+                                                fixed_iters=_FINE_FIXED_ITERS)
+                fix = ok3 & self._inside(G3, u3)
+                G[j[fix]] = G3[fix]
         return G, ok
 
     def _pdf_float(self, x):
+        """The density at real x; each distinct x is solved once per law (a memo by value):
+        the cdf/ppf tables and their inversion ask for the same abscissae again and again
+        (the ppf walks of issue 21's N15 points: 2804 points asked, 76 distinct), and an
+        on-axis solve next to an end costs a full continuation ladder."""
+        x = np.asarray(x, dtype=float)
+        uniq, inv = np.unique(x.reshape(-1), return_inverse=True)
+        memo = self.__dict__.setdefault("_pdf_memo", {})
+        keys = uniq.tolist()
+        vals = np.array([memo.get(k, np.nan) for k in keys])
+        new = np.isnan(vals)
+        if np.any(new):
+            vals[new] = self._pdf_solve(uniq[new])
+            if len(memo) > _PDF_MEMO_SIZE:
+                memo.clear()
+            memo.update(zip(uniq[new].tolist(), vals[new].tolist()))
+        return vals[inv].reshape(x.shape)
+
+    def _pdf_solve(self, x):
         out = np.zeros(x.shape)
         for t in self._axis_tables:
             a, b = t["a"], t["b"]
@@ -634,176 +664,6 @@ class SubordinationLaw(Law):
         for ui in u:
             off |= ui.imag > _OFF_AXIS_RTOL * size
         return off & (G.imag < 0)
-
-    def _find_support(self):
-        """Scan the hull for sign changes of Im u, then refine each edge as a real critical
-        point of the subordination system (f = 0, det ∂_u f = 0)."""
-        lo, hi = self._hull()
-        pad = _SCAN_PAD * (hi - lo) + _EDGE_SLACK * self._scale
-        # uniform points plus points graded toward both ends of the hull (x = a + (b − a)
-        # sin²(θ/2)), where narrow components and gaps next to the extreme edges hide
-        th = np.linspace(0.0, math.pi, _SCAN_POINTS // 2)
-        x = np.unique(np.concatenate([
-            np.linspace(lo - pad, hi + pad, _SCAN_POINTS - th.size),
-            x_of_theta(lo - pad, hi + pad, th)]))
-        atoms = [a for a, _ in self._atom_list]
-        keep = np.ones(x.shape, bool)
-        for a in atoms + ([0.0] if self._half_line else []):
-            keep &= np.abs(x - a) > _LADDER_FLOOR * self._scale
-        x = x[keep]
-        u, G, ok = self._solve_float(x + 0j)
-        inside = self._inside(G, u) & ok
-        intervals = []
-        i = 0
-        n = x.size
-        while i < n:
-            if not inside[i]:
-                i += 1
-                continue
-            j = i
-            while j + 1 < n and inside[j + 1]:
-                j += 1
-            if i == 0 or j == n - 1:
-                raise ArithmeticError(f"{self.name}: density does not vanish at the end of "
-                                      f"the scanned hull [{lo}, {hi}]")
-            a = self._refine_edge(x[i - 1], x[i], [ui[i - 1] for ui in u])
-            b = self._refine_edge(x[j + 1], x[j], [ui[j + 1] for ui in u])
-            intervals.append((float(a), float(b)))
-            i = j + 1
-        return self._drop_spurious(intervals, atoms)
-
-    def _drop_spurious(self, intervals, atoms):
-        """Drop a scanned "interval" that carries no mass: at a real zero of G inside a gap
-        (F = 1/G = ∞, the subordination functions infinite) the system has nearby non-real
-        solutions that look like the inside of the support.  Such a zero lies strictly between
-        two pieces of the spectrum, so only interior candidates are tested, by the contour mass
-        (1/2πi)∮G of a circle around the candidate that stays half-way inside the gaps on
-        either side (trapezoidal rule, ``_GAP_CONTOUR_NODES`` nodes)."""
-        if len(intervals) + len(atoms) < 3:
-            return intervals
-        kept = []
-        for k, (a, b) in enumerate(intervals):
-            left = [e for i, (_, e) in enumerate(intervals) if i != k and e < a]
-            left += [p for p in atoms if p < a]
-            right = [s_ for i, (s_, _) in enumerate(intervals) if i != k and s_ > b]
-            right += [p for p in atoms if p > b]
-            if not left or not right:
-                kept.append((a, b))
-                continue
-            gap = min(a - max(left), min(right) - b)
-            c, r = 0.5 * (a + b), 0.5 * (b - a) + 0.5 * gap
-            phi = 2 * math.pi * (np.arange(_GAP_CONTOUR_NODES) + 0.5) / _GAP_CONTOUR_NODES
-            zeta = c + r * np.exp(1j * phi)
-            upper = zeta.imag > 0
-            _, g, ok = self._solve_float(np.where(upper, zeta, zeta.conj()))
-            g = np.where(upper, g, g.conj())
-            mass = float(np.mean(g * (zeta - c)).real)
-            if ok.all() and abs(mass) <= _SPURIOUS_MASS:
-                continue
-            kept.append((a, b))
-        return kept
-
-    def _crit(self, v, st):
-        """Real critical system F(v) = (Re f(u, x), det ∂_u f(u, x)) for v = (u, x)."""
-        u = [np.array([c]) for c in v[:-1]]
-        zz = np.array([v[-1]])
-        f, J = self._eqs(u, zz, st)
-        return [fi[0] for fi in f] + [_det(J)[0]]
-
-    def _bracket(self, a, b, rounds):
-        """Shrink the bracket (a outside, b inside the support) by sub-grids of 63 points,
-        each solved in one vectorised call; returns (a, b, u at a)."""
-        u_a = None
-        for _ in range(rounds):
-            if abs(b - a) <= _NEWTON_STEP_RTOL * max(abs(a), abs(b), TINY):
-                break
-            xs = np.linspace(a, b, 65)[1:-1]
-            u, G, ok = self._solve_float(xs + 0j)
-            inside = ok & self._inside(G, u)
-            idx = np.flatnonzero(inside)
-            k = idx[0] if idx.size else xs.size
-            if k > 0:
-                a = xs[k - 1]
-                u_a = [ui[k - 1] for ui in u]
-            if k < xs.size:
-                b = xs[k]
-        return a, b, u_a
-
-    # own Newton on the real critical system with complex-step derivatives (exact to rounding;
-    # scipy.optimize.fsolve differences its Jacobian forward, to ~√eps)
-    def _refine_edge(self, x_out, x_in, u_out):
-        """Edge between a point x_out off the support and a point x_in inside it: the bracket
-        is shrunk by vectorised sub-grids, then the edge is polished as the real critical
-        point of the system (f(u, x) = 0, det ∂_u f = 0, u real) by Newton's method with
-        complex-step derivatives; if Newton leaves the bracket the bracket itself is shrunk
-        to rounding level."""
-        if self._half_line and x_out <= 0 < x_in:
-            # the law lives on [0, ∞): 0 is a breakpoint of the system (z = 0) and the
-            # edge lies in [0, x_in]; a density still positive at 1e-12·x_in has its edge at 0
-            # (a hard edge, e.g. x^{-2/3} for MP₁ ⊠ MP₁)
-            probe = np.array([_EDGE_SLACK * x_in + 0j])
-            u_p, G_p, ok_p = self._solve_float(probe)
-            if ok_p[0] and self._inside(G_p, u_p)[0]:
-                return 0.0
-            x_out = 0.0
-        a, b, u_a = self._bracket(x_out, x_in, 3)
-        slack = _EDGE_SLACK * self._scale
-        for p in self._borderline:  # a hard edge at a borderline point of the atom rule
-            if min(a, b) - slack <= p <= max(a, b) + slack:
-                return p
-        if u_a is None:
-            u_a = u_out
-        n = self._n
-        v = np.array([complex(c).real for c in u_a] + [a], dtype=complex)
-        st = {}
-        h = _COMPLEX_STEP * self._scale
-        good = False
-        with np.errstate(all="ignore"):
-            for _ in range(40):
-                F = np.array(self._crit(v.real.astype(complex), st))
-                M = np.zeros((n + 1, n + 1))
-                for k in range(n + 1):
-                    e = np.zeros(n + 1, dtype=complex)
-                    e[k] = 1j * h
-                    M[:, k] = (np.array(self._crit(v.real + e, dict(st))) / h).imag
-                try:
-                    d = np.linalg.solve(M, F.real)
-                except np.linalg.LinAlgError:
-                    break
-                if not np.all(np.isfinite(d)):
-                    break
-                v = v.real - d
-                if abs(d[-1]) <= _EDGE_NEWTON_RTOL * (abs(v[-1].real) + self._scale * _WARM_SLACK):
-                    good = True
-                    break
-        xe = float(v[-1].real)
-        if good and min(a, b) - slack <= xe <= max(a, b) + slack:
-            return xe
-        a, b, _ = self._bracket(a, b, 12)
-        return float(0.5 * (a + b))
-
-    def _edge_mp(self, e, dps):
-        """Edge at ``dps`` digits: mpmath Newton on the critical system from the float edge.
-
-        The edge 0 of a law on [0, ∞) is exact (a breakpoint of the system, decided by
-        :meth:`_refine_edge`); an edge the Newton iteration cannot refine raises rather than
-        pass a float64 edge off as a ``dps``-digit one."""
-        if self._half_line and e == 0.0:
-            return mpmath.mpf(0)
-        u, _, _ = self._solve_float(np.array([e + 0j]))
-        start = [mpmath.mpf(float(ui[0].real)) for ui in u] + [mpmath.mpf(e)]
-
-        def F(*v):
-            uu = [mpmath.mpc(c) for c in v[:-1]]
-            f, J = self._eqs_mp(uu, mpmath.mpc(v[-1]), inner_dps(dps))
-            return [mpmath.re(fi) for fi in f] + [mpmath.re(_det(J))]
-
-        try:
-            sol = mpmath.findroot(F, start)
-        except (ValueError, ZeroDivisionError) as exc:
-            raise ArithmeticError(f"{self.name}: the edge near {e!r} could not be refined to "
-                                  f"{dps} digits ({exc}); use dps=None") from None
-        return sol[self._n]
 
     # ------------------------------------------------------------- mpmath
     def _eqs_mp(self, u, z, dps):

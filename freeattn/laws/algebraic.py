@@ -10,7 +10,7 @@ import sympy as sp
 
 from .._context import FLOAT_REFERENCE_DPS, MASS_TOL, to_mp, tolerance, workdps
 from .._messages import shown
-from .._validation import ParameterError, exact, finite_real, integer_at_least, positive
+from .._validation import ParameterError, exact, integer_at_least
 from ..algebraic.atoms import AtomAtZero, AtomsMixin
 from ..algebraic.branch import BranchMixin
 from ..algebraic.density import DensityMixin
@@ -21,16 +21,17 @@ from ..algebraic.numeric import BranchData, NumericPolynomial, structure_key
 from ..algebraic.parse import as_polynomial
 from ..algebraic.positivity import is_positive_by_construction, mark_positive
 from ..algebraic.paths import PathsMixin
-from ..algebraic.discriminant import discriminant_structure_seen
+from ..algebraic.discriminant import discriminant_cost, discriminant_structure_seen
 from ..algebraic.eliminations import pushforward_polynomial
 from ..algebraic.polynomial import (G, affine_polynomial, r_relation, s_relation, series_moments,
                                     stieltjes_factor, substitute_polynomial, z)
 from ..algebraic.series import series_moments_at, series_moments_numeric
 from ..quadrature.tables import atom_quantile_mp, cdf_sf, newton_mp, quantile
 from ._params import fresh
+from .affine import AffineImage, affine_arguments, dilation_argument
 from .base import Law, _coefficients
 
-__all__ = ["AlgebraicLaw", "AtomAtZero"]
+__all__ = ["AlgebraicLaw", "AlgebraicAffineImage", "AtomAtZero"]
 
 #: the caches of a law built on its float64 branch classification (dropped by _reclassify)
 _BRANCH_DEPENDENT = ("_branch_cache", "_tables", "_hard_edges", "_cdf_tables",
@@ -40,6 +41,12 @@ _BRANCH_DEPENDENT = ("_branch_cache", "_tables", "_hard_edges", "_cdf_tables",
 #: most parameter symbols for which the discriminant is taken with parameters symbolic
 #: (FLINT: ~1 s once for 5 parameters; the full-layer law's 8 take minutes)
 _SYMBOLIC_DISC_MAX_PARAMS = 5
+#: a rational parameter value of more bits than this (numerator or denominator) is a float's
+#: binary value, which :attr:`AlgebraicLaw._reduced` keeps symbolic when the discriminant's
+#: cost measure (algebraic.discriminant.discriminant_cost) then stays at most
+#: _SYMBOLIC_REDUCED_COST (milliseconds in FLINT)
+_SUBSTITUTE_MAX_BITS = 32
+_SYMBOLIC_REDUCED_COST = 10**6
 #: digits beyond ``dps`` to which the quantile Newton iteration is converged
 _NEWTON_EXTRA_DPS = 2
 #: relative distance within which the float64 quantile is taken to sit at an atom (mpmath
@@ -156,6 +163,19 @@ class AlgebraicLaw(DensityMixin, BranchMixin, PathsMixin, LocalMixin, AtomsMixin
         so that the discriminant stays cheap however many affine maps and convolutions
         built the law, while no large exact expression ever enters sympy's algebra."""
         rational = {p: v for p, v in self.values.items() if getattr(v, "is_Rational", False)}
+        # a float's binary value (a rational of many bits, e.g. β² for β = 0.7) stays
+        # symbolic where the discriminant with it symbolic stays cheap: the next point of a
+        # sweep then shares this polynomial and its cached discriminant, and the exact
+        # elimination at a 100-bit value is dearer still (bert-base layer: 9 ms once against
+        # 40 ms a point)
+        long = {p for p, v in rational.items()
+                if max(abs(v.p), v.q).bit_length() > _SUBSTITUTE_MAX_BITS}
+        if long:
+            candidate = substitute_polynomial(
+                self._factor, {p: v for p, v in rational.items() if p not in long})
+            cost = discriminant_cost(candidate)
+            if cost is not None and cost <= _SYMBOLIC_REDUCED_COST:
+                return candidate
         # in FLINT (up to a rational factor, which P = 0 does not see)
         return substitute_polynomial(self._factor, rational)
 
@@ -561,9 +581,15 @@ class AlgebraicLaw(DensityMixin, BranchMixin, PathsMixin, LocalMixin, AtomsMixin
         t = self._table_of(info)
         a, b = t["a_mp"], t["b_mp"]
         theta = lambda v: 2 * mpmath.asin(mpmath.sqrt((v - a) / (b - a)))  # noqa: E731
+        phi = lambda v: 2 * mpmath.asin(mpmath.sqrt((b - v) / (b - a)))  # noqa: E731
+
+        def between(u, v):  # in φ from b next to b (θ from a rounds onto π there)
+            if v - a > b - v:
+                return self._theta_integral_mp(info, phi(v), phi(u), dps, from_b=True)
+            return self._theta_integral_mp(info, theta(u), theta(v), dps)
+
         return newton_mp(q, x, lambda v: self._partial_mp(v, dps, upper),
-                         lambda v: self._pdf_mp(v, dps),
-                         lambda u, v: self._theta_integral_mp(info, theta(u), theta(v), dps),
+                         lambda v: self._pdf_mp(v, dps), between,
                          a, b, tolerance(dps + _NEWTON_EXTRA_DPS), upper=upper)
 
     def _cauchy_mp(self, zv, dps):
@@ -593,10 +619,11 @@ class AlgebraicLaw(DensityMixin, BranchMixin, PathsMixin, LocalMixin, AtomsMixin
 
     # ------------------------------------------------------------ mapping
     def affine(self, shift, scale):
-        """Push-forward by x ↦ shift + scale·x (scale ≠ 0), as a new :class:`AlgebraicLaw`.
-
-        G_new(z) = G((z − shift)/scale)/scale.  ``shift`` and ``scale`` may be floats (taken
-        exactly) or exact sympy expressions.
+        """Push-forward by x ↦ shift + scale·x (scale ≠ 0): the exact affine image
+        (:class:`AlgebraicAffineImage`), every functional answered by this law at the mapped
+        argument (G_new(z) = G((z − shift)/scale)/scale), and still an :class:`AlgebraicLaw`
+        whose polynomial (built when first asked for) serves the exact ⊞/⊠ eliminations.
+        ``shift`` and ``scale`` may be floats (taken exactly) or exact sympy expressions.
 
         Raises
         ------
@@ -604,37 +631,23 @@ class AlgebraicLaw(DensityMixin, BranchMixin, PathsMixin, LocalMixin, AtomsMixin
             If ``scale`` is zero or a parameter is not a finite real number (a
             :class:`ParameterTypeError` for None, strings or complex numbers).
         """
-        for name, v in (("shift", shift), ("scale", scale)):
-            if not isinstance(v, sp.Basic):
-                finite_real(name, v)  # the one argument filter: names the parameter
-        shift, scale = exact(shift), exact(scale)
-        if scale == 0:
-            raise ParameterError("scale", "scale must be non-zero, got 0")
-        a_s, b_s = fresh("shift"), fresh("scale")
-        P = affine_polynomial(self.symbolic_polynomial, a_s, b_s)
-        out = AlgebraicLaw(P, {**self.values, a_s: shift, b_s: scale},
-                           name=f"{shift} + {scale}·({self.name})")
-        # the image's hull is the affine image of this law's (convolution domain checks)
-        out._affine_source = (self, shift, scale)
+        shift, scale = affine_arguments(shift, scale)
+        out = AlgebraicAffineImage(self, shift, scale)
         # x ↦ a + b x, a ≥ 0, b > 0 (b ≠ 0 was checked above) keeps [0, ∞) and m₁ > 0
-        if is_positive_by_construction(self) and _nonnegative(shift) and _nonnegative(scale):
+        if is_positive_by_construction(out.base) and _nonnegative(out.shift) \
+                and _nonnegative(out.scale):
             mark_positive(out, "x ↦ a + b x (a ≥ 0, b > 0) of a law on [0, ∞) with m₁ > 0")
         return out
 
     def dilate(self, t):
-        """Dilation D_t (push-forward by x ↦ t x), t > 0.
+        """Dilation D_t (push-forward by x ↦ t x), t > 0: the exact affine image.
 
         Raises
         ------
         ParameterError
             If ``t`` is not a finite number > 0 (:class:`ParameterTypeError` for non-numbers).
         """
-        if not isinstance(t, sp.Basic):
-            positive("t", t)
-        elif not (t.is_positive and t.is_finite):
-            raise ParameterError("t", f"t must be a finite number > 0, got {t}")
-        return self.affine(0, t)
-
+        return self.affine(0, dilation_argument(t))
 
     def pushforward(self, coefficients):
         """Push-forward φ#μ by the real polynomial map φ(x) = c_0 + c_1 x + … + c_d x^d.
@@ -696,3 +709,29 @@ class AlgebraicLaw(DensityMixin, BranchMixin, PathsMixin, LocalMixin, AtomsMixin
         P = pushforward_polynomial(self.symbolic_polynomial, syms)
         terms = " + ".join(f"({c})·x^{j}" for j, c in enumerate(coefficients) if c != 0)
         return AlgebraicLaw(P, {**self.values, **values}, name=f"({terms})#({self.name})")
+
+
+class AlgebraicAffineImage(AffineImage, AlgebraicLaw):
+    """The affine image shift + scale·X of an algebraic law (:mod:`freeattn.laws.affine`):
+    every functional from the base law at the mapped argument (exact up to the map at any
+    scale float64 represents), and an :class:`AlgebraicLaw` whose polynomial
+    P(s G, (z − a)/s)-substitution (:func:`freeattn.algebraic.polynomial.affine_polynomial`)
+    is built only when asked for (⊞/⊠ eliminations, ``polynomial``, symbolic use)."""
+
+    def __init__(self, base, shift, scale):
+        if not isinstance(base, AlgebraicLaw):
+            raise ParameterError("base", f"base must be an AlgebraicLaw, got {type(base).__name__}")
+        self._init_affine(base, *affine_arguments(shift, scale))
+        self._shift_symbol, self._scale_symbol = fresh("shift"), fresh("scale")
+        self.values = {**self.base.values, self._shift_symbol: self.shift,
+                       self._scale_symbol: self.scale}
+        # the hull of the image is the affine image of the base law's (convolution domain
+        # checks, the exact atom at 0 of a dilation)
+        self._affine_source = (self.base, self.shift, self.scale)
+
+    @cached_property
+    def symbolic_polynomial(self):
+        """P_base(s G, (z − a)/s) with a, s parameter symbols (their values in ``values``)."""
+        P = affine_polynomial(self.base.symbolic_polynomial, self._shift_symbol,
+                              self._scale_symbol)
+        return P if (_known_expanded(P) or _is_expanded(P)) else sp.expand(P)

@@ -37,12 +37,13 @@ from ..transforms.cumulants import free_cumulants_from_moments
 from ..transforms.evaluate import r_transform as _r_transform, s_transform as _s_transform
 from .._validation import (LawType, Param, ParameterError, check_method, check_points,
                            check_probabilities, dps_or_none, finite_real, integer_at_least,
-                           moment_order, positive)
+                           moment_order)
 from ._identity import _DESCRIPTION_ATTRIBUTES, _Unkeyable, ValueIdentity, _canonical
+from .affine import AffineImage, affine_arguments, dilation_argument
 from .generic import GenericRoutes, adaptive_mp_quad as _adaptive_mp_quad  # noqa: F401 (re-exported)
 from .statistics import StatsVocabulary
 
-__all__ = ["Law", "Transformed"]
+__all__ = ["Law", "Transformed", "AffineLaw"]
 
 
 #: public methods whose arguments the one filter (:func:`_filter_arguments`) checks first:
@@ -491,12 +492,30 @@ class Law(ValueIdentity, StatsVocabulary, GenericRoutes):
         return Transformed(self, coefficients)
 
     def affine(self, shift, scale):
-        """Push-forward by x ↦ shift + scale·x (scale ≠ 0)."""
-        return Transformed(self, [shift, scale])
+        """Push-forward by x ↦ shift + scale·x (scale ≠ 0): the exact affine image
+        (:class:`AffineLaw`), every functional answered by this law at the mapped argument.
+
+        Parameters
+        ----------
+        shift, scale : real numbers (floats at their binary values) or exact sympy numbers
+
+        Raises
+        ------
+        ParameterError
+            Naming ``shift`` or ``scale``: not a finite real number (a
+            :class:`ParameterTypeError` for None, text or complex numbers), or scale = 0.
+        """
+        return AffineLaw(self, *affine_arguments(shift, scale))
 
     def dilate(self, t):
-        """Dilation D_t (push-forward by x ↦ t x), t > 0."""
-        return self.affine(0.0, positive("t", t))
+        """Dilation D_t (push-forward by x ↦ t x), t > 0: the exact affine image.
+
+        Raises
+        ------
+        ParameterError
+            If ``t`` is not a finite number > 0 (:class:`ParameterTypeError` for non-numbers).
+        """
+        return self.affine(0, dilation_argument(t))
 
     def density_limit(self, x):
         """The ε → 0 limit of −Im G(x + iε)/π with its error estimate (float64).
@@ -561,6 +580,14 @@ class Law(ValueIdentity, StatsVocabulary, GenericRoutes):
 
 LawType.register(Law)  # the argument filter (freeattn._validation.law_instance) knows a law
 _install_filters(Law)  # the dps/order filter on Law's own methods (subclasses: __init_subclass__)
+
+
+class AffineLaw(AffineImage, Law):
+    """The affine image shift + scale·X of any law (:mod:`freeattn.laws.affine`): exact up
+    to the map at any scale float64 represents.  Built by :meth:`Law.affine`/:meth:`Law.dilate`."""
+
+    def __init__(self, base, shift, scale):
+        self._init_affine(Param("base", "law", "μ").validate(base), *affine_arguments(shift, scale))
 
 
 # ====================================================================== push-forward

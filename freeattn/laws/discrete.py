@@ -346,7 +346,7 @@ class Discrete(Law):
     @mp_route
     def _atoms(self, dps):
         if dps is None:
-            return [(float(a), float(w)) for a, w in zip(self.points, self.weights)]
+            return list(zip(self.points.tolist(), self.weights.tolist()))  # floats, in C
         return list(zip(self._points_mp(), self._weights_mp()))
 
     def _pdf_float(self, x):

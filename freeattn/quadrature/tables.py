@@ -56,6 +56,10 @@ PPF_LOG_TOL = 4 * FLOAT_EPS
 #: iteration in log u); PPF_DEFAULT_POWER when the panel's halves give no estimate
 PPF_POWER_BOUNDS = (0.25, 8.0)
 PPF_DEFAULT_POWER = 3.0
+#: linear Newton steps polishing the iteration in log u, each accepted when it moves u by
+#: at most PPF_POLISH_MAX·u (the log iteration has left it within ~1e-13 relative)
+PPF_POLISH_STEPS = 2
+PPF_POLISH_MAX = 1e-6
 #: the smallest positive double, and its log (lower bracket of the iteration in log u)
 SMALLEST = 5e-324
 LOG_TINY = math.log(SMALLEST)
@@ -75,9 +79,11 @@ def compensated_cumsum(values):
     return out
 
 
-def _u_of(t):
-    """u = 2 arcsin √t for t = distance/width ∈ [0, 1/2] (clipped)."""
-    return 2.0 * np.arcsin(np.sqrt(np.clip(t, 0.0, 1.0)))
+def _u_of(d, width):
+    """u = 2 arcsin √(d/width) for a distance d ∈ [0, width/2] to an end, formed as
+    √d/√width (d/width underflows, or loses digits, for a subnormal d: MP(1).cdf(5e-324) was
+    0, right 1.415e-162)."""
+    return 2.0 * np.arcsin(np.clip(np.sqrt(np.maximum(d, 0.0)) / math.sqrt(width), 0.0, 1.0))
 
 
 class Side:
@@ -178,7 +184,17 @@ class Side:
             lt = nl
             if np.all(conv):
                 break
-        return np.exp(lt)
+        # polished in u itself: the residual log F − log r carries |log r|·ε of rounding
+        # (5e-14 of ppf(1e-100) next to a δ^{-1/2} edge), F − r does not
+        u = np.exp(lt)
+        for _ in range(PPF_POLISH_STEPS):
+            F = self.rule(np.zeros(u.shape), u)
+            f = self.density(u)
+            with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+                nu = u - (F - tf) / f
+            ok = np.isfinite(nu) & (nu > 0) & (np.abs(nu - u) <= PPF_POLISH_MAX * u)
+            u = np.where(ok, nu, u)
+        return u
 
 
 class Interval:
@@ -195,6 +211,13 @@ class Interval:
         self.ca, self.cb = float(corr[0]), float(corr[1])
         self.left, self.right = left, right
         self.mass = self.left.mass + self.right.mass
+        # the first doubles strictly inside the exact ends (distance > 0 after the correction)
+        self._inside_a = np.nextafter(self.a, math.inf)
+        while (self._inside_a - self.a) + self.ca <= 0:
+            self._inside_a = np.nextafter(self._inside_a, math.inf)
+        self._inside_b = np.nextafter(self.b, -math.inf)
+        while (self.b - self._inside_b) - self.cb <= 0:
+            self._inside_b = np.nextafter(self._inside_b, -math.inf)
 
     def split(self, x):
         """(∫_a^x ρ, ∫_x^b ρ) for x inside (a, b) (ndarray), each summed from its own end."""
@@ -206,21 +229,23 @@ class Interval:
         if np.any(on_left):
             # at most the left side's mass, the least value the right branch gives: monotone
             # across the switch between the two sides
-            lo = np.minimum(self.left.integral(_u_of(dl[on_left] / self.width)), self.left.mass)
+            lo = np.minimum(self.left.integral(_u_of(dl[on_left], self.width)), self.left.mass)
             lower[on_left] = lo
             upper[on_left] = self.right.mass + np.maximum(self.left.mass - lo, 0.0)
         on_right = ~on_left
         if np.any(on_right):
-            up = self.right.integral(_u_of(dr[on_right] / self.width))
+            up = self.right.integral(_u_of(dr[on_right], self.width))
             upper[on_right] = up
             lower[on_right] = self.left.mass + np.maximum(self.right.mass - up, 0.0)
         return lower, upper
 
+    # the distance as (√width·sin(u/2))²: one rounding into the subnormal range where
+    # sin²(u/2) alone underflows (MP(1).ppf(1e-160) was 2 subnormal ulps high)
     def x_from_left(self, u):
-        return self.a + (self.width * np.sin(0.5 * u) ** 2 - self.ca)
+        return self.a + ((math.sqrt(self.width) * np.sin(0.5 * u)) ** 2 - self.ca)
 
     def x_from_right(self, u):
-        return self.b - (self.width * np.sin(0.5 * u) ** 2 + self.cb)
+        return self.b - ((math.sqrt(self.width) * np.sin(0.5 * u)) ** 2 + self.cb)
 
     def quantile(self, s, upper):
         """x inside [a, b] with ∫_a^x ρ = s (``upper``: ∫_x^b ρ = s), vectorised."""
@@ -234,7 +259,14 @@ class Interval:
             out[near] = to_first(first.inverse(s[near]))
         if np.any(~near):
             out[~near] = to_second(second.inverse(np.maximum(self.mass - s[~near], 0.0)))
-        return np.clip(out, self.a, self.b)
+        # a positive mass from an end lies strictly inside it: where a + δ rounds onto a (a
+        # soft edge at a ≠ 0, ppf(1e-300) of FreePoisson(13.25)), the first double inside
+        # (cdf(a) is 0 there, the quantile is the smallest x with cdf(x) ≥ q)
+        from_a = s < self.mass if upper else s > 0
+        from_b = s > 0 if upper else s < self.mass
+        lo = np.where(from_a, self._inside_a, self.a)
+        hi = np.where(from_b, self._inside_b, self.b)
+        return np.minimum(np.maximum(out, lo), hi)
 
 
 class MpInterval:
@@ -246,11 +278,16 @@ class MpInterval:
     mass : mpf
     lower : callable θ → ∫_0^θ of the θ-integrand (mpf)
     upper : callable θ → ∫_θ^π (mpf; θ next to π taken as π − φ with φ from b − x)
+    upper_phi : callable φ → ∫_{π−φ}^π, optional
+        The same in the distance coordinate φ = π − θ from b, used where given: θ = π − φ
+        rounds onto π for φ below 10^-dps (sf(−1e-100) of the reflected MP(1) at dps=30 was 0,
+        isf(1e-100) 0.0).
     """
 
-    def __init__(self, a, b, mass, lower, upper):
+    def __init__(self, a, b, mass, lower, upper, upper_phi=None):
         self.a, self.b, self.mass = a, b, mass
         self.lower_integral, self.upper_integral = lower, upper
+        self.upper_phi = upper_phi
 
     def theta(self, x):
         """θ(x), from the nearer end: next to b, π − 2 asin √((b − x)/(b − a)) (the form from
@@ -263,6 +300,7 @@ class MpInterval:
 
     def split(self, x):
         lower, upper = [], []
+        w = self.b - self.a
         for v in x:
             th = self.theta(v)
             if th <= mpmath.pi / 2:
@@ -270,7 +308,10 @@ class MpInterval:
                 lower.append(lo)
                 upper.append(max(self.mass - lo, mpmath.mpf(0)))
             else:
-                up = self.upper_integral(th)
+                if self.upper_phi is not None:
+                    up = self.upper_phi(2 * mpmath.asin(mpmath.sqrt((self.b - v) / w)))
+                else:
+                    up = self.upper_integral(th)
                 upper.append(up)
                 lower.append(max(self.mass - up, mpmath.mpf(0)))
         return np.array(lower, dtype=object), np.array(upper, dtype=object)

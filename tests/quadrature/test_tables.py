@@ -233,3 +233,23 @@ def test_cdf_monotone_to_the_ulp(make):
     F, S = law.cdf(pairs).reshape(-1, 2), law.sf(pairs).reshape(-1, 2)
     assert np.all(F[:, 1] >= F[:, 0]) and np.all(S[:, 1] <= S[:, 0])
     assert np.all(np.diff(law.cdf(pairs)) >= 0)
+
+
+def test_quantile_below_the_first_double_inside_an_end():
+    """A positive mass from an end lies strictly inside it: a semicircle on [3, 5] (ends
+    ≠ 0, ulp 4.4e-16 there), ppf(1e-300) and isf(1e-300) are the first doubles inside (the
+    mass up to them, ~1e-23, is above 1e-300; the distance a + δ rounded onto a before, and
+    cdf(ppf(q)) was 0 < q: FreePoisson(13.25).ppf(1e-300))."""
+    iv = _semicircle_interval(1.0, 4.0, 1.0)
+    x = quantile(np.array([1e-300, 0.0]), [], [iv])
+    assert x[0] == np.nextafter(3.0, 4.0) and x[1] == 3.0
+    assert cdf_sf(x[:1], [], [iv])[0] > 1e-300
+    y = quantile(np.array([1e-300, 0.0]), [], [iv], upper=True)
+    assert y[0] == np.nextafter(5.0, 4.0) and y[1] == 5.0
+    assert cdf_sf(y[:1], [], [iv], upper=True)[0] > 1e-300
+    # the correction of a rounded end: the first double with a positive distance to the
+    # exact end (here 1.5 ulp above the double 3.0)
+    f = functools.partial(_semicircle_u, 1.0, 1.0)
+    shifted = Interval(3.0, 5.0, _side(f), _side(f), corr=(-1.5 * np.spacing(3.0), 0.0))
+    x = quantile(np.array([1e-300]), [], [shifted])[0]
+    assert x == np.nextafter(np.nextafter(3.0, 4.0), 4.0)
