@@ -9,9 +9,11 @@ import mpmath
 import numpy as np
 
 from .._context import FLOAT_REFERENCE_DPS
+from ..quadrature.tables import newton_mp
 
 __all__ = ["complex_array", "cauchy_mp_upper", "LD", "to_ld", "NearEnds", "half_angle", "psi_minus_sin",
-           "PI_LD", "bisect_doubles"]
+           "PI_LD", "bisect_doubles",
+           "MP_CDF_GUARD_DPS", "lost_digits", "newton_closed_mp"]
 
 
 def complex_array(re, im):
@@ -172,3 +174,30 @@ def bisect_doubles(q, value, lo, hi, upper=False):
         active = ~at_lo & (khi > klo + 1)
     out = np.where(at_lo, float(lo), _from_key(khi))
     return np.where((q <= 0) if upper else (q >= 1), float(hi), out)
+
+
+# ------------------------------------------------------------ the same at mpmath precision
+#: guard digits of the mpmath closed-form cdf/sf beyond the digits its cancellation costs
+MP_CDF_GUARD_DPS = 10
+
+
+def lost_digits(w, *scales):
+    """Digits a closed-form mass loses to cancellation at the fraction w of the width from
+    its end (terms O(θ), value O(θ³): log10(1/w)) and at the scales given (a ratio y or 1/y:
+    |log10 scale|); the mpmath routes add them to the working precision."""
+    out = int(mpmath.ceil(-mpmath.log10(w))) if w > 0 else 0
+    for v in scales:
+        out += int(mpmath.ceil(abs(mpmath.log10(v))))
+    return out + MP_CDF_GUARD_DPS
+
+
+def newton_closed_mp(law, q, x, dps, lo, hi, tol, upper):
+    """:func:`freeattn.quadrature.tables.newton_mp` on a closed-form law's own ``_partial_mp``
+    (the mass between two iterates is the difference of two closed-form values, accurate to
+    the working precision of each), for ``_quantile_newton_mp``."""
+    if upper:
+        between = lambda u, v: law._partial_mp(u, dps, True) - law._partial_mp(v, dps, True)  # noqa: E731
+    else:
+        between = lambda u, v: law._partial_mp(v, dps, False) - law._partial_mp(u, dps, False)  # noqa: E731
+    return newton_mp(q, x, lambda v: law._partial_mp(v, dps, upper), lambda v: law._pdf_mp(v, dps),
+                     between, lo, hi, tol, upper=upper)

@@ -17,12 +17,12 @@ from __future__ import annotations
 import mpmath
 import numpy as np
 
-from .._context import FLOAT64, FLOAT_REFERENCE_DPS, MPMATH, mp_route, to_mp, workdps
+from .._context import FLOAT64, FLOAT_REFERENCE_DPS, MPMATH, mp_route, to_mp, tolerance, workdps
 from ..algebraic.polynomial import G, z
 from .._validation import Param
 from ._params import fresh
 from ._closed import (LD, PI_LD, NearEnds, cauchy_mp_upper, complex_array as _complex, half_angle,
-                      bisect_doubles, to_ld)
+                      bisect_doubles, lost_digits, newton_closed_mp, to_ld)
 from .algebraic import AlgebraicLaw
 
 
@@ -79,6 +79,8 @@ def _mp_cauchy(zz, y, a, b):
     return np.where(lower, g.conj(), g)
 
 
+#: extra digits of the Newton tolerance of the mpmath quantile (as in laws/algebraic.py)
+_NEWTON_EXTRA_DPS = 2
 #: terms of the end series of _EndMasses; each is used where w ≤ R/2 (R its radius of
 #: convergence), so the tail is below 2^-72 ≈ 2e-22 of the sum
 _END_SERIES_TERMS = 72
@@ -361,6 +363,52 @@ class MarchenkoPastur(AlgebraicLaw):
         """(left end, right end) of the law: the atom at 0 (y > 1) or a, and b."""
         ne, atom = self._near_ends
         return (0.0 if atom > 0 else ne.A), ne.B
+
+    def _partial_mp(self, x, dps, upper):
+        """cdf (sf with ``upper``) at the working precision from the closed form of
+        :class:`_EndMasses` (from a: the arctangent form; from b: its mirror
+        [(1 + y)ψ − 2√y sin ψ − 2√(ab) atan(√(a/b) tan(ψ/2))]/(2πy)), evaluated with the digits
+        its cancellation costs added (:func:`~freeattn.laws._closed.lost_digits`).  The
+        θ-integral route it replaces lost 1e-7 of cdf(a + 1e-12·(b − a), dps=30) for
+        y = 1 ± 2⁻⁴⁰, where a ≪ b − a puts a scale a inside the first θ-panel."""
+        if mpmath.isnan(x):
+            return mpmath.nan
+        one, zero = mpmath.mpf(1), mpmath.mpf(0)
+        y, s = self._y_mp(), self._dil_mp()
+        atom = 1 - 1 / y if y > 1 else zero
+        if x < 0:
+            return one if upper else zero
+        a, b = _edges(MPMATH, y)
+        xs = x / s
+        if xs <= a:
+            return 1 - atom if upper else atom
+        if xs >= b:
+            return zero if upper else one
+        w0 = min(xs - a, b - xs) / (b - a)
+        with mpmath.extradps(lost_digits(w0, y)):
+            y, s = self._y_mp(), self._dil_mp()
+            a, b = _edges(MPMATH, y)
+            xs = x / s
+            dl, dr, width = xs - a, b - xs, b - a
+            r, sab = mpmath.sqrt(y), abs(1 - y)
+            if dl <= dr:
+                th = 2 * mpmath.asin(mpmath.sqrt(dl / width))
+                val = (1 + y) * th + 2 * r * mpmath.sin(th)
+                if a > 0:
+                    val -= 2 * sab * mpmath.atan(mpmath.sqrt(b / a) * mpmath.tan(th / 2))
+                low = val / (2 * mpmath.pi * y)
+                out = (1 - atom) - low if upper else atom + low
+            else:
+                psi = 2 * mpmath.asin(mpmath.sqrt(dr / width))
+                val = (1 + y) * psi - 2 * r * mpmath.sin(psi)
+                val -= 2 * sab * mpmath.atan(mpmath.sqrt(a / b) * mpmath.tan(psi / 2))
+                up = val / (2 * mpmath.pi * y)
+                out = up if upper else 1 - up
+        return +out
+
+    def _quantile_newton_mp(self, q, x, dps, upper):
+        (a, b), = self._support(dps)
+        return newton_closed_mp(self, q, x, dps, a, b, tolerance(dps + _NEWTON_EXTRA_DPS), upper)
 
     @mp_route
     def _pdf_mp(self, x, dps):

@@ -4,16 +4,19 @@ from __future__ import annotations
 import mpmath
 import numpy as np
 
-from .._context import FLOAT64, FLOAT_REFERENCE_DPS, MPMATH, mp_route, to_mp, workdps
+from .._context import FLOAT64, FLOAT_REFERENCE_DPS, MPMATH, mp_route, to_mp, tolerance, workdps
 from ..algebraic.polynomial import G, z
 from .._validation import Param, integer_at_least
 from ._params import fresh
 from ._closed import (LD, PI_LD, NearEnds, cauchy_mp_upper, complex_array as _complex,
-                      bisect_doubles, psi_minus_sin)
+                      bisect_doubles, lost_digits, newton_closed_mp, psi_minus_sin)
 from .algebraic import AlgebraicLaw
 
 
 __all__ = ["Semicircle"]
+
+#: extra digits of the Newton tolerance of the mpmath quantile (as in laws/algebraic.py)
+_NEWTON_EXTRA_DPS = 2
 
 
 
@@ -158,6 +161,30 @@ class Semicircle(AlgebraicLaw):
         """Smallest double x with sf(x) ≤ q (bisection on the closed-form sf)."""
         ne = self._near_ends
         return bisect_doubles(q, self._sf_float, ne.A, ne.B, upper=True)
+
+    def _partial_mp(self, x, dps, upper):
+        """cdf (sf with ``upper``) at the working precision: (ψ − sin ψ)/(2π) from the nearer
+        end, with the digits its cancellation costs added."""
+        if mpmath.isnan(x):
+            return mpmath.nan
+        one, zero = mpmath.mpf(1), mpmath.mpf(0)
+        r = self._radius_mp()
+        if x <= -r:
+            return one if upper else zero
+        if x >= r:
+            return zero if upper else one
+        with mpmath.extradps(lost_digits(min(x + r, r - x) / (2 * r))):
+            r = self._radius_mp()
+            near_left = x + r <= r - x
+            d = x + r if near_left else r - x
+            psi = 4 * mpmath.asin(mpmath.sqrt(d / (2 * r)))
+            m = (psi - mpmath.sin(psi)) / (2 * mpmath.pi)
+            out = (m if near_left != upper else 1 - m)
+        return +out
+
+    def _quantile_newton_mp(self, q, x, dps, upper):
+        (a, b), = self._support(dps)
+        return newton_closed_mp(self, q, x, dps, a, b, tolerance(dps + _NEWTON_EXTRA_DPS), upper)
 
     @mp_route
     def _pdf_mp(self, x, dps):

@@ -116,8 +116,6 @@ def test_sf_left_of_the_support_is_one():
 
 
 # --------------------------------------------------------------- item 6: monotone to the ulp
-@pytest.mark.xfail(strict=True, reason="item 6 (cdf not monotone by ulps): Semicircle(433.6) "
-                                       "decreases by 1.1e-16 at x = −39.288")
 def test_semicircle_cdf_monotone_by_ulps():
     law = Semicircle(433.6144594421688)
     x = -39.287974017108816
