@@ -208,12 +208,11 @@ class BranchData:
     def _evaluated(self, factors):
         """:func:`~freeattn.algebraic.discriminant.discriminant_near`'s factors as (kind,
         coefficients highest first) at the working precision."""
-        values = self.evaluator.values
         for entry, kind in factors:
             if kind == "disc":
                 yield kind, [mpmath.mpf(c) for c in reversed(entry)]
             else:
-                vals = [to_mp(values[s_]) for s_ in entry.symbols]
+                vals = self.evaluator.values_mp_of(entry.symbols)
                 yield kind, list(reversed(table_coefficients(entry, vals)))
 
     def _collisions_confirmed(self, disc_roots, poles):
@@ -295,7 +294,7 @@ class BranchData:
             tables = None
         if tables is not None:
             for table, kind in tables:
-                vals = [to_mp(values[s_]) for s_ in table.symbols]
+                vals = self.evaluator.values_mp_of(table.symbols)
                 yield kind, list(reversed(table_coefficients(table, vals)))
             return
         Pc, params = canonicalize(P)
@@ -474,13 +473,26 @@ class BranchData:
                 i for i, b in enumerate(self.breakpoints) if b in self.poles):
             return None
         npoly = self.numpoly
-        _, mids, lengths = self._mids(hints=False)
+        edges, mids, lengths = self._mids(hints=False)
         self._mids()  # the tracker's hints
         thr = tolerance(mpmath.mp.dps * 3 // 5)
+        # the roots at every test point from one batched float64 call where doubles resolve
+        # the interval (the picked root is polished at the working precision below; a
+        # near-collision that double blurs changes a count and falls back to tracking)
+        ends = [max(abs(float(lo)) if lo is not None else 0.0,
+                    abs(float(hi)) if hi is not None else 0.0)
+                for lo, hi in zip(edges[:-1], edges[1:])]
+        with np.errstate(all="ignore"):
+            r_float = npoly.roots(np.array([float(m) for m in mids]))
         intervals = []
         for i, (mid, length, (support, rule, nreal, index, gl_ref)) in enumerate(
                 zip(mids, lengths, ref_info)):
-            r = npoly.roots_mp(mid)
+            lo, hi = edges[i], edges[i + 1]
+            fine = (lo is None or hi is None or hi - lo > _RESOLVED_WIDTH * ends[i])
+            if fine and np.all(np.isfinite(r_float[i])):
+                r = [mpmath.mpc(complex(v)) for v in r_float[i]]
+            else:
+                r = npoly.roots_mp(mid)
             if support and rule == "unique":  # the one root with Im < 0
                 pick = [k for k, ri in enumerate(r) if mpmath.im(ri) < -thr * (abs(ri) + 1)]
             elif not support:  # a gap: the real root of the same rank

@@ -153,8 +153,19 @@ class NumericPolynomial:
         return state
 
     def param_values_mp(self):
-        """Parameter values as mpmath numbers at the current precision."""
-        return [to_mp(self.values[p]) for p in self._params]
+        """Parameter values as mpmath numbers at the current precision (converted once per
+        precision: an exact value such as e^{β²} − 1 costs a sympy evalf each time)."""
+        cache = self.__dict__.setdefault("_values_mp", {})
+        key = mpmath.mp.prec
+        if key not in cache:
+            cache[key] = [to_mp(self.values[p]) for p in self._params]
+        return list(cache[key])
+
+    def values_mp_of(self, symbols):
+        """The values of ``symbols`` (parameters of P) at the current precision, from the
+        per-precision cache of :meth:`param_values_mp`."""
+        have = dict(zip(self._params, self.param_values_mp()))
+        return [have[s_] if s_ in have else to_mp(self.values[s_]) for s_ in symbols]
 
     def evaluate_mp(self, expr):
         """An expression in the parameters, evaluated at the current mpmath precision."""
