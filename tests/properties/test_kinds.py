@@ -76,11 +76,14 @@ def rel(value, right):
 
 
 # --------------------------------------------------------------- item 1: upper tail as 1 − cdf
-@pytest.mark.xfail(strict=True, reason="item 1 (upper tail as 1 − cdf): sf(2 − 1e-12) = 1.11e-16, "
-                                       "right 2.1221e-19 (relative error 523)")
 def test_semicircle_sf_in_the_upper_tail():
-    right = sc_sf_near_right(1e-12)  # ≈ (2/(3π))·δ^{3/2}: 2.1221e-19
-    assert rel(Semicircle(1).sf(2 - 1e-12), right) < 1e-9
+    # item 1 (was 1 − cdf: 1.11e-16); the reference is taken at the double 2 − 1e-12, whose
+    # distance to the edge is 1.000088900582341e-12, not 1e-12 (1.3e-4 apart in sf)
+    x = 2 - 1e-12
+    with mpmath.workdps(DPS):
+        delta = 2 - mpmath.mpf(x)
+    right = sc_sf_near_right(delta)  # ≈ (2/(3π))·δ^{3/2}: 2.1223e-19
+    assert rel(Semicircle(1).sf(x), right) < 1e-9
 
 
 def test_mp_half_sf_in_the_upper_tail():
