@@ -308,7 +308,9 @@ class Reference:
         if self.geo.atoms:  # the tolerances of the checks are relative to the whole law
             locs = np.array([x for x, _ in self.geo.atoms])
             masses = np.array([m for _, m in self.geo.atoms])
-            floor = np.abs(kern(locs)) @ masses
+            with np.errstate(all="ignore"):  # an atom under a Stieltjes point of a zero-width law
+                floor = np.abs(kern(locs)) @ masses
+            floor = np.where(np.isfinite(floor), floor, 0.0)
         else:
             floor = np.zeros(len(kern(np.zeros(1))))
         breaks = sorted(float(c) for c in (getattr(pt, "breaks", None) or ()))
