@@ -63,7 +63,8 @@ NAMESPACE.update(discrete_polynomial=discrete_polynomial, np=np, sp=sp, mpmath=m
 class Point:
     """One random law: ``call`` builds it; ``moments`` are exact m₁, m₂, … (mpf) or None;
     ``other`` builds the same law by another route; ``base``/``shift``/``scale`` say that the
-    law is ``shift + scale·X`` for X built by ``base``."""
+    law is ``shift + scale·X`` for X built by ``base``; ``breaks`` are interior points where
+    the density is singular (the reference quadrature of ``checks`` splits there)."""
     family: str
     index: int
     call: str
@@ -73,6 +74,7 @@ class Point:
     shift: float = 0.0
     scale: float = 1.0
     atoms_only: bool = False
+    breaks: tuple = ()
 
     @property
     def id(self):
@@ -623,7 +625,29 @@ def fam_pushforward(rng):
     sq = np.polynomial.polynomial.polymul(c, c)
     m2 = mpmath.fsum(mpf(float(ci)) * mom(i) for i, ci in enumerate(sq))
     call = f"{base}.pushforward({c!r})" if deg < 3 else f"Transformed({base}, {c!r})"
-    return dict(call=call, moments=(m1, m2))
+    return dict(call=call, moments=(m1, m2), breaks=pushforward_breaks(base, c))
+
+
+def base_support(base):
+    """The support intervals of a classic base law, in closed form (Semicircle(v):
+    [−2√v, 2√v]; MarchenkoPastur(y), FreePoisson(t): [(1 ∓ √y)²])."""
+    name, arg = base.split("(", 1)
+    p = float(arg.rstrip(")"))
+    if name == "Semicircle":
+        return [(-2 * np.sqrt(p), 2 * np.sqrt(p))]
+    return [((1 - np.sqrt(p)) ** 2, (1 + np.sqrt(p)) ** 2)]
+
+
+def pushforward_breaks(base, c):
+    """Interior singular points of φ#μ (φ = Σ c_i x^i): the critical values φ(x*) at the real
+    critical points inside μ's support (δ^{-1/2} there) and the images of μ's support ends
+    (where a second branch of φ^{-1} starts, √δ)."""
+    poly = np.polynomial.Polynomial(c)
+    out = []
+    for a, b in base_support(base):
+        crit = [r.real for r in poly.deriv().roots() if abs(r.imag) <= 1e-12 * max(1.0, abs(r)) and a < r.real < b]
+        out += [float(poly(x)) for x in crit + [a, b]]
+    return tuple(sorted(set(out)))
 
 
 # ------------------------------------------------------------------ registry

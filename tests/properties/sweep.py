@@ -17,7 +17,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 warnings.simplefilter("error", RuntimeWarning)
 
-from checks import BUILD_S, CHECK_S, CHECKS, applicable, bounded  # noqa: E402
+from checks import BUILD_S, CHECK_S, CHECKS, applicable, bounded, prepare  # noqa: E402
 from families import FAMILIES, point, quick_ids, slow_ids  # noqa: E402
 
 #: SWEEP_CHECKS=cdf_monotone,outside restricts a sweep to those checks
@@ -72,6 +72,7 @@ def main(argv):
                     rec = dict(err=None, detail="construction failed: " + build_err)
                 else:
                     try:
+                        prepare(law, name, pt)  # the shared reference (once per point, own bound)
                         with bounded(CHECK_S, name):
                             err, detail = fn(law, pt)
                         rec = dict(err=err, detail=detail)

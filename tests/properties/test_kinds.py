@@ -282,3 +282,77 @@ def test_cubic_pushforward_returns():
     phi2 = 0.25 + 0.5 * 2 - 4 + 1.5 * 8
     assert abs(float(out[0]) - phi2) < 1e-12 * phi2
     assert rel(float(out[1]), sc_cdf(1.0)) < 1e-12
+
+
+# ------------------------------------------------------------------ the suite's own reference
+# (kind N2: the checks' reference quadrature must mean something before a failure does)
+def _mp_float(x):
+    return float(mpmath.mpf(x))
+
+
+def test_reference_tail_masses_of_a_wide_semicircle():
+    """Semicircle(271.906…): |a|/w = ½, so the float pdf next to the end has relative noise
+    ε|a|/(x − a) ≈ 1e-8 at 1e-8 of the width; the reference takes that tail by mpmath and all
+    three tail masses (1e-2, 1e-5, 1e-8 of the width) agree with the closed form to 1e-11.  The
+    old reference raised "needs more than 3000 panels" here (semicircle-60-tails)."""
+    from checks import Reference, tail_points
+    var = 271.9063857536228
+    ref = Reference(Semicircle(var))
+    a, b = ref.geo.support[0]
+    left, right = tail_points(a, b)
+    for j, (xa, xb) in enumerate(zip(left, right)):
+        exact_c = sc_cdf(xa, var)
+        exact_s = 1 - sc_cdf(xb, var) if xb < 0 else sc_cdf(-xb, var)  # symmetric law
+        (c, ec), (s, es) = ref.mass_below(0, j), ref.mass_above(0, j)
+        assert abs(c - _mp_float(exact_c)) <= 1e-11 * _mp_float(exact_c), (j, c, exact_c)
+        assert abs(s - _mp_float(exact_s)) <= 1e-11 * _mp_float(exact_s), (j, s, exact_s)
+        assert ec <= 1e-10 * c and es <= 1e-10 * s
+
+
+def test_reference_mass_at_an_inverse_square_root_end():
+    """φ#SC with φ(x) = −9/8 + 3/2 x + 9/8 x², φ's minimum −13/8 inside the semicircle's support:
+    the density is ∝ (y + 13/8)^{-1/2} at the left end.  Nodes within an ulp of the end hold
+    mass ~√ulp ≈ 1e-9: the reference samples dx/dφ at each double node's own offset, so the mass
+    is 1 to 1e-14 and the 1e-2 tail cdf matches the closed form P(x₋ ≤ X ≤ x₊) (x± = −2/3 ±
+    √((y + 13/8)/(9/8))) to 1e-12.  The old reference raised here (pushforward-2-mass)."""
+    from checks import Reference, tail_points
+    v = 37.21976741999259
+    law = Semicircle(v).pushforward([-1.125, 1.5, 1.125])
+    ref = Reference(law)
+    mass, err = ref.integral(0)
+    assert abs(mass - 1) <= 1e-14 and err <= 1e-13
+    a, b = ref.geo.support[0]
+    y = tail_points(a, b)[0][0]
+    with mpmath.workdps(DPS):
+        r = mpmath.sqrt((mpmath.mpf(y) + mpmath.mpf(13) / 8) / (mpmath.mpf(9) / 8))
+        exact = sc_cdf(-mpmath.mpf(2) / 3 + r, v) - sc_cdf(-mpmath.mpf(2) / 3 - r, v)
+    c, ec = ref.mass_below(0, 0)
+    assert abs(c - _mp_float(exact)) <= 1e-12 * _mp_float(exact), (c, exact)
+
+
+class _NoisyLaw:
+    """A semicircle whose pdf carries a relative noise of 1e-6 (a broken density)."""
+
+    def __init__(self):
+        self.law = Semicircle(1.0)
+        self.rng = np.random.default_rng(0)
+
+    def support(self):
+        return self.law.support()
+
+    def atoms(self):
+        return []
+
+    def pdf(self, x):
+        p = self.law.pdf(x)
+        return p * (1 + 1e-6 * self.rng.standard_normal(np.shape(p)))
+
+
+def test_reference_refuses_a_noisy_density():
+    """A density with 1e-6 relative noise cannot be integrated to the mass check's accuracy:
+    the check fails with N2 (the reference's own error estimate), it does not pass or hang."""
+    import checks
+    checks._REF.clear()
+    with pytest.raises(AssertionError, match="N2: the reference quadrature of the mass"):
+        checks.check_mass(_NoisyLaw(), None)
+    checks._REF.clear()

@@ -12,7 +12,7 @@ Known failures are strict xfails listed in ``known_failures.KNOWN`` (docs/reliab
 """
 import pytest
 
-from checks import CHECKS, CallTimeout, BUILD_S, CHECK_S, applicable, bounded
+from checks import CHECKS, CallTimeout, BUILD_S, CHECK_S, applicable, bounded, prepare
 from families import point, quick_ids, slow_ids
 from known_failures import KNOWN
 
@@ -47,7 +47,8 @@ def params(ids, always_on_only, extra=()):
     out = []
     for pid, name in extra:
         out.append(pytest.param(pid, name, id=f"{pid}-{name}",
-                                marks=pytest.mark.xfail(strict=True, reason=KNOWN[(pid, name)])))
+                                marks=[pytest.mark.xfail(strict=True, reason=KNOWN[(pid, name)]),
+                                       pytest.mark.xdist_group(pid)]))
     for pid in ids:
         pt = point(pid)
         for name, (_, _, always) in CHECKS.items():
@@ -55,12 +56,14 @@ def params(ids, always_on_only, extra=()):
                 continue
             if not applicable(name, pt):
                 continue
-            marks = ()
+            # a point's checks share its law and its reference quadrature: one worker runs them
+            # in a row (pytest-xdist ``--dist loadgroup``)
+            marks = [pytest.mark.xdist_group(pid)]
             reason = KNOWN.get((pid, name))
             if always_on_only and reason and reason.startswith("N15"):
                 continue
             if reason:
-                marks = pytest.mark.xfail(strict=True, reason=reason)
+                marks.append(pytest.mark.xfail(strict=True, reason=reason))
             out.append(pytest.param(pid, name, id=f"{pid}-{name}", marks=marks))
     return out
 
@@ -70,6 +73,7 @@ def run_check(pid, name):
     law = law_of(pt)
     fn, tol, _ = CHECKS[name]
     try:
+        prepare(law, name, pt)
         with bounded(CHECK_S, f"check {name} on {pt.call}"):
             err, detail = fn(law, pt)
     except CallTimeout:
