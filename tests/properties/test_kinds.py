@@ -356,3 +356,38 @@ def test_reference_refuses_a_noisy_density():
     with pytest.raises(AssertionError, match="N2: the reference quadrature of the mass"):
         checks.check_mass(_NoisyLaw(), None)
     checks._REF.clear()
+
+
+class _SkewedImage:
+    """The image x ↦ 3 + 2x of a semicircle whose pdf is 1e-8 too large (a wrong map)."""
+
+    def __init__(self):
+        self.law = Semicircle(1.0).affine(3.0, 2.0)
+
+    def __getattr__(self, name):
+        return getattr(self.law, name)
+
+    def pdf(self, x):
+        return self.law.pdf(x) * (1 + 1e-8)
+
+
+def _image_point(base, shift, scale):
+    from types import SimpleNamespace
+    return SimpleNamespace(base=True, build_base=lambda: base, shift=shift, scale=scale)
+
+
+def test_scaling_check_allows_argument_rounding_only():
+    """N8 (the check's own artefact, fixed): next to an edge the image's pdf at the rounded
+    y = c + s·x is compared with the base's at x, allowing only what the exact distance
+    (y − c)/s − x and one rounding of that quotient can move it.  FreePoisson(0.0397) dilated
+    by 2.27e55 (dilate-2: 1.8e-7 off under the old comparison) passes; a pdf 1e-8 too large
+    fails far from any edge."""
+    import checks
+    from freeattn import FreePoisson
+    base = FreePoisson(0.03969965699476261)
+    s = 2.272675460476984e+55
+    err, detail = checks.check_scaling(base.dilate(s), _image_point(base, 0.0, s))
+    assert err <= 1e-10, detail
+    sc = Semicircle(1.0)
+    err, detail = checks.check_scaling(_SkewedImage(), _image_point(sc, 3.0, 2.0))
+    assert err > 5e-9, detail
