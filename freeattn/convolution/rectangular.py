@@ -44,6 +44,7 @@ from .._context import MASS_TOL, TINY, inner_dps, mp_route, to_mp, tolerance
 from .._validation import Param, ParameterError, declare
 from ..algebraic import exact as _exact
 from ._dispatch import hull  # the convolutions' one hull (no cdf tables of the inputs)
+from .subordination_inputs import _PolishRule, _PolyInput
 from ..algebraic.polynomial import (G, rename_symbols, series_moments, stieltjes_factor,
                                     substitute_polynomial, z)
 from ..laws._params import exact as _exact_value, fresh
@@ -96,6 +97,7 @@ _POLISH_STOP = 1e-14
 _POLISH_ACCEPT = 1e-11
 _POLISH_SHEET = 1e-12
 _POLISH_NEAR = 0.25
+_POLISH_STEPS = 12
 #: Im u in (−_AXIS_SNAP·|u|, 0) is rounding of a point on the real axis
 _AXIS_SNAP = 1e-13
 #: Newton on the subordination system: relative step at rounding (_STEP_ROUND), residual at
@@ -149,13 +151,18 @@ def _poly_coefficients(law):
     return cf / np.max(np.abs(cf))
 
 
-class _Input:
+class _Input(_PolyInput):
     """G and G′ of one input law at complex points, warm-started.
 
     For an :class:`AlgebraicLaw` without a closed form, Newton's method on P(g, u) = 0 polishes
     a guess (first-order prediction from the previous point, or 1/u far out), accepted when it
-    converges near the guess on the sheet Im g · Im u ≤ 0; other points fall back to the
-    law's own G.  G′ = −∂_zP/∂_GP there.  Any other law: its own hooks."""
+    converges near the guess on the sheet Im g · Im u ≤ 0 (points u lie on both sides of the
+    axis); other points fall back to the law's own G.  G′ = −∂_zP/∂_GP there.  Any other
+    law: its own hooks.  The polynomial machinery is the subordination solver's
+    (:class:`~freeattn.convolution.subordination_inputs._PolyInput`), under this rule."""
+
+    _rule = _PolishRule(steps=_POLISH_STEPS, stop=_POLISH_STOP, extra=0, accept=_POLISH_ACCEPT,
+                        near=_POLISH_NEAR, sheet=_POLISH_SHEET, sheet_by_sign=True)
 
     def __init__(self, law, param="mu"):
         self.law = law
@@ -175,48 +182,6 @@ class _Input:
         self.hull = (max(lo, 0.0), hi)
         self.mean = float(law.mean())
 
-    def _coeffs(self, u):
-        """Rows of P(·, u) and ∂_zP(·, u) (G^deg..G^0) at the points u: one matrix product
-        with the powers of u."""
-        cf, dcf = self.poly
-        # Horner in u on all rows at once, not a matrix product with the powers of u: a
-        # (deg × deg_z) @ (deg_z × N) product is threaded by OpenBLAS at N ~ 10³ and was 20×
-        # slower than this on a loaded 2-core machine (1 s of the support scan)
-        C = np.repeat(cf[:, :1], u.size, axis=1)
-        for j in range(1, cf.shape[1]):
-            C *= u
-            C += cf[:, j:j + 1]
-        dC = np.repeat(dcf[:, :1], u.size, axis=1)
-        for j in range(1, dcf.shape[1]):
-            dC *= u
-            dC += dcf[:, j:j + 1]
-        return C, dC
-
-    @staticmethod
-    def _horner(C, g):
-        p = C[0] * np.ones_like(g)
-        pg = np.zeros_like(p)
-        for k in range(1, C.shape[0]):
-            pg = pg * g + p
-            p = p * g + C[k]
-        return p, pg
-
-    def _polish(self, g, u, C):
-        start = g.copy()
-        with np.errstate(all="ignore"):
-            step = np.full(u.shape, np.inf)
-            for _ in range(12):
-                p, pg = self._horner(C, g)
-                d = p / pg
-                g = g - d
-                step = np.abs(d)
-                if np.all(step <= _POLISH_STOP * np.abs(g)):
-                    break
-            ok = (np.isfinite(g) & (step <= _POLISH_ACCEPT * np.abs(g))
-                  & (np.abs(g - start) <= _POLISH_NEAR * np.abs(start))
-                  & (g.imag * np.sign(u.imag) <= _POLISH_SHEET * np.abs(g)))
-        return g, ok
-
     def value(self, u, guess=None):
         """(G(u), G′(u)); ``guess`` = (u₀, G(u₀), G′(u₀)) at nearby points or None.
 
@@ -232,29 +197,15 @@ class _Input:
                 g = self.law._cauchy_float(u)
                 dg = self.law._cauchy_derivative_float(u)
             return g, dg
-        C, dC = self._coeffs(u)
+        C, dC = self._coeffs(u, deriv=True)
         if self.closed:
             with np.errstate(all="ignore"):
                 g = self.law._cauchy_float(u)
-                _, pg = self._horner(C, g)
-                dg = -self._horner(dC, g)[0] / pg
-            return g, dg
-        with np.errstate(all="ignore"):
-            if guess is None or guess[0].shape != u.shape:
-                g0 = 1.0 / u
-            else:
-                u0, gg, dd = guess
-                g0 = np.where(np.isfinite(gg) & np.isfinite(dd), gg + dd * (u - u0), 1.0 / u)
+            return g, self._derivative(g, C, dC)
+        g0, _ = self._predict(u, guess, fill=True)
         g, ok = self._polish(g0, u, C)
-        if not np.all(ok):
-            bad = ~ok
-            with np.errstate(all="ignore"):
-                g[bad] = self.law._cauchy_float(u[bad])
-        with np.errstate(all="ignore"):
-            _, pg = self._horner(C, g)
-            pz = self._horner(dC, g)[0]
-            dg = -pz / pg
-        return g, dg
+        g = self._fallback(g, ok, u)
+        return g, self._derivative(g, C, dC)
 
     def value_mp(self, u, dps):
         g = mpmath.mpc(self.law.cauchy_transform(u, dps=dps))

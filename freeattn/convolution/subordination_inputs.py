@@ -2,6 +2,8 @@
 and in mpmath, and the 1×1 / 2×2 linear algebra of the system's Newton steps."""
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import mpmath
 import numpy as np
 
@@ -16,6 +18,9 @@ __all__ = []  # private to the subordination solver
 #: accepted at this relative step, and Im g ≤ this × |g| (the sheet Im g ≤ 0)
 _POLISH_LAST = 1e-9
 _POLISH_RTOL = 1e-12
+#: ... within this fraction of the start, in at most this many steps
+_POLISH_NEAR = 0.3
+_POLISH_STEPS = 10
 #: Newton on the subordination system (subordination_law, subordination_edges): a step below this (relative) is rounding level
 _NEWTON_STEP_RTOL = 4e-16
 #: lowest rung of the continuation ladder (fraction of the scale); points closer than this
@@ -29,7 +34,128 @@ _DIFF_FLOOR = 1e-6
 
 
 # --------------------------------------------------------------------------- inputs
-class _Input:
+@dataclass(frozen=True)
+class _PolishRule:
+    """How :meth:`_PolyInput._polish` runs Newton's method on P(g, w) = 0 and what it accepts.
+
+    At most ``steps`` steps; once every step is below ``stop`` relative, ``extra`` more steps
+    (Newton converges quadratically: after a 1e-9 step one more reaches rounding level).  A
+    point is accepted when its last step is below ``accept`` relative, it moved at most
+    ``near`` × |start|, it lies on the Stieltjes sheet Im g · s ≤ ``sheet`` · |g| (s = 1:
+    points with Im w ≥ 0; ``sheet_by_sign``: s = sign(Im w), points on either side), and
+    (``nonzero``) w ≠ 0."""
+
+    steps: int
+    stop: float
+    extra: int
+    accept: float
+    near: float
+    sheet: float
+    sheet_by_sign: bool = False
+    nonzero: bool = False
+
+
+#: the subordination solver's inputs (Im w ≥ 0)
+_UPPER_RULE = _PolishRule(steps=_POLISH_STEPS, stop=_POLISH_LAST, extra=1, accept=_POLISH_RTOL,
+                          near=_POLISH_NEAR, sheet=_POLISH_RTOL, nonzero=True)
+
+
+class _PolyInput:
+    """Float64 G and G′ of an algebraic input from its polynomial P(G, w): the coefficient
+    rows at the points (Horner in w), Horner in g, the Newton polish of a guess and the
+    first-order warm start; one copy for the subordination solvers (:class:`_Input` here,
+    ``rectangular._Input``).  A subclass sets ``self.law``, ``self.poly = (cf, dcf)`` (rows
+    G^deg..G^0, columns z^deg_z..z^0, and their z-derivatives) and ``_rule``."""
+
+    _rule = _UPPER_RULE
+
+    def _coeffs(self, w, deriv=False):
+        """Coefficients of P(·, w) (rows G^deg..G^0) and, with ``deriv``, of ∂_zP(·, w).
+
+        Horner in w on all rows at once, in place, not a matrix product with the powers of w:
+        a (deg × deg_z) @ (deg_z × N) product is threaded by OpenBLAS at N ~ 10³ and was 20×
+        slower than this on a loaded 2-core machine (1 s of the rectangular support scan)."""
+        cf, dcf = self.poly
+        C = self._rows(cf, w)
+        return C, (self._rows(dcf, w) if deriv else None)
+
+    @staticmethod
+    def _rows(cf, w):
+        col = (-1,) + (1,) * w.ndim
+        C = np.empty((cf.shape[0],) + w.shape, dtype=np.result_type(cf, w))
+        C[...] = cf[:, 0].reshape(col)
+        for j in range(1, cf.shape[1]):
+            C *= w
+            C += cf[:, j].reshape(col)
+        return C
+
+    @staticmethod
+    def _horner(C, g):
+        """P(g) and ∂_GP(g) for coefficient rows C (Horner's scheme, vectorised)."""
+        p = C[0] * np.ones_like(g)
+        pg = np.zeros_like(p)
+        for k in range(1, C.shape[0]):
+            pg = pg * g + p
+            p = p * g + C[k]
+        return p, pg
+
+    def _derivative(self, g, C, dC):
+        """G′ = −∂_zP/∂_GP at g (C, dC: the rows of P and ∂_zP at the points)."""
+        with np.errstate(all="ignore"):
+            _, pg = self._horner(C, g)
+            return -self._horner(dC, g)[0] / pg
+
+    def _polish(self, g, w, C=None):
+        """Newton on P(g, w) = 0 from g under ``self._rule``: (g, accepted)."""
+        r = self._rule
+        start = g.copy()
+        if C is None:
+            C, _ = self._coeffs(w)
+        with np.errstate(all="ignore"):
+            step = np.full(w.shape, np.inf)
+            left = None
+            for _ in range(r.steps):
+                p, pg = self._horner(C, g)
+                d = p / pg
+                g = g - d
+                step = np.abs(d)
+                if left is None and np.all(step <= r.stop * np.abs(g)):
+                    left = r.extra
+                if left is not None:
+                    if left == 0:
+                        break
+                    left -= 1
+            side = np.sign(w.imag) if r.sheet_by_sign else 1.0
+            ok = (np.isfinite(g) & (step <= r.accept * np.abs(g))
+                  & (np.abs(g - start) <= r.near * np.abs(start))
+                  & (g.imag * side <= r.sheet * np.abs(g)))
+            if r.nonzero:
+                ok &= np.abs(w) > 0
+        return g, ok
+
+    @staticmethod
+    def _predict(w, guess, fill=False):
+        """Starting values at w: the first-order prediction G(w₀) + G′(w₀)(w − w₀) from
+        ``guess`` = (w₀, G(w₀), G′(w₀)), or 1/w without a guess of w's shape (``fill``: also
+        where the guess is not finite).  Returns (start, guess or None)."""
+        with np.errstate(all="ignore"):
+            if guess is None or guess[0].shape != w.shape:
+                return 1.0 / w, None
+            w0, g0, d0 = guess
+            g = g0 + d0 * (w - w0)
+            if fill:
+                g = np.where(np.isfinite(g0) & np.isfinite(d0), g, 1.0 / w)
+        return g, guess
+
+    def _fallback(self, g, ok, w):
+        """The law's own G where the polish was not accepted (in place)."""
+        if not np.all(ok):
+            with np.errstate(all="ignore"):
+                g[~ok] = self.law._cauchy_float(w[~ok])
+        return g
+
+
+class _Input(_PolyInput):
     """G and G′ of one input law in float64 (vectorised, warm-started) and in mpmath.
 
     For an :class:`AlgebraicLaw` the float64 route polishes a guess (the value at the
@@ -69,61 +195,6 @@ class _Input:
             dcf = np.array([np.polyder(r) if r.size > 1 else np.zeros(1) for r in cf])
             self.poly = (cf, dcf.reshape(cf.shape[0], -1))
 
-    # -------------------------------------------------------------- float64
-    def _coeffs(self, w, deriv=False):
-        """Coefficients of P(·, w) (rows G^deg..G^0) and, with ``deriv``, of ∂_zP(·, w)."""
-        cf, dcf = self.poly
-        C = cf[:, :1] * np.ones_like(w)
-        for j in range(1, cf.shape[1]):
-            C = C * w + cf[:, j:j + 1]
-        if not deriv:
-            return C, None
-        dC = dcf[:, :1] * np.ones_like(w)
-        for j in range(1, dcf.shape[1]):
-            dC = dC * w + dcf[:, j:j + 1]
-        return C, dC
-
-    @staticmethod
-    def _horner(C, g):
-        """P(g) and ∂_GP(g) for coefficient rows C (Horner's scheme, vectorised)."""
-        p = C[0] * np.ones_like(g)
-        pg = np.zeros_like(p)
-        for k in range(1, C.shape[0]):
-            pg = pg * g + p
-            p = p * g + C[k]
-        return p, pg
-
-    def _poly_eval(self, g, w):
-        """P(g, w), ∂_G P and ∂_z P (vectorised over points)."""
-        C, dC = self._coeffs(w, deriv=True)
-        p, pg = self._horner(C, g)
-        pz = dC[0] * np.ones_like(g)
-        for k in range(1, dC.shape[0]):
-            pz = pz * g + dC[k]
-        return p, pg, pz
-
-    def _polish(self, g, w):
-        """Newton on P(g, w) = 0 from g; accepted where it converged near the start on the
-        sheet Im g ≤ 0 (Im w ≥ 0).  Newton converges quadratically: once every step is below
-        1e-9 relative, one more step reaches rounding level."""
-        start = g.copy()
-        C, _ = self._coeffs(w)
-        with np.errstate(all="ignore"):
-            step = np.full(w.shape, np.inf)
-            last = False
-            for _ in range(10):
-                p, pg = self._horner(C, g)
-                d = p / pg
-                g = g - d
-                step = np.abs(d)
-                if last:
-                    break
-                last = bool(np.all(step <= _POLISH_LAST * np.abs(g)))
-            ok = (np.isfinite(g) & (step <= _POLISH_RTOL * np.abs(g)) & (np.abs(w) > 0)
-                  & (np.abs(g - start) <= 0.3 * np.abs(start))
-                  & (g.imag <= _POLISH_RTOL * np.abs(g)))
-        return g, ok
-
     @property
     def state_len(self):
         """Length of this input's warm-start state tuple (w, G, G′, …)."""
@@ -161,15 +232,12 @@ class _Input:
         if self.parts is not None:
             return self.value_state(w, guess)[:2]
         if self.poly is not None:
-            if guess is None or guess[0].shape != w.shape:
-                g, ok = self._polish(1.0 / w, w)
-                w0 = g0 = d0 = None
-            else:
-                w0, g0, d0 = guess
-                with np.errstate(all="ignore"):
-                    g, ok = self._polish(g0 + d0 * (w - w0), w)
-            if not np.all(ok) and w0 is not None:
+            C, dC = self._coeffs(w, deriv=True)
+            g, guess = self._predict(w, guess)
+            g, ok = self._polish(g, w, C)
+            if not np.all(ok) and guess is not None:
                 # local continuation along the segment from the previous point to w
+                w0, g0, d0 = guess
                 idx = np.flatnonzero(~ok)
                 ww0, gg, dd = w0[idx], g0[idx], d0[idx]
                 good = np.isfinite(gg) & np.isfinite(dd)
@@ -178,18 +246,14 @@ class _Input:
                     wk = ww0 + (w[idx] - ww0) * (k / steps)
                     with np.errstate(all="ignore"):
                         wprev = ww0 + (w[idx] - ww0) * ((k - 1) / steps)
-                        gg, okk = self._polish(gg + dd * (wk - wprev), wk)
-                        _, pg, pz = self._poly_eval(gg, wk)
-                        dd = -pz / pg
+                        Ck, dCk = self._coeffs(wk, deriv=True)
+                        gg, okk = self._polish(gg + dd * (wk - wprev), wk, Ck)
+                        dd = self._derivative(gg, Ck, dCk)
                     good &= okk
                 g[idx] = np.where(good, gg, g[idx])
                 ok[idx] = good
-            if not np.all(ok):
-                g[~ok] = self.law._cauchy_float(w[~ok])
-            with np.errstate(all="ignore"):
-                _, pg, pz = self._poly_eval(g, w)
-                dg = -pz / pg
-            return g, dg
+            g = self._fallback(g, ok, w)
+            return g, self._derivative(g, C, dC)
         if self.warm is not None:
             g, dg, _ = self.warm(w, guess)
             return g, dg
