@@ -196,8 +196,10 @@ class LocalMixin:
         """The double root G_e of P(·, e) at a square-root edge e (current precision): the root
         of ∂P/∂G(·, e) nearest ``g_guess``, polished by Newton (a simple root there)."""
         c = self._num.coefficients_mp()
-        dP = [[(k + 1) * c[k + 1][j] for j in range(len(c[0]))] for k in range(len(c) - 1)]
-        dcoef = [sum(dP[k][j] * e**j for j in range(len(dP[0]))) for k in range(len(dP) - 1, -1, -1)]
+        ep = [e**j for j in range(len(c[0]))]
+        # P(·, e) (highest power last), and ∂P/∂G(·, e) from it (highest power first)
+        pe = [sum(c[k][j] * ep[j] for j in range(len(c[0])) if c[k][j] != 0) for k in range(len(c))]
+        dcoef = [k * pe[k] for k in range(len(pe) - 1, 0, -1)]
         while len(dcoef) > 1 and dcoef[0] == 0:
             dcoef.pop(0)
         cands = polyroots(dcoef, extraprec=_DOUBLE_ROOT_EXTRA_BITS) if len(dcoef) > 1 else []
@@ -205,8 +207,6 @@ class LocalMixin:
         if cands:
             # a root of ∂P/∂G is the double root only where P vanishes too: among the
             # candidates that are roots of P(·, e) (relative residual), the nearest the guess
-            pe = [sum(c[k][j] * e**j for j in range(len(c[0]))) for k in range(len(c))]
-
             def residual(r):
                 num = abs(sum(pe[k] * r**k for k in range(len(pe))))
                 return num / (sum(abs(pe[k] * r**k) for k in range(len(pe))) or 1)
@@ -240,17 +240,25 @@ class LocalMixin:
         if c is None:
             c = self._num.coefficients_mp()
         deg, degz = len(c) - 1, len(c[0]) - 1
-        p = [[mpmath.mpf(0)] * (degz + 1) for _ in range(deg + 1)]
         gp = [ge**n for n in range(deg + 1)]
         ep = [e**n for n in range(degz + 1)]
+        # the Taylor shift in z, then in G (O(deg·degz² + deg²·degz) products, not their
+        # product as a four-fold sum)
+        q = [[mpmath.mpf(0)] * (degz + 1) for _ in range(deg + 1)]
+        for k in range(deg + 1):
+            for j in range(degz + 1):
+                acc = mpmath.mpf(0)
+                for jj in range(j, degz + 1):
+                    if c[k][jj] != 0:
+                        acc += c[k][jj] * math.comb(jj, j) * ep[jj - j]
+                q[k][j] = acc
+        p = [[mpmath.mpf(0)] * (degz + 1) for _ in range(deg + 1)]
         for i in range(deg + 1):
             for j in range(degz + 1):
                 acc = mpmath.mpf(0)
                 for k in range(i, deg + 1):
-                    for jj in range(j, degz + 1):
-                        if c[k][jj] != 0:
-                            acc += (c[k][jj] * (math.comb(k, i) * math.comb(jj, j))
-                                    * gp[k - i] * ep[jj - j])
+                    if q[k][j] != 0:
+                        acc += q[k][j] * math.comb(k, i) * gp[k - i]
                 p[i][j] = acc
         p[0][0] = mpmath.mpf(0)
         p[1][0] = mpmath.mpf(0)
