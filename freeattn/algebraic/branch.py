@@ -68,8 +68,6 @@ _DIVERGING = 10
 #: as does |∂P/∂G| ≤ _DOUBLE_ROOT_DP·(1 + |G|)
 _MERGE_RTOL = 1e-4
 _DOUBLE_ROOT_DP = 1e-6
-#: slack of the Nevanlinna conditions Im(1/G) ≥ Im z, |G|·Im z ≤ 1 (rounding)
-_NEVANLINNA_SLACK = 1e-9
 #: digits beyond dps within which x is taken to be a breakpoint (mpmath)
 _BREAKPOINT_EXTRA_DPS = 5
 #: mpmath Newton from the float64 table value kept within this of it (interpolated,
@@ -562,15 +560,7 @@ class BranchMixin:
         bd = self._branch(None)
         self._num.scale_hint = bd._scale()
         self._num.pole_hint = tuple(float(p) for p in bd.poles)
-        r = self._num.roots(zz)
-        y = zz.imag[:, None]
-        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            inv = 1.0 / r
-            okc = (np.isfinite(r) & (r.imag < 0)
-                   & (inv.imag >= y * (1 - _NEVANLINNA_SLACK))
-                   & (np.abs(r) * y <= 1 + _NEVANLINNA_SLACK))
-        n = okc.sum(axis=1)
-        g = np.where(okc, r, 0).sum(axis=1)
+        g, n = self._num.nevanlinna_root(self._num.roots(zz), zz.imag)
         amb = n != 1
         if np.any(amb):
             gt, ok = self._num.track(zz.real[amb], zz.imag[amb])

@@ -196,8 +196,10 @@ class LocalMixin:
         """The double root G_e of P(·, e) at a square-root edge e (current precision): the root
         of ∂P/∂G(·, e) nearest ``g_guess``, polished by Newton (a simple root there)."""
         c = self._num.coefficients_mp()
-        dP = [[(k + 1) * c[k + 1][j] for j in range(len(c[0]))] for k in range(len(c) - 1)]
-        dcoef = [sum(dP[k][j] * e**j for j in range(len(dP[0]))) for k in range(len(dP) - 1, -1, -1)]
+        ep = [e**j for j in range(len(c[0]))]
+        # P(·, e) (highest power last), and ∂P/∂G(·, e) from it (highest power first)
+        pe = [sum(c[k][j] * ep[j] for j in range(len(c[0])) if c[k][j] != 0) for k in range(len(c))]
+        dcoef = [k * pe[k] for k in range(len(pe) - 1, 0, -1)]
         while len(dcoef) > 1 and dcoef[0] == 0:
             dcoef.pop(0)
         cands = polyroots(dcoef, extraprec=_DOUBLE_ROOT_EXTRA_BITS) if len(dcoef) > 1 else []
@@ -205,8 +207,6 @@ class LocalMixin:
         if cands:
             # a root of ∂P/∂G is the double root only where P vanishes too: among the
             # candidates that are roots of P(·, e) (relative residual), the nearest the guess
-            pe = [sum(c[k][j] * e**j for j in range(len(c[0]))) for k in range(len(c))]
-
             def residual(r):
                 num = abs(sum(pe[k] * r**k for k in range(len(pe))))
                 return num / (sum(abs(pe[k] * r**k) for k in range(len(pe))) or 1)
@@ -240,17 +240,25 @@ class LocalMixin:
         if c is None:
             c = self._num.coefficients_mp()
         deg, degz = len(c) - 1, len(c[0]) - 1
-        p = [[mpmath.mpf(0)] * (degz + 1) for _ in range(deg + 1)]
         gp = [ge**n for n in range(deg + 1)]
         ep = [e**n for n in range(degz + 1)]
+        # the Taylor shift in z, then in G (O(deg·degz² + deg²·degz) products, not their
+        # product as a four-fold sum)
+        q = [[mpmath.mpf(0)] * (degz + 1) for _ in range(deg + 1)]
+        for k in range(deg + 1):
+            for j in range(degz + 1):
+                acc = mpmath.mpf(0)
+                for jj in range(j, degz + 1):
+                    if c[k][jj] != 0:
+                        acc += c[k][jj] * math.comb(jj, j) * ep[jj - j]
+                q[k][j] = acc
+        p = [[mpmath.mpf(0)] * (degz + 1) for _ in range(deg + 1)]
         for i in range(deg + 1):
             for j in range(degz + 1):
                 acc = mpmath.mpf(0)
                 for k in range(i, deg + 1):
-                    for jj in range(j, degz + 1):
-                        if c[k][jj] != 0:
-                            acc += (c[k][jj] * (math.comb(k, i) * math.comb(jj, j))
-                                    * gp[k - i] * ep[jj - j])
+                    if q[k][j] != 0:
+                        acc += q[k][j] * math.comb(k, i) * gp[k - i]
                 p[i][j] = acc
         p[0][0] = mpmath.mpf(0)
         p[1][0] = mpmath.mpf(0)
@@ -394,13 +402,39 @@ class LocalMixin:
         cache[wp] = result
         return result
 
-    def _build_levels(self, zs, gs, wp):
+    def _level_terms(self, wp):
+        """P's terms {(k, e): c} at z = 0 (current precision wp), those below the rounding
+        of the largest coefficient at wp digits dropped: level 0 of :meth:`_build_levels`."""
         c = self._num.coefficients_mp()
         terms = {(k, sp.Integer(j)): v for k, row in enumerate(c) for j, v in enumerate(row)
                  if v != 0}
         size = max(abs(v) for v in terms.values())
         tiny = tolerance(wp - _PUISEUX_LOST_DPS) * size
-        terms = {ke: v for ke, v in terms.items() if abs(v) > tiny}
+        return {ke: v for ke, v in terms.items() if abs(v) > tiny}
+
+    @cached_property
+    def _tiny_bound(self):
+        """[(a, log10 R)] per segment of level 0's Newton polygon (:meth:`_level_terms` at
+        ``_TINY_MIN_DPS``): every sheet's leading term C·z^a at z = 0 has a the segment's
+        slope and |C| ≤ R (the largest root of its segment polynomial, one decade added for
+        rounding and for the Newton polish of a multiple root).  A bound on the leading term
+        of the branch that :meth:`_tiny_levels` would pick, known without the match points
+        (a branch continuation from far above): :meth:`_tiny_only` answers from it where no
+        point can be out of float64's range."""
+        with workdps(_TINY_MIN_DPS):
+            terms = self._level_terms(_TINY_MIN_DPS)
+            out = []
+            for a, _, seg in self._newton_polygon(terms):
+                k0 = min(seg)
+                coef = np.array([complex(seg.get(k, 0)) for k in range(max(seg), k0 - 1, -1)])
+                r = np.abs(np.roots(coef))  # both end coefficients ≠ 0: roots ≠ 0
+                if not (r.size and np.all(np.isfinite(r)) and np.min(r) > 0):
+                    return None  # roots not resolved in float64: no bound
+                out.append((float(a), math.log10(np.max(r)) + 1.0))
+        return out
+
+    def _build_levels(self, zs, gs, wp):
+        terms = self._level_terms(wp)
         if all(e == 0 for (_, e) in terms):
             return None  # no coefficient vanishes at 0: regular there on every sheet
         xs = [complex(g) for g in gs]  # the current level's variable at the match points
@@ -610,10 +644,18 @@ class LocalMixin:
         ``logz``: log z (real part) at each point, finite where z itself underflows to 0."""
         radius = self._TINY_Z * self._tiny_radius
         m = near & (logz < math.log(radius))
-        if not m.any() or self._tiny_z is None:
+        if not m.any():
+            return np.zeros(zq.shape, bool)
+        deg = len(self._num.coefficients_mp()) - 1
+        bound = self._tiny_bound
+        if bound is not None:  # no sheet's leading term out of range: none is (no match)
+            lz = logz[m] / math.log(10)
+            top = np.max([lr + a * lz for a, lr in bound] or [np.full(lz.shape, -np.inf)], axis=0)
+            if not np.any(deg * top > _FLOAT_RANGE_DECADES):
+                return np.zeros(zq.shape, bool)
+        if self._tiny_z is None:
             return np.zeros(zq.shape, bool)
         a0, c0 = self._tiny_z["levels"][0]
-        deg = len(self._num.coefficients_mp()) - 1
         lg = math.log10(abs(complex(c0))) + float(a0) * logz[m] / math.log(10)
         out = np.zeros(zq.shape, bool)
         out[np.flatnonzero(m)[deg * lg > _FLOAT_RANGE_DECADES]] = True

@@ -23,6 +23,7 @@ _classify_from`, the branch carried along a parameter path by :meth:`BranchData.
 """
 from __future__ import annotations
 
+import cmath
 import math
 from collections import OrderedDict
 from functools import lru_cache
@@ -690,15 +691,23 @@ class BranchData:
             g, prev = info["g_mid"], None
             for i in seq:
                 # geometric predictor and a log-scale distance: next to a pole the branch grows
-                # like δ^{-p} and an absolute distance would jump to a finite root of a sheet
+                # like δ^{-p} and an absolute distance would jump to a finite root of a sheet.
+                # Python complex arithmetic on the row (deg numbers; numpy's per-call cost
+                # dominated this sequential loop), the first nearest root as argmin picks it
                 pred = g * (g / prev) if prev is not None and prev != 0 else g
-                with np.errstate(divide="ignore", invalid="ignore"):
-                    dist = np.abs(np.log(roots[i] / pred))
-                dist = np.where(np.isfinite(dist) & (roots[i].imag <= _AXIS_ROOT_IM * np.abs(roots[i])),
-                                dist, np.inf)
-                if not np.any(np.isfinite(dist)):
-                    dist = np.abs(roots[i] - g)
-                prev, g = g, roots[i, np.argmin(dist)]
+                best, k = math.inf, -1
+                for j, r in enumerate(roots[i].tolist()):
+                    if not (cmath.isfinite(r) and r.imag <= _AXIS_ROOT_IM * abs(r)):
+                        continue
+                    try:
+                        d = abs(cmath.log(r / pred))
+                    except (ZeroDivisionError, ValueError, OverflowError):
+                        continue
+                    if d < best:  # nan and inf never are
+                        best, k = d, j
+                if k < 0:
+                    k = int(np.argmin(np.abs(roots[i] - g)))
+                prev, g = g, roots[i, k]
                 out[i] = g
         return out
 

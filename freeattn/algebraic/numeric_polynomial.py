@@ -44,6 +44,11 @@ _TRACK_MAX_DT = -0.5
 _TRACK_SLACK = 1e-12
 #: the float64 tracker gives up on a point when its step in ln h falls below this
 _TRACK_MIN_DT = 1e-9
+#: slack of the Nevanlinna conditions Im(1/G) ≥ Im z, |G|·Im z ≤ 1 (rounding)
+_NEVANLINNA_SLACK = 1e-9
+#: the tracker's start scan (:meth:`NumericPolynomial.track`) is done where points × heights
+#: stay within this many companion matrices (one batched eigvals call)
+_SCAN_MAX_MATRICES = 4096
 #: guard bits of the mpmath Newton polish's stopping test
 _POLISH_GUARD_BITS = 8
 #: digits at which the float64 coefficient table is evaluated (well above float64's 17, so that
@@ -465,6 +470,46 @@ class NumericPolynomial:
         with np.errstate(divide="ignore", invalid="ignore"):
             return np.where(pg != 0, -pz / np.where(pg != 0, pg, 1), np.inf + 0j)
 
+    @staticmethod
+    def nevanlinna_root(r, y):
+        """(g, n): for roots ``r`` (N, deg) of P(·, z) at heights ``y`` = Im z > 0, the number
+        n of roots with Im G < 0, Im(1/G) ≥ Im z and |G|·Im z ≤ 1 (the Stieltjes branch's
+        Nevanlinna conditions: 1/G is a Nevanlinna function with Im(F(z) − z) ≥ 0, and
+        |G| ≤ 1/Im z), and g the sum of those roots (the branch itself where n = 1)."""
+        y = np.asarray(y, dtype=float)[:, None]
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            inv = 1.0 / r
+            okc = (np.isfinite(r) & (r.imag < 0)
+                   & (inv.imag >= y * (1 - _NEVANLINNA_SLACK))
+                   & (np.abs(r) * y <= 1 + _NEVANLINNA_SLACK))
+        return np.where(okc, r, 0).sum(axis=1), okc.sum(axis=1)
+
+    def _scan_start(self, x, t_start, t_end):
+        """Per point, the lowest height of the tracker's ln h grid (steps of _TRACK_MAX_DT
+        from ``t_start``, down to ``t_end``) at which exactly one root of P(·, x + ih) meets
+        the Nevanlinna conditions (:meth:`nevanlinna_root`; there that root is the branch,
+        whatever happens above) and every root is finite: (t, g, found).  One batched root solve instead of a step
+        loop; the tracker continues from there (on the axis side of the heights where the
+        roots crowd)."""
+        k = int(np.max(np.ceil((t_start - t_end) / -_TRACK_MAX_DT))) + 1
+        found = np.zeros(x.shape, bool)
+        if k * x.size > _SCAN_MAX_MATRICES or k < 2:
+            return t_start, None, found
+        steps = np.arange(k) * _TRACK_MAX_DT
+        tt = np.maximum(t_start[:, None] + steps[None, :], t_end[:, None])  # (N, k)
+        hh = np.exp(tt)
+        with np.errstate(over="ignore", invalid="ignore"):
+            r = self.roots((x[:, None] + 1j * hh).reshape(-1))
+        g, n = self.nevanlinna_root(r, hh.reshape(-1))
+        # only where every root is resolved (a root lost to overflow could be the branch)
+        uniq = ((n == 1) & np.all(np.isfinite(r), axis=1)).reshape(tt.shape)
+        found = np.any(uniq, axis=1)
+        last = k - 1 - np.argmax(uniq[:, ::-1], axis=1)  # the lowest unique height
+        rows = np.arange(x.size)
+        t0 = np.where(found, tt[rows, last], t_start)
+        g0 = g.reshape(tt.shape)[rows, last]
+        return t0, g0, found
+
     def track(self, x, h_end, g_start=None, h_start=None, max_steps=3000):
         """Continue the Stieltjes branch down the vertical lines x + ih, h from ``h_start``
         (default: far above the spectrum, where G ~ 1/z) to ``h_end`` > 0 (vectorised).
@@ -501,7 +546,13 @@ class NumericPolynomial:
             g = np.asarray(g_start, dtype=complex).reshape(-1).copy()
         t = np.log(h_start)
         t_end = np.log(h_end)
-        dt = np.full(x.shape, -0.5)
+        if g_start is None:
+            # start each point as low as the Nevanlinna conditions single out the branch
+            t_scan, g_scan, found = self._scan_start(x, t, t_end)
+            if np.any(found):
+                t = np.where(found, t_scan, t)
+                g = np.where(found, g_scan, g)
+        dt = np.full(x.shape, _TRACK_MAX_DT)
         ok = np.ones(x.shape, bool)
         poles = np.asarray(getattr(self, "pole_hint", ()), dtype=float)
         active = t > t_end

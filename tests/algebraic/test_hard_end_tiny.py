@@ -22,6 +22,7 @@ import numpy as np
 import pytest
 
 from freeattn import MarchenkoPastur, attention_law
+from freeattn.algebraic.local import _FLOAT_RANGE_DECADES
 
 #: relative accuracy asked of the float64 route wherever the value is a normal double
 REL = 1e-14
@@ -136,3 +137,29 @@ def test_attention_tiny_radius_is_the_structure_scale():
     # the zone within 1/20 of the component's width
     assert law._TINY_Z * law._tiny_radius == pytest.approx(b / 20, rel=1e-12)
     assert law._tiny_z is not None
+
+
+@pytest.mark.parametrize("make", [lambda: MarchenkoPastur(1), lambda: attention_law(0.01, 0.001, 1),
+                                  lambda: attention_law(1.0, 1.0), lambda: attention_law(0.7, 2.3)])
+def test_tiny_bound_dominates_the_matched_leading_term(make):
+    """Issue 22: :meth:`_tiny_only` answers from the Newton polygon's bound (no branch
+    continuation for the match points) where no sheet can leave float64's range.  The bound
+    must dominate the leading term C₀z^{a₀} that the matched Puiseux data pick, and the
+    answer must be the one of the full route (the matched data) at every point."""
+    law = make()
+    law.support()
+    levels = law._tiny_z
+    assert levels is not None
+    a0, c0 = levels["levels"][0]
+    bound = law._tiny_bound
+    assert bound is not None
+    assert any(a == float(a0) and math.log10(abs(complex(c0))) <= lr for a, lr in bound)
+    deg = len(law._num.coefficients_mp()) - 1
+    zs = np.array([1e-300, 1e-200, 1e-120, 1e-60, 1e-20, 1e-12, 5e-324])
+    radius = law._TINY_Z * law._tiny_radius
+    zs = zs[zs < radius]
+    logz = np.log(zs)
+    near = np.ones(zs.shape, bool)
+    got = law._tiny_only(zs + 0j, near, logz)
+    full = deg * (math.log10(abs(complex(c0))) + float(a0) * logz / math.log(10)) > _FLOAT_RANGE_DECADES
+    assert np.array_equal(got, full)
