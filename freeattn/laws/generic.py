@@ -42,14 +42,14 @@ import numpy as np
 from .._context import (FLOAT_EPS, TINY, inner_dps, mp_route, round_back, to_mp,
                         tolerance, workdps)
 from ..quadrature.ends import theta_integral_mp
-from ..quadrature.tables import Interval, MpInterval, Side, cdf_sf, quantile
+from ..quadrature.tables import Interval, MpInterval, Side, _u_of, cdf_sf, quantile
 from ..quadrature.theta import (adaptive_panels, graded_half_panels, graded_panels,
                                 panel_integrals, theta_of_x as _theta_of_x,
                                 x_of_theta as _x_of_theta)
 
 __all__ = ["GenericRoutes", "adaptive_theta_quad", "adaptive_mp_quad", "richardson",
            "RICHARDSON_LEVELS", "SCAN_MASS_TOL", "SideIntegrand", "SideRule", "density_interval",
-           "mp_interval"]
+           "mp_interval", "TailMap", "TailInterval", "tail_interval", "unbounded", "UnboundedScan"]
 #: points of the on-axis scan used to find the support when a law does not declare it
 _SCAN_POINTS = 4096
 #: trapezoidal nodes on the circles of the contour integrals
@@ -198,7 +198,8 @@ class SideIntegrand:
         out = np.zeros(x.shape)
         if np.any(inside):
             xi = x[inside]
-            out[inside] = self.pdf(xi) * np.sqrt((xi - a) * (b - xi))
+            # √(x − a)·√(b − x): the product overflows on an interval wider than ~1e154
+            out[inside] = self.pdf(xi) * (np.sqrt(xi - a) * np.sqrt(b - xi))
         return out
 
 
@@ -252,6 +253,118 @@ def density_interval(pdf, a, b, *, nodes, rtol, max_levels, uniform, graded=(Tru
     return Interval(a, b, *sides)
 
 
+# ------------------------------------------------------- unbounded support (heavy tails)
+def unbounded(a, b):
+    """Whether the support interval (a, b) reaches ±∞."""
+    return math.isinf(a) or math.isinf(b)
+
+
+class TailMap:
+    """The compactifying map of an unbounded support interval (a, b): y = arctan((x − c)/s)
+    with c = a (a finite), b (b finite) or the centre ``c`` (the whole line), so that
+    (a, b) ↦ an interval of width W = π (the line) or π/2 (a half-line) in y; each end's
+    distance d in y is formed directly (``arctan2``: full relative accuracy in both tails,
+    d ≈ s/|x| far out), and x back from d through s/tan d or s·tan d."""
+
+    def __init__(self, a, b, c, s):
+        self.a, self.b, self.s = float(a), float(b), float(s)
+        self.c = self.a if math.isfinite(a) else self.b if math.isfinite(b) else float(c)
+        self.width = math.pi if (math.isinf(a) and math.isinf(b)) else 0.5 * math.pi
+
+    def distances(self, x):
+        """(distance in y to the left end, to the right end) at x ∈ (a, b)."""
+        x = np.asarray(x, dtype=float)
+        s, c = self.s, self.c
+        dl = np.arctan2(s, c - x) if math.isinf(self.a) else np.arctan2(x - self.a, s)
+        dr = np.arctan2(s, x - c) if math.isinf(self.b) else np.arctan2(self.b - x, s)
+        return dl, dr
+
+    def x_of(self, d, end):
+        """x at distance d ∈ (0, W) in y from ``end`` ("a" or "b"), and |dx/dd|."""
+        d = np.asarray(d, dtype=float)
+        s = self.s
+        with np.errstate(divide="ignore", over="ignore"):
+            if end == "a":
+                x = self.c - s / np.tan(d) if math.isinf(self.a) else self.a + s * np.tan(d)
+                jac = s / np.sin(d) ** 2 if math.isinf(self.a) else s / np.cos(d) ** 2
+            else:
+                x = self.c + s / np.tan(d) if math.isinf(self.b) else self.b - s * np.tan(d)
+                jac = s / np.sin(d) ** 2 if math.isinf(self.b) else s / np.cos(d) ** 2
+        return x, jac
+
+
+class TailSideIntegrand:
+    """u ↦ ρ(x)·|dx/dy|·dy/du on an unbounded interval from one end, y-distance
+    d = W sin²(u/2) (dy/du = sqrt(d(W − d))): the :class:`SideIntegrand` of a
+    :class:`TailMap`.  A density ρ ~ |x|^(−1−α) is ~ d^(α − 1/2) in u next to an infinite end
+    (integrable for every α > 0); x beyond the doubles counts 0.  Picklable."""
+
+    def __init__(self, pdf, tail_map, end):
+        self.pdf, self.map, self.end = pdf, tail_map, end
+
+    def __call__(self, u):
+        w = self.map.width
+        d = w * np.sin(0.5 * np.asarray(u, dtype=float)) ** 2
+        x, jac = self.map.x_of(d, self.end)
+        ok = np.isfinite(x) & np.isfinite(jac) & (x > self.map.a) & (x < self.map.b)
+        out = np.zeros(d.shape)
+        if np.any(ok):
+            with np.errstate(over="ignore", invalid="ignore"):
+                v = self.pdf(x[ok]) * jac[ok] * np.sqrt(d[ok] * (w - d[ok]))
+            out[ok] = np.where(np.isfinite(v), v, 0.0)
+        return out
+
+
+class TailInterval(Interval):
+    """A float64 :class:`~freeattn.quadrature.tables.Interval` on an unbounded support
+    interval (a, b) (ends ±∞ as the law reports them), its two sides tabulated in the
+    y-distance of a :class:`TailMap`: :func:`~freeattn.quadrature.tables.cdf_sf` and
+    :func:`~freeattn.quadrature.tables.quantile` read it as any interval."""
+
+    def __init__(self, tail_map, left, right):
+        Interval.__init__(self, tail_map.a, tail_map.b, left, right)
+        self.map = tail_map
+        self.width = tail_map.width
+
+    def split(self, x):
+        dl, dr = self.map.distances(x)
+        w = self.width
+        on_left = dl <= dr
+        lower, upper = np.empty(dl.shape), np.empty(dl.shape)
+        if np.any(on_left):
+            lo = np.minimum(self.left.integral(_u_of(dl[on_left], w)), self.left.mass)
+            lower[on_left] = lo
+            upper[on_left] = self.right.mass + np.maximum(self.left.mass - lo, 0.0)
+        on_right = ~on_left
+        if np.any(on_right):
+            up = self.right.integral(_u_of(dr[on_right], w))
+            upper[on_right] = up
+            lower[on_right] = self.left.mass + np.maximum(self.right.mass - up, 0.0)
+        return lower, upper
+
+    def x_from_left(self, u):
+        return self.map.x_of(self.width * np.sin(0.5 * np.asarray(u, dtype=float)) ** 2, "a")[0]
+
+    def x_from_right(self, u):
+        return self.map.x_of(self.width * np.sin(0.5 * np.asarray(u, dtype=float)) ** 2, "b")[0]
+
+
+def tail_interval(pdf, tail_map, *, nodes, rtol, max_levels, uniform, atol=0.0, abs_floor=None,
+                  frozen=(None, None), max_panels=None, **_):
+    """The :class:`TailInterval` of a density on an unbounded interval: each side's u-panels
+    graded toward its end and refined by :func:`freeattn.quadrature.theta.adaptive_panels`, as
+    :func:`density_interval` does on a bounded one."""
+    sides = []
+    for end, freeze in zip("ab", frozen):
+        integrand = TailSideIntegrand(pdf, tail_map, end)
+        edges, masses = adaptive_panels(integrand, graded_half_panels(uniform), nodes=nodes,
+                                        atol=atol, rtol=rtol, max_levels=max_levels,
+                                        abs_floor=abs_floor, frozen=freeze,
+                                        max_panels=max_panels)
+        sides.append(Side(edges, masses, SideRule(integrand, nodes), integrand))
+    return TailInterval(tail_map, *sides)
+
+
 def mp_interval(pdf_mp, a, b, dps, cache=None):
     """The :class:`~freeattn.quadrature.tables.MpInterval` of a density at the working
     precision (``dps``: the caller's): θ-integrals of ρ(x(θ)) x′(θ) from either end by
@@ -282,6 +395,15 @@ def mp_interval(pdf_mp, a, b, dps, cache=None):
             cache[key] = mass
     return MpInterval(a, b, mass, lambda th: theta_integral_mp(f, mpmath.mpf(0), th, tol),
                       lambda th: theta_integral_mp(f, th, +mpmath.pi, tol))
+
+
+class UnboundedScan(ArithmeticError):
+    """The on-axis scan of the hull found the density non-zero at its ``left``/``right`` end:
+    a heavy tail, or a hull too small."""
+
+    def __init__(self, message, left, right):
+        ArithmeticError.__init__(self, message)
+        self.left, self.right = left, right
 
 
 class GenericRoutes:
@@ -392,6 +514,8 @@ class GenericRoutes:
 
     def _scale(self):
         lo, hi = self._hull()
+        if math.isinf(hi - lo):
+            return self._tail_map(lo, hi).s
         return max(hi - lo, TINY)
 
     def _limit_step(self, x):
@@ -519,7 +643,8 @@ class GenericRoutes:
         floor = 64 * FLOAT_EPS * big
         inside = rho > floor
         if inside[0] or inside[-1]:
-            raise ArithmeticError(f"{self.name}: density non-zero at the end of the scan")
+            raise UnboundedScan(f"{self.name}: density non-zero at the end of the scan "
+                                f"[{x[0]:.6g}, {x[-1]:.6g}]", bool(inside[0]), bool(inside[-1]))
 
         def f(t):
             return float(self._pdf_float(np.array([t]))[0]) - floor
@@ -665,12 +790,13 @@ class GenericRoutes:
         pad = 8 * FLOAT_EPS * max(abs(a), abs(b))
         t = np.clip(th, float(_theta_of_x(a, b, a + pad)), float(_theta_of_x(a, b, b - pad)))
         x = _x_of_theta(a, b, t)
-        return self._pdf_float(x) * np.sqrt((x - a) * (b - x))
+        return self._pdf_float(x) * (np.sqrt(x - a) * np.sqrt(b - x))  # no overflow
 
     def _quad_pieces(self):
         """The pieces of the float64 quadrature of :meth:`expect`: (a, b, starting θ-panels,
         θ-density ρ(x(θ)) x′(θ)) per support interval.  A law with its own θ-tables (refined
         panels, a density accurate next to the edges) overrides this."""
+        self._refuse_unbounded("a quadrature against the density (moments, expect, entropy)")
         return [(a, b, _PANELS, lambda th, a=a, b=b: self._theta_density(a, b, th))
                 for a, b in self.support()]
 
@@ -735,9 +861,35 @@ class GenericRoutes:
         (:mod:`freeattn.quadrature.tables`, the one implementation)."""
         cache = self._cache()
         if "tables" not in cache:
-            cache["tables"] = [density_interval(self._pdf_float, a, b, **_GENERIC_SIDES)
+            cache["tables"] = [tail_interval(self._pdf_float, self._tail_map(a, b),
+                                             **_GENERIC_SIDES) if unbounded(a, b)
+                               else density_interval(self._pdf_float, a, b, **_GENERIC_SIDES)
                                for a, b in self.support()]
         return cache["tables"]
+
+    def _unbounded(self):
+        """Whether a support interval reaches ±∞ (a heavy-tailed law, e.g. Cauchy)."""
+        return any(unbounded(a, b) for a, b in self.support())
+
+    def _tail_map(self, a, b):
+        """The :class:`TailMap` of an unbounded interval (a, b): centre and scale from
+        F = 1/G at i·t (t: the scale of the finite ends), c = −Re F(it), s = Im F(it) − t
+        (Im F(z) ≥ Im z for every law, with equality only for a point mass; exact for a
+        Cauchy law, F(z) = z − c + is), so that the law's bulk sits at |y| ~ 1."""
+        ends = [abs(e) for e in (a, b) if math.isfinite(e)]
+        t = 1.0 + max(ends, default=0.0)
+        f = 1.0 / complex(self._G(np.array([1j * t]))[0])
+        c, s = -f.real, f.imag - t
+        if not (math.isfinite(c) and math.isfinite(s) and s > FLOAT_EPS * t):
+            c, s = 0.0, t
+        return TailMap(a, b, c, s)
+
+    def _refuse_unbounded(self, what):
+        if self._unbounded():
+            raise ArithmeticError(
+                f"{self.name}: {what} is not available for a law with unbounded support "
+                f"{self.support()}: ∫ x^k dμ over an infinite interval need not be finite (it "
+                f"diverges for the Cauchy law for every k ≥ 1) and is not computed")
 
     def _interval_masses(self):
         return [iv.mass for iv in self._tables()]
@@ -751,6 +903,9 @@ class GenericRoutes:
     def _mp_tables(self, dps):
         """:class:`~freeattn.quadrature.tables.MpInterval` s at the working precision
         (``dps``: the caller's), their masses cached per precision."""
+        if self._unbounded():
+            raise NotImplementedError(f"{self.name}: cdf/sf/ppf at dps digits are not "
+                                      f"implemented on an unbounded support (float64 only)")
         return [mp_interval(self._pdf_mp, a, b, dps, self._cache())
                 for a, b in self.support(inner_dps(dps))]
 
@@ -853,6 +1008,7 @@ class GenericRoutes:
         return round_back(val, dps)
 
     def _moment_quad(self, k, dps):
+        self._refuse_unbounded(f"the moment of order {k}")
         if dps is None:
             return self.expect(lambda x: x**k)
         return self.expect(lambda x: x**k, dps=dps)

@@ -1,0 +1,99 @@
+"""Issue 21 item 15: laws with unbounded support (heavy tails) known by G alone.
+
+References: the Cauchy law C(c, s), G(z) = 1/(z − c + is) (Im z > 0), cdf = 1/2 +
+arctan((x − c)/s)/π, written here with arctan2 so that each tail keeps its relative accuracy,
+quantile c − s/tan(πq) (q ≤ 1/2); a mixture of two Cauchy laws as a second instance."""
+import math
+
+import numpy as np
+import pytest
+
+from freeattn._validation import ParameterError
+from freeattn.laws.numerical import NumericalLaw
+
+
+def cauchy_G(c=0.0, s=1.0):
+    return lambda z: 1 / (z - c + 1j * s * np.where(z.imag < 0, -1, 1))
+
+
+def cauchy_cdf(x, c=0.0, s=1.0):
+    return np.arctan2(s, -(np.asarray(x, float) - c)) / math.pi
+
+
+def cauchy_sf(x, c=0.0, s=1.0):
+    return np.arctan2(s, np.asarray(x, float) - c) / math.pi
+
+
+def test_cauchy_found_from_G_alone():
+    law = NumericalLaw(cauchy_G())
+    assert law.support() == [(-math.inf, math.inf)]
+    assert law.atoms() == []
+    assert law.cdf(0.0) == pytest.approx(0.5, rel=1e-15)
+    assert law.cdf(1.0) == pytest.approx(0.75, rel=1e-15)
+    assert law.ppf(0.9) == pytest.approx(math.tan(0.4 * math.pi), rel=1e-14)
+    assert law.pdf(0.0) == pytest.approx(1 / math.pi, rel=1e-15)
+    assert law.cauchy_transform(0.5) == pytest.approx(1 / (0.5 + 1j), rel=1e-15)
+
+
+def test_cauchy_tails_relative_accuracy():
+    law = NumericalLaw(cauchy_G(), support=[(-math.inf, math.inf)])
+    x = np.array([-1e100, -1e20, -1e8, -5.0, -1e-3, 0.0, 2.0, 7.0, 1e6, 1e20, 1e100])
+    np.testing.assert_allclose(law.cdf(x), cauchy_cdf(x), rtol=1e-14)
+    np.testing.assert_allclose(law.sf(x), cauchy_sf(x), rtol=1e-14)
+    q = np.array([1e-100, 1e-20, 1e-10, 1e-3, 0.1, 0.3])
+    np.testing.assert_allclose(law.ppf(q), -1 / np.tan(math.pi * q), rtol=1e-13)
+    np.testing.assert_allclose(law.isf(q), 1 / np.tan(math.pi * q), rtol=1e-13)
+    # next to the centre x = c − s·cot(d), d ≈ π/2: absolute accuracy, a few ulps of s
+    assert law.ppf(0.5 - 1e-9) == pytest.approx(-math.pi * 1e-9, abs=4e-16)
+    assert law.ppf(0.0) == -math.inf and law.ppf(1.0) == math.inf
+    assert law.cdf(-math.inf) == 0.0 and law.cdf(math.inf) == 1.0
+
+
+def test_shifted_scaled_cauchy():
+    c, s = 3.0, 0.01
+    law = NumericalLaw(cauchy_G(c, s), support=[(-math.inf, math.inf)])
+    x = np.array([-1e50, -2.0, 0.0, 2.99, 3.0, 3.005, 4.0, 1e8])
+    np.testing.assert_allclose(law.cdf(x), cauchy_cdf(x, c, s), rtol=1e-13)
+    np.testing.assert_allclose(law.sf(x), cauchy_sf(x, c, s), rtol=1e-13)
+    q = np.array([1e-30, 1e-6, 0.2, 0.45])
+    np.testing.assert_allclose(law.ppf(q), c - s / np.tan(math.pi * q), rtol=1e-13)
+    np.testing.assert_allclose(law.pdf(x), s / math.pi / ((x - c) ** 2 + s * s), rtol=1e-13)
+
+
+def test_cauchy_mixture_found_from_G_alone():
+    w, comps = (0.3, 0.7), ((-2.0, 0.5), (4.0, 3.0))
+
+    def G(z):
+        return sum(wk * cauchy_G(c, s)(z) for wk, (c, s) in zip(w, comps))
+
+    law = NumericalLaw(G)
+    assert law.support() == [(-math.inf, math.inf)]
+    x = np.array([-1e30, -40.0, -2.0, 0.0, 1.0, 4.0, 30.0, 1e12])
+    ref_cdf = sum(wk * cauchy_cdf(x, c, s) for wk, (c, s) in zip(w, comps))
+    ref_sf = sum(wk * cauchy_sf(x, c, s) for wk, (c, s) in zip(w, comps))
+    np.testing.assert_allclose(law.cdf(x), ref_cdf, rtol=1e-13)
+    np.testing.assert_allclose(law.sf(x), ref_sf, rtol=1e-13)
+    q = np.array([1e-12, 0.05, 0.3, 0.7, 0.99])
+    np.testing.assert_allclose(law.cdf(law.ppf(q)), q, rtol=1e-13)
+
+
+@pytest.mark.parametrize("call", [lambda L: L.mean(), lambda L: L.var(),
+                                  lambda L: L.moment(2), lambda L: L.expect(np.cos)])
+def test_moments_refuse_clearly(call):
+    law = NumericalLaw(cauchy_G())
+    with pytest.raises(ArithmeticError, match="unbounded support"):
+        call(law)
+
+
+def test_too_wide_declared_support_refused():
+    law = NumericalLaw(cauchy_G(), support=[(-1e300, 1e300)], atoms=[])
+    with np.errstate(all="raise"):  # no overflow on the way to the refusal
+        with pytest.raises(ParameterError, match="support"):
+            law.cdf(0.0)
+
+
+def test_bad_infinite_support_refused():
+    for bad in ([(math.inf, math.inf)], [(-math.inf, -math.inf)], [(1.0, -math.inf)],
+                [(math.nan, 1.0)]):
+        with pytest.raises(ParameterError, match="support"):
+            NumericalLaw(cauchy_G(), support=bad)
