@@ -42,14 +42,15 @@ import numpy as np
 from .._context import (FLOAT_EPS, TINY, inner_dps, mp_route, round_back, to_mp,
                         tolerance, workdps)
 from ..quadrature.ends import theta_integral_mp
-from ..quadrature.tables import Interval, MpInterval, Side, _u_of, cdf_sf, quantile
+from ..quadrature.tables import Interval, MpInterval, Side, cdf_sf, quantile
 from ..quadrature.theta import (adaptive_panels, graded_half_panels, graded_panels,
                                 panel_integrals, theta_of_x as _theta_of_x,
                                 x_of_theta as _x_of_theta)
+from ._tails import TailInterval, TailMap, TailSideIntegrand, unbounded
 
 __all__ = ["GenericRoutes", "adaptive_theta_quad", "adaptive_mp_quad", "richardson",
            "RICHARDSON_LEVELS", "SCAN_MASS_TOL", "SideIntegrand", "SideRule", "density_interval",
-           "mp_interval", "TailMap", "TailInterval", "tail_interval", "unbounded", "UnboundedScan"]
+           "mp_interval", "tail_interval", "UnboundedScan", "UnboundedHull"]
 #: points of the on-axis scan used to find the support when a law does not declare it
 _SCAN_POINTS = 4096
 #: trapezoidal nodes on the circles of the contour integrals
@@ -193,7 +194,10 @@ class SideIntegrand:
         a, b = self.a, self.b
         d = (b - a) * np.sin(0.5 * np.asarray(u, dtype=float)) ** 2
         x = a + d if self.end == "a" else b - d
-        x = np.clip(x, a + _END_PAD * FLOAT_EPS * abs(a), b - _END_PAD * FLOAT_EPS * abs(b))
+        if math.isfinite(a):
+            x = np.maximum(x, a + _END_PAD * FLOAT_EPS * abs(a))
+        if math.isfinite(b):
+            x = np.minimum(x, b - _END_PAD * FLOAT_EPS * abs(b))
         inside = (x > a) & (x < b)
         out = np.zeros(x.shape)
         if np.any(inside):
@@ -253,102 +257,6 @@ def density_interval(pdf, a, b, *, nodes, rtol, max_levels, uniform, graded=(Tru
     return Interval(a, b, *sides)
 
 
-# ------------------------------------------------------- unbounded support (heavy tails)
-def unbounded(a, b):
-    """Whether the support interval (a, b) reaches ±∞."""
-    return math.isinf(a) or math.isinf(b)
-
-
-class TailMap:
-    """The compactifying map of an unbounded support interval (a, b): y = arctan((x − c)/s)
-    with c = a (a finite), b (b finite) or the centre ``c`` (the whole line), so that
-    (a, b) ↦ an interval of width W = π (the line) or π/2 (a half-line) in y; each end's
-    distance d in y is formed directly (``arctan2``: full relative accuracy in both tails,
-    d ≈ s/|x| far out), and x back from d through s/tan d or s·tan d."""
-
-    def __init__(self, a, b, c, s):
-        self.a, self.b, self.s = float(a), float(b), float(s)
-        self.c = self.a if math.isfinite(a) else self.b if math.isfinite(b) else float(c)
-        self.width = math.pi if (math.isinf(a) and math.isinf(b)) else 0.5 * math.pi
-
-    def distances(self, x):
-        """(distance in y to the left end, to the right end) at x ∈ (a, b)."""
-        x = np.asarray(x, dtype=float)
-        s, c = self.s, self.c
-        dl = np.arctan2(s, c - x) if math.isinf(self.a) else np.arctan2(x - self.a, s)
-        dr = np.arctan2(s, x - c) if math.isinf(self.b) else np.arctan2(self.b - x, s)
-        return dl, dr
-
-    def x_of(self, d, end):
-        """x at distance d ∈ (0, W) in y from ``end`` ("a" or "b"), and |dx/dd|."""
-        d = np.asarray(d, dtype=float)
-        s = self.s
-        with np.errstate(divide="ignore", over="ignore"):
-            if end == "a":
-                x = self.c - s / np.tan(d) if math.isinf(self.a) else self.a + s * np.tan(d)
-                jac = s / np.sin(d) ** 2 if math.isinf(self.a) else s / np.cos(d) ** 2
-            else:
-                x = self.c + s / np.tan(d) if math.isinf(self.b) else self.b - s * np.tan(d)
-                jac = s / np.sin(d) ** 2 if math.isinf(self.b) else s / np.cos(d) ** 2
-        return x, jac
-
-
-class TailSideIntegrand:
-    """u ↦ ρ(x)·|dx/dy|·dy/du on an unbounded interval from one end, y-distance
-    d = W sin²(u/2) (dy/du = sqrt(d(W − d))): the :class:`SideIntegrand` of a
-    :class:`TailMap`.  A density ρ ~ |x|^(−1−α) is ~ d^(α − 1/2) in u next to an infinite end
-    (integrable for every α > 0); x beyond the doubles counts 0.  Picklable."""
-
-    def __init__(self, pdf, tail_map, end):
-        self.pdf, self.map, self.end = pdf, tail_map, end
-
-    def __call__(self, u):
-        w = self.map.width
-        d = w * np.sin(0.5 * np.asarray(u, dtype=float)) ** 2
-        x, jac = self.map.x_of(d, self.end)
-        ok = np.isfinite(x) & np.isfinite(jac) & (x > self.map.a) & (x < self.map.b)
-        out = np.zeros(d.shape)
-        if np.any(ok):
-            with np.errstate(over="ignore", invalid="ignore"):
-                v = self.pdf(x[ok]) * jac[ok] * np.sqrt(d[ok] * (w - d[ok]))
-            out[ok] = np.where(np.isfinite(v), v, 0.0)
-        return out
-
-
-class TailInterval(Interval):
-    """A float64 :class:`~freeattn.quadrature.tables.Interval` on an unbounded support
-    interval (a, b) (ends ±∞ as the law reports them), its two sides tabulated in the
-    y-distance of a :class:`TailMap`: :func:`~freeattn.quadrature.tables.cdf_sf` and
-    :func:`~freeattn.quadrature.tables.quantile` read it as any interval."""
-
-    def __init__(self, tail_map, left, right):
-        Interval.__init__(self, tail_map.a, tail_map.b, left, right)
-        self.map = tail_map
-        self.width = tail_map.width
-
-    def split(self, x):
-        dl, dr = self.map.distances(x)
-        w = self.width
-        on_left = dl <= dr
-        lower, upper = np.empty(dl.shape), np.empty(dl.shape)
-        if np.any(on_left):
-            lo = np.minimum(self.left.integral(_u_of(dl[on_left], w)), self.left.mass)
-            lower[on_left] = lo
-            upper[on_left] = self.right.mass + np.maximum(self.left.mass - lo, 0.0)
-        on_right = ~on_left
-        if np.any(on_right):
-            up = self.right.integral(_u_of(dr[on_right], w))
-            upper[on_right] = up
-            lower[on_right] = self.left.mass + np.maximum(self.right.mass - up, 0.0)
-        return lower, upper
-
-    def x_from_left(self, u):
-        return self.map.x_of(self.width * np.sin(0.5 * np.asarray(u, dtype=float)) ** 2, "a")[0]
-
-    def x_from_right(self, u):
-        return self.map.x_of(self.width * np.sin(0.5 * np.asarray(u, dtype=float)) ** 2, "b")[0]
-
-
 def tail_interval(pdf, tail_map, *, nodes, rtol, max_levels, uniform, atol=0.0, abs_floor=None,
                   frozen=(None, None), max_panels=None, **_):
     """The :class:`TailInterval` of a density on an unbounded interval: each side's u-panels
@@ -404,6 +312,14 @@ class UnboundedScan(ArithmeticError):
     def __init__(self, message, left, right):
         ArithmeticError.__init__(self, message)
         self.left, self.right = left, right
+
+
+class UnboundedHull(ValueError):
+    """The contour mass did not reach 1 up to ``radius``: no bounded support found."""
+
+    def __init__(self, message, radius):
+        ValueError.__init__(self, message)
+        self.radius = radius
 
 
 class GenericRoutes:
@@ -585,8 +501,8 @@ class GenericRoutes:
                 break
             r *= 4.0
         else:
-            raise ValueError(f"{self.name}: no bounded support found (contour mass ≠ 1 up to "
-                             f"radius {r:g}); declare _support")
+            raise UnboundedHull(f"{self.name}: no bounded support found (contour mass ≠ 1 up "
+                                f"to radius {r:g}); declare _support", r)
         c = self._contour_moment1(c, r)
         r *= 2
         for _ in range(2000):
@@ -611,20 +527,33 @@ class GenericRoutes:
         zeta, g = self._contour_nodes(c, r)
         return complex(np.mean(g * (zeta - c) * zeta)).real
 
-    def _structure(self):
-        """Float64 support and atoms of a law that does not declare them (cached)."""
+    def _structure(self, open_ends=None):
+        """Float64 support and atoms of a law that does not declare them (cached).
+
+        ``open_ends`` = (left, right): the law's density does not vanish far out on that side
+        (:class:`UnboundedScan`, :class:`UnboundedHull`): the scan runs on the compactified
+        grid x = c + s·tan y (:class:`TailMap`, y uniform in (−π/2, π/2)) and a component
+        reaching that end of it extends to ±∞, its mass (the check below) taken from its
+        :class:`TailInterval`."""
         cache = self._cache()
         if "structure" in cache:
             return cache["structure"]
-        lo, hi = self._hull()
+        if open_ends is None:
+            lo, hi = self._hull()
         err = None
         for n in (_SCAN_POINTS, 4 * _SCAN_POINTS, 16 * _SCAN_POINTS):
-            x = np.linspace(lo, hi, n)
+            if open_ends is None:
+                x = np.linspace(lo, hi, n)
+            else:
+                tm = self._tail_map(-math.inf, math.inf)
+                x = tm.c + tm.s * np.tan(np.linspace(-0.5 * math.pi, 0.5 * math.pi, n + 2)[1:-1])
             support = (self._support(None) if self._declares("_support")
-                       else self._scan_support(x))
+                       else self._scan_support(x, open_ends or (False, False)))
             atoms = (self._atoms(None) if self._declares("_atoms")
                      else self._scan_atoms(x, support))
             mass = math.fsum(w for _, w in atoms) + math.fsum(
+                tail_interval(self._pdf_float, self._tail_map(a, b), **_GENERIC_SIDES).mass
+                if unbounded(a, b) else
                 self._quad_theta(a, b, _PANELS, lambda th, a=a, b=b: self._theta_density(a, b, th))
                 for a, b in support)
             err = abs(mass - 1)
@@ -635,14 +564,14 @@ class GenericRoutes:
                               f"{1 - err:.12g} ≠ 1 (a component narrower than the scan, or an "
                               f"atom inside the support): declare _support/_atoms")
 
-    def _scan_support(self, x):
+    def _scan_support(self, x, open_ends=(False, False)):
         rho = self._pdf_float(x)
         big = np.max(rho[np.isfinite(rho)], initial=0.0)
         if big == 0:
             return []
         floor = 64 * FLOAT_EPS * big
         inside = rho > floor
-        if inside[0] or inside[-1]:
+        if inside[0] and not open_ends[0] or inside[-1] and not open_ends[1]:
             raise UnboundedScan(f"{self.name}: density non-zero at the end of the scan "
                                 f"[{x[0]:.6g}, {x[-1]:.6g}]", bool(inside[0]), bool(inside[-1]))
 
@@ -673,10 +602,14 @@ class GenericRoutes:
                     o = mid
             return i_
 
-        d = np.diff(inside.astype(int))
-        starts = np.flatnonzero(d == 1)  # inside from index s + 1
-        ends = np.flatnonzero(d == -1)   # inside up to index e
-        return [(edge(x[s], x[s + 1]), edge(x[e + 1], x[e])) for s, e in zip(starts, ends)]
+        # padded by a point outside at either end: a component reaching an end of the scan
+        # (open_ends only) starts at −∞ or ends at +∞
+        d = np.diff(np.concatenate([[0], inside.astype(int), [0]]))
+        starts = np.flatnonzero(d == 1) - 1  # inside from index s + 1
+        ends = np.flatnonzero(d == -1) - 1   # inside up to index e
+        return [(-math.inf if s < 0 else edge(x[s], x[s + 1]),
+                 math.inf if e + 1 >= len(x) else edge(x[e + 1], x[e]))
+                for s, e in zip(starts, ends)]
 
     def _scan_atoms(self, x, support):
         outside = np.ones(x.shape, bool)
@@ -685,7 +618,6 @@ class GenericRoutes:
         with np.errstate(all="ignore"):
             g = self._G(x + 0j).real
         atoms = []
-        spacing = x[1] - x[0]
         i = 0
         while i < len(x) - 1:
             if outside[i] and outside[i + 1] and not any(x[i] < a < x[i + 1] for a, _ in support):
@@ -698,7 +630,7 @@ class GenericRoutes:
                     i += 1
                     continue
                 edges = [e for ab in support for e in ab] + [p for p, _ in atoms]
-                d = min([spacing] + [abs(loc - e) for e in edges if e != loc])
+                d = min([x[i + 1] - x[i]] + [abs(loc - e) for e in edges if e != loc])
                 mass = self._atom_mass(loc, 0.25 * d)
                 if mass > 0:
                     atoms.append((float(loc), float(mass)))

@@ -9,7 +9,7 @@ import numpy as np
 from .._context import mp_route
 from .._validation import Param, ParameterError, declare, positive, real_vector
 from .base import Law
-from .generic import SCAN_MASS_TOL, UnboundedScan, unbounded
+from .generic import SCAN_MASS_TOL, UnboundedHull, UnboundedScan, unbounded
 
 __all__ = ["NumericalLaw", "CauchyLaw"]
 
@@ -153,30 +153,25 @@ class NumericalLaw(Law):
     def _pdf_mp(self, x, dps):
         return Law._pdf_mp(self, x, dps) if self.on_axis else self._pdf_limit_mp(x, dps)
 
-    def _structure(self):
-        """The generic scan; a density that does not vanish at either end of the scan (nor
-        ever lets the contour mass reach 1) is a law on the whole line, e.g. Cauchy: the
-        support (−∞, ∞) without atoms, accepted when its density's tables carry mass 1."""
-        cache = self._cache()
-        if "structure" in cache:
-            return cache["structure"]
+    def _structure(self, open_ends=None):
+        """The generic scan; where the density does not vanish at an end of the hull's scan
+        (or the contour mass never reaches 1), a heavy tail (Cauchy): the scan again on the
+        compactified grid with that side open (support reaching ±∞, mass-checked)."""
         try:
-            return Law._structure(self)
-        except (UnboundedScan, ValueError) as exc:
-            both = (exc.left and exc.right) if isinstance(exc, UnboundedScan) else True
-            cause = exc
-        hint = ("declare support=[(a, b)] with a = -inf and/or b = inf (heavy tails) and the "
-                "atoms")
-        if not both:
-            raise ParameterError("support", f"{cause}: the density does not vanish on one side "
-                                            f"(a heavy tail?); {hint}") from None
-        cache["structure"] = ([(-math.inf, math.inf)], [])
-        mass = math.fsum(iv.mass for iv in self._tables())
-        if not abs(mass - 1) <= SCAN_MASS_TOL:
-            cache.clear()
-            raise ParameterError("support", f"{cause}; on the whole line the density carries "
-                                            f"mass {mass:.12g} ≠ 1: {hint}") from None
-        return cache["structure"]
+            try:
+                return Law._structure(self, open_ends)
+            except UnboundedScan as exc:
+                if open_ends is not None:
+                    raise
+                sides = (exc.left, exc.right)
+            except UnboundedHull:
+                if open_ends is not None:
+                    raise
+                sides = (True, True)
+            return Law._structure(self, sides)
+        except ArithmeticError as exc:
+            raise ArithmeticError(f"{exc}; the parameters: support=[(a, b), ...] (a = -inf "
+                                  f"and/or b = inf for heavy tails) and atoms") from None
 
     def _tables(self):
         """The generic tables, checked when the support is declared: with the atoms they

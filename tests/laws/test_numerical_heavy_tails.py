@@ -97,3 +97,43 @@ def test_bad_infinite_support_refused():
                 [(math.nan, 1.0)]):
         with pytest.raises(ParameterError, match="support"):
             NumericalLaw(cauchy_G(), support=bad)
+
+
+def half_cauchy_G(a=1.0, s=2.0):
+    """|C(0, s)| shifted to a: density 2s/(π(s² + (x − a)²)) on (a, ∞),
+    G(z) = (2/π)(log w + πw/2 − iπ)/(1 + w²)/s, w = (z − a)/s (Im z > 0; partial fractions
+    of ∫_0^∞ dx/((1 + x²)(w − x)))."""
+    def upper(w):
+        return (2 / math.pi) * (np.log(w) + w * math.pi / 2 - 1j * math.pi) / (1 + w * w)
+
+    def G(z):
+        w = (np.asarray(z, complex) - a) / s
+        return np.where(w.imag < 0, np.conj(upper(np.conj(w))), upper(w)) / s
+    return G
+
+
+def test_half_line_heavy_tail_found_from_G_alone():
+    a, s = 1.0, 2.0
+    law = NumericalLaw(half_cauchy_G(a, s))
+    assert law.support() == [(a, math.inf)] and law.atoms() == []
+    x = np.array([1 + 1e-15, 1 + 1e-10, 1.5, 2.0, 3.0, 1e8, 1e100])
+    np.testing.assert_allclose(law.cdf(x), (2 / math.pi) * np.arctan2(x - a, s), rtol=1e-14)
+    np.testing.assert_allclose(law.sf(x), (2 / math.pi) * np.arctan2(s, x - a), rtol=1e-14)
+    assert law.cdf(a) == 0.0 and law.cdf(0.0) == 0.0
+    q = np.array([1e-200, 1e-5, 0.3, 0.5, 0.9])
+    np.testing.assert_allclose(law.ppf(q), a + s * np.tan(math.pi * q / 2), rtol=1e-14)
+    q = np.array([1e-20, 1e-5, 0.1])
+    np.testing.assert_allclose(law.isf(q), a + s / np.tan(math.pi * q / 2), rtol=1e-14)
+
+
+def test_half_line_heavy_tail_with_an_atom_outside():
+    # 1/4 δ_{−1} + 3/4 |C(0, 2)| shifted to 1: the atom found on the compactified scan
+    G = half_cauchy_G()
+    law = NumericalLaw(lambda z: 0.75 * G(z) + 0.25 / (z + 1))
+    assert law.support() == [(1.0, math.inf)]
+    (loc, mass), = law.atoms()
+    assert loc == -1.0 and mass == pytest.approx(0.25, rel=1e-14)
+    x = np.array([-2.0, -1.0, 0.0, 3.0, 1e20])
+    ref = np.where(x >= -1, 0.25, 0.0) + 0.75 * (2 / math.pi) * np.arctan2(np.maximum(x - 1, 0), 2)
+    np.testing.assert_allclose(law.cdf(x), ref, rtol=1e-14)
+    assert law.ppf(0.1) == -1.0
