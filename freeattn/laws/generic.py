@@ -429,9 +429,12 @@ class GenericRoutes:
         return dist, inside | (dist == 0)
 
     def _scale(self):
+        # an unbounded support (once known: the scan itself may need the scale): the width
+        # of the bulk, the tail map's s
+        known = "structure" in self._cache() or self._declares("_support")
+        if known and self._unbounded():
+            return self._tail_map(-math.inf, math.inf).s
         lo, hi = self._hull()
-        if math.isinf(hi - lo):
-            return self._tail_map(lo, hi).s
         return max(hi - lo, TINY)
 
     def _limit_step(self, x):

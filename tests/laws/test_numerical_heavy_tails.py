@@ -137,3 +137,17 @@ def test_half_line_heavy_tail_with_an_atom_outside():
     ref = np.where(x >= -1, 0.25, 0.0) + 0.75 * (2 / math.pi) * np.arctan2(np.maximum(x - 1, 0), 2)
     np.testing.assert_allclose(law.cdf(x), ref, rtol=1e-14)
     assert law.ppf(0.1) == -1.0
+
+
+@pytest.mark.parametrize("kw", [{}, dict(support=[(-math.inf, math.inf)], on_axis=False)])
+def test_cauchy_derivative_and_limit_density_on_the_bulk_scale(kw):
+    # the ε → 0 limits start from the tail map's scale s, not from the (infinite or 1e11-wide)
+    # hull: G′(0.5) was 1.4e-16, right −1/(0.5 + i)² = 0.48 + 0.64i
+    c, s = 1.0, 2.0
+    law = NumericalLaw(cauchy_G(c, s), **kw)
+    z = np.array([0.5, 0.5 + 1j])
+    np.testing.assert_allclose(law.cauchy_transform_derivative(z), -1 / (z - c + 2j) ** 2,
+                               rtol=1e-11)
+    x = np.array([-30.0, 0.0, 1.0, 4.0])
+    np.testing.assert_allclose(law.pdf(x), s / math.pi / ((x - c) ** 2 + s * s), rtol=1e-12)
+    assert law.cdf(3.0) == pytest.approx(0.75, rel=1e-14)
