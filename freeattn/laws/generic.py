@@ -673,7 +673,8 @@ class GenericRoutes:
         support = self._structure()[0]
         if dps is None:
             return list(support)
-        return [(self._refine_edge_mp(a, dps, left=True), self._refine_edge_mp(b, dps, left=False))
+        return [(self._refine_edge_mp(a, dps, left=True) if math.isfinite(a) else mpmath.mpf(a),
+                 self._refine_edge_mp(b, dps, left=False) if math.isfinite(b) else mpmath.mpf(b))
                 for a, b in support]
 
     def _refine_edge_mp(self, e, dps, left):

@@ -5,6 +5,7 @@ arctan((x − c)/s)/π, written here with arctan2 so that each tail keeps its re
 quantile c − s/tan(πq) (q ≤ 1/2); a mixture of two Cauchy laws as a second instance."""
 import math
 
+import mpmath
 import numpy as np
 import pytest
 
@@ -151,3 +152,17 @@ def test_cauchy_derivative_and_limit_density_on_the_bulk_scale(kw):
     x = np.array([-30.0, 0.0, 1.0, 4.0])
     np.testing.assert_allclose(law.pdf(x), s / math.pi / ((x - c) ** 2 + s * s), rtol=1e-12)
     assert law.cdf(3.0) == pytest.approx(0.75, rel=1e-14)
+
+
+def test_cauchy_at_dps():
+    # pdf and the support at 30 digits (G at dps from cauchy_mp); cdf at dps refuses clearly
+    def G_mp(z, dps):
+        return 1 / (z + 1j * (1 if mpmath.im(z) >= 0 else -1))
+
+    for kw in ({}, dict(support=[(-math.inf, math.inf)])):
+        law = NumericalLaw(cauchy_G(), cauchy_mp=G_mp, **kw)
+        with mpmath.workdps(30):
+            assert abs(law.pdf(0.0, dps=30) - 1 / mpmath.pi) < mpmath.mpf(10) ** -29
+        assert law.support(dps=30) == [(-mpmath.inf, mpmath.inf)]
+        with pytest.raises(NotImplementedError, match="unbounded support"):
+            law.cdf(0.0, dps=30)
