@@ -88,7 +88,10 @@ class AtomsMixin:
         with workdps(key):
             for a in sorted(bd.poles):
                 mass = self._pole_mass(a, bd)
-                if mass > tolerance(key // 2):
+                # an exact atom at 0 (from the operation) counts however small it is
+                exact_zero = (abs(a) <= tolerance(key // 2) and mass > 0
+                              and self._exact_atom_at_zero(mpmath.mp.dps) == mass)
+                if mass > tolerance(key // 2) or exact_zero:
                     atoms.append((a, mass))
         cache[key] = atoms
         return atoms
@@ -139,6 +142,16 @@ class AtomsMixin:
                           if abs(mpmath.im(r)) <= _REAL_CANDIDATE * (1 + abs(r))
                           and 0 < mpmath.re(r) <= 1 + _MASS_SLACK]
             break
+        # at 0, the operation's exact atom (AtomAtZero) decides whenever it is one of the raw
+        # candidates (0 always is): a mass far below the merging distance or any reading's
+        # error (π(δ₁, 1 − 1e-12): 9.9998e-13 beside the candidate 0, merged into it and
+        # lost) is found exactly from the operation's data, not by a numerical threshold
+        if abs(a) <= tolerance(mpmath.mp.dps // 2):
+            exact = self._exact_atom_at_zero(mpmath.mp.dps)
+            if exact is not None and (exact == 0 or any(
+                    abs(m - exact) <= tolerance(mpmath.mp.dps // 2) * (1 + abs(m))
+                    for m in cands)):
+                return exact
         # a multiple root of the polygon is one candidate: a root of multiplicity k is split
         # by rounding into k roots ~ eps^{1/k} apart (the tied K=V layer's mass 1/2 is a
         # triple root: 0.5 ± 4e-11 at 30 digits), so roots closer than 10^{-dps/4} form one

@@ -46,10 +46,11 @@ from ..quadrature.tables import Interval, MpInterval, Side, cdf_sf, quantile
 from ..quadrature.theta import (adaptive_panels, graded_half_panels, graded_panels,
                                 panel_integrals, theta_of_x as _theta_of_x,
                                 x_of_theta as _x_of_theta)
+from ._tails import TailInterval, TailMap, TailSideIntegrand, unbounded
 
 __all__ = ["GenericRoutes", "adaptive_theta_quad", "adaptive_mp_quad", "richardson",
            "RICHARDSON_LEVELS", "SCAN_MASS_TOL", "SideIntegrand", "SideRule", "density_interval",
-           "mp_interval"]
+           "mp_interval", "tail_interval", "UnboundedScan", "UnboundedHull"]
 #: points of the on-axis scan used to find the support when a law does not declare it
 _SCAN_POINTS = 4096
 #: trapezoidal nodes on the circles of the contour integrals
@@ -193,12 +194,16 @@ class SideIntegrand:
         a, b = self.a, self.b
         d = (b - a) * np.sin(0.5 * np.asarray(u, dtype=float)) ** 2
         x = a + d if self.end == "a" else b - d
-        x = np.clip(x, a + _END_PAD * FLOAT_EPS * abs(a), b - _END_PAD * FLOAT_EPS * abs(b))
+        if math.isfinite(a):
+            x = np.maximum(x, a + _END_PAD * FLOAT_EPS * abs(a))
+        if math.isfinite(b):
+            x = np.minimum(x, b - _END_PAD * FLOAT_EPS * abs(b))
         inside = (x > a) & (x < b)
         out = np.zeros(x.shape)
         if np.any(inside):
             xi = x[inside]
-            out[inside] = self.pdf(xi) * np.sqrt((xi - a) * (b - xi))
+            # √(x − a)·√(b − x): the product overflows on an interval wider than ~1e154
+            out[inside] = self.pdf(xi) * (np.sqrt(xi - a) * np.sqrt(b - xi))
         return out
 
 
@@ -252,6 +257,22 @@ def density_interval(pdf, a, b, *, nodes, rtol, max_levels, uniform, graded=(Tru
     return Interval(a, b, *sides)
 
 
+def tail_interval(pdf, tail_map, *, nodes, rtol, max_levels, uniform, atol=0.0, abs_floor=None,
+                  frozen=(None, None), max_panels=None, **_):
+    """The :class:`TailInterval` of a density on an unbounded interval: each side's u-panels
+    graded toward its end and refined by :func:`freeattn.quadrature.theta.adaptive_panels`, as
+    :func:`density_interval` does on a bounded one."""
+    sides = []
+    for end, freeze in zip("ab", frozen):
+        integrand = TailSideIntegrand(pdf, tail_map, end)
+        edges, masses = adaptive_panels(integrand, graded_half_panels(uniform), nodes=nodes,
+                                        atol=atol, rtol=rtol, max_levels=max_levels,
+                                        abs_floor=abs_floor, frozen=freeze,
+                                        max_panels=max_panels)
+        sides.append(Side(edges, masses, SideRule(integrand, nodes), integrand))
+    return TailInterval(tail_map, *sides)
+
+
 def mp_interval(pdf_mp, a, b, dps, cache=None):
     """The :class:`~freeattn.quadrature.tables.MpInterval` of a density at the working
     precision (``dps``: the caller's): θ-integrals of ρ(x(θ)) x′(θ) from either end by
@@ -282,6 +303,23 @@ def mp_interval(pdf_mp, a, b, dps, cache=None):
             cache[key] = mass
     return MpInterval(a, b, mass, lambda th: theta_integral_mp(f, mpmath.mpf(0), th, tol),
                       lambda th: theta_integral_mp(f, th, +mpmath.pi, tol))
+
+
+class UnboundedScan(ArithmeticError):
+    """The on-axis scan of the hull found the density non-zero at its ``left``/``right`` end:
+    a heavy tail, or a hull too small."""
+
+    def __init__(self, message, left, right):
+        ArithmeticError.__init__(self, message)
+        self.left, self.right = left, right
+
+
+class UnboundedHull(ValueError):
+    """The contour mass did not reach 1 up to ``radius``: no bounded support found."""
+
+    def __init__(self, message, radius):
+        ValueError.__init__(self, message)
+        self.radius = radius
 
 
 class GenericRoutes:
@@ -391,6 +429,11 @@ class GenericRoutes:
         return dist, inside | (dist == 0)
 
     def _scale(self):
+        # an unbounded support (once known: the scan itself may need the scale): the width
+        # of the bulk, the tail map's s
+        known = "structure" in self._cache() or self._declares("_support")
+        if known and self._unbounded():
+            return self._tail_map(-math.inf, math.inf).s
         lo, hi = self._hull()
         return max(hi - lo, TINY)
 
@@ -461,8 +504,8 @@ class GenericRoutes:
                 break
             r *= 4.0
         else:
-            raise ValueError(f"{self.name}: no bounded support found (contour mass ≠ 1 up to "
-                             f"radius {r:g}); declare _support")
+            raise UnboundedHull(f"{self.name}: no bounded support found (contour mass ≠ 1 up "
+                                f"to radius {r:g}); declare _support", r)
         c = self._contour_moment1(c, r)
         r *= 2
         for _ in range(2000):
@@ -487,20 +530,33 @@ class GenericRoutes:
         zeta, g = self._contour_nodes(c, r)
         return complex(np.mean(g * (zeta - c) * zeta)).real
 
-    def _structure(self):
-        """Float64 support and atoms of a law that does not declare them (cached)."""
+    def _structure(self, open_ends=None):
+        """Float64 support and atoms of a law that does not declare them (cached).
+
+        ``open_ends`` = (left, right): the law's density does not vanish far out on that side
+        (:class:`UnboundedScan`, :class:`UnboundedHull`): the scan runs on the compactified
+        grid x = c + s·tan y (:class:`TailMap`, y uniform in (−π/2, π/2)) and a component
+        reaching that end of it extends to ±∞, its mass (the check below) taken from its
+        :class:`TailInterval`."""
         cache = self._cache()
         if "structure" in cache:
             return cache["structure"]
-        lo, hi = self._hull()
+        if open_ends is None:
+            lo, hi = self._hull()
         err = None
         for n in (_SCAN_POINTS, 4 * _SCAN_POINTS, 16 * _SCAN_POINTS):
-            x = np.linspace(lo, hi, n)
+            if open_ends is None:
+                x = np.linspace(lo, hi, n)
+            else:
+                tm = self._tail_map(-math.inf, math.inf)
+                x = tm.c + tm.s * np.tan(np.linspace(-0.5 * math.pi, 0.5 * math.pi, n + 2)[1:-1])
             support = (self._support(None) if self._declares("_support")
-                       else self._scan_support(x))
+                       else self._scan_support(x, open_ends or (False, False)))
             atoms = (self._atoms(None) if self._declares("_atoms")
                      else self._scan_atoms(x, support))
             mass = math.fsum(w for _, w in atoms) + math.fsum(
+                tail_interval(self._pdf_float, self._tail_map(a, b), **_GENERIC_SIDES).mass
+                if unbounded(a, b) else
                 self._quad_theta(a, b, _PANELS, lambda th, a=a, b=b: self._theta_density(a, b, th))
                 for a, b in support)
             err = abs(mass - 1)
@@ -511,15 +567,16 @@ class GenericRoutes:
                               f"{1 - err:.12g} ≠ 1 (a component narrower than the scan, or an "
                               f"atom inside the support): declare _support/_atoms")
 
-    def _scan_support(self, x):
+    def _scan_support(self, x, open_ends=(False, False)):
         rho = self._pdf_float(x)
         big = np.max(rho[np.isfinite(rho)], initial=0.0)
         if big == 0:
             return []
         floor = 64 * FLOAT_EPS * big
         inside = rho > floor
-        if inside[0] or inside[-1]:
-            raise ArithmeticError(f"{self.name}: density non-zero at the end of the scan")
+        if inside[0] and not open_ends[0] or inside[-1] and not open_ends[1]:
+            raise UnboundedScan(f"{self.name}: density non-zero at the end of the scan "
+                                f"[{x[0]:.6g}, {x[-1]:.6g}]", bool(inside[0]), bool(inside[-1]))
 
         def f(t):
             return float(self._pdf_float(np.array([t]))[0]) - floor
@@ -548,10 +605,14 @@ class GenericRoutes:
                     o = mid
             return i_
 
-        d = np.diff(inside.astype(int))
-        starts = np.flatnonzero(d == 1)  # inside from index s + 1
-        ends = np.flatnonzero(d == -1)   # inside up to index e
-        return [(edge(x[s], x[s + 1]), edge(x[e + 1], x[e])) for s, e in zip(starts, ends)]
+        # padded by a point outside at either end: a component reaching an end of the scan
+        # (open_ends only) starts at −∞ or ends at +∞
+        d = np.diff(np.concatenate([[0], inside.astype(int), [0]]))
+        starts = np.flatnonzero(d == 1) - 1  # inside from index s + 1
+        ends = np.flatnonzero(d == -1) - 1   # inside up to index e
+        return [(-math.inf if s < 0 else edge(x[s], x[s + 1]),
+                 math.inf if e + 1 >= len(x) else edge(x[e + 1], x[e]))
+                for s, e in zip(starts, ends)]
 
     def _scan_atoms(self, x, support):
         outside = np.ones(x.shape, bool)
@@ -560,7 +621,6 @@ class GenericRoutes:
         with np.errstate(all="ignore"):
             g = self._G(x + 0j).real
         atoms = []
-        spacing = x[1] - x[0]
         i = 0
         while i < len(x) - 1:
             if outside[i] and outside[i + 1] and not any(x[i] < a < x[i + 1] for a, _ in support):
@@ -573,7 +633,7 @@ class GenericRoutes:
                     i += 1
                     continue
                 edges = [e for ab in support for e in ab] + [p for p, _ in atoms]
-                d = min([spacing] + [abs(loc - e) for e in edges if e != loc])
+                d = min([x[i + 1] - x[i]] + [abs(loc - e) for e in edges if e != loc])
                 mass = self._atom_mass(loc, 0.25 * d)
                 if mass > 0:
                     atoms.append((float(loc), float(mass)))
@@ -613,7 +673,8 @@ class GenericRoutes:
         support = self._structure()[0]
         if dps is None:
             return list(support)
-        return [(self._refine_edge_mp(a, dps, left=True), self._refine_edge_mp(b, dps, left=False))
+        return [(self._refine_edge_mp(a, dps, left=True) if math.isfinite(a) else mpmath.mpf(a),
+                 self._refine_edge_mp(b, dps, left=False) if math.isfinite(b) else mpmath.mpf(b))
                 for a, b in support]
 
     def _refine_edge_mp(self, e, dps, left):
@@ -665,12 +726,13 @@ class GenericRoutes:
         pad = 8 * FLOAT_EPS * max(abs(a), abs(b))
         t = np.clip(th, float(_theta_of_x(a, b, a + pad)), float(_theta_of_x(a, b, b - pad)))
         x = _x_of_theta(a, b, t)
-        return self._pdf_float(x) * np.sqrt((x - a) * (b - x))
+        return self._pdf_float(x) * (np.sqrt(x - a) * np.sqrt(b - x))  # no overflow
 
     def _quad_pieces(self):
         """The pieces of the float64 quadrature of :meth:`expect`: (a, b, starting θ-panels,
         θ-density ρ(x(θ)) x′(θ)) per support interval.  A law with its own θ-tables (refined
         panels, a density accurate next to the edges) overrides this."""
+        self._refuse_unbounded("a quadrature against the density (moments, expect, entropy)")
         return [(a, b, _PANELS, lambda th, a=a, b=b: self._theta_density(a, b, th))
                 for a, b in self.support()]
 
@@ -735,9 +797,35 @@ class GenericRoutes:
         (:mod:`freeattn.quadrature.tables`, the one implementation)."""
         cache = self._cache()
         if "tables" not in cache:
-            cache["tables"] = [density_interval(self._pdf_float, a, b, **_GENERIC_SIDES)
+            cache["tables"] = [tail_interval(self._pdf_float, self._tail_map(a, b),
+                                             **_GENERIC_SIDES) if unbounded(a, b)
+                               else density_interval(self._pdf_float, a, b, **_GENERIC_SIDES)
                                for a, b in self.support()]
         return cache["tables"]
+
+    def _unbounded(self):
+        """Whether a support interval reaches ±∞ (a heavy-tailed law, e.g. Cauchy)."""
+        return any(unbounded(a, b) for a, b in self.support())
+
+    def _tail_map(self, a, b):
+        """The :class:`TailMap` of an unbounded interval (a, b): centre and scale from
+        F = 1/G at i·t (t: the scale of the finite ends), c = −Re F(it), s = Im F(it) − t
+        (Im F(z) ≥ Im z for every law, with equality only for a point mass; exact for a
+        Cauchy law, F(z) = z − c + is), so that the law's bulk sits at |y| ~ 1."""
+        ends = [abs(e) for e in (a, b) if math.isfinite(e)]
+        t = 1.0 + max(ends, default=0.0)
+        f = 1.0 / complex(self._G(np.array([1j * t]))[0])
+        c, s = -f.real, f.imag - t
+        if not (math.isfinite(c) and math.isfinite(s) and s > FLOAT_EPS * t):
+            c, s = 0.0, t
+        return TailMap(a, b, c, s)
+
+    def _refuse_unbounded(self, what):
+        if self._unbounded():
+            raise ArithmeticError(
+                f"{self.name}: {what} is not available for a law with unbounded support "
+                f"{self.support()}: ∫ x^k dμ over an infinite interval need not be finite (it "
+                f"diverges for the Cauchy law for every k ≥ 1) and is not computed")
 
     def _interval_masses(self):
         return [iv.mass for iv in self._tables()]
@@ -751,6 +839,9 @@ class GenericRoutes:
     def _mp_tables(self, dps):
         """:class:`~freeattn.quadrature.tables.MpInterval` s at the working precision
         (``dps``: the caller's), their masses cached per precision."""
+        if self._unbounded():
+            raise NotImplementedError(f"{self.name}: cdf/sf/ppf at dps digits are not "
+                                      f"implemented on an unbounded support (float64 only)")
         return [mp_interval(self._pdf_mp, a, b, dps, self._cache())
                 for a, b in self.support(inner_dps(dps))]
 
@@ -853,6 +944,7 @@ class GenericRoutes:
         return round_back(val, dps)
 
     def _moment_quad(self, k, dps):
+        self._refuse_unbounded(f"the moment of order {k}")
         if dps is None:
             return self.expect(lambda x: x**k)
         return self.expect(lambda x: x**k, dps=dps)

@@ -1,12 +1,15 @@
 """A law given by a user's Cauchy-transform callable."""
 from __future__ import annotations
 
+import math
+
 import mpmath
 import numpy as np
 
 from .._context import mp_route
 from .._validation import Param, ParameterError, declare, positive, real_vector
 from .base import Law
+from .generic import SCAN_MASS_TOL, UnboundedHull, UnboundedScan, unbounded
 
 __all__ = ["NumericalLaw", "CauchyLaw"]
 
@@ -75,7 +78,7 @@ class NumericalLaw(Law):
                                            "G(z) = ∫ dμ(x)/(z − x))")
 
     def _probe_scale(self):
-        pts = [e for ab in (self._declared_support or []) for e in ab]
+        pts = [e for ab in (self._declared_support or []) for e in ab if np.isfinite(e)]
         pts += [a for a, _ in (self._declared_atoms or [])]
         return 1.0 + max([abs(p) for p in pts], default=0.0)
 
@@ -83,9 +86,14 @@ class NumericalLaw(Law):
     def _check_support(support):
         out = []
         for item in support:
-            a, b = real_vector("support", list(item))
-            if not a < b:
-                raise ParameterError("support", f"support intervals need a < b, got ({a}, {b})")
+            item = list(item)
+            # ±inf ends are allowed (heavy tails); everything else is a finite real
+            infinite = [isinstance(v, (float, np.floating)) and np.isinf(v) for v in item]
+            a, b = real_vector("support", [0.0 if i else v for v, i in zip(item, infinite)])
+            a, b = (float(v) if i else w for v, i, w in zip(item, infinite, (a, b)))
+            if a == np.inf or b == -np.inf or not a < b:
+                raise ParameterError("support", f"support intervals need −∞ ≤ a < b ≤ ∞, got "
+                                                f"({a}, {b})")
             out.append((float(a), float(b)))
         out.sort()
         for (a1, b1), (a2, b2) in zip(out, out[1:]):
@@ -145,6 +153,44 @@ class NumericalLaw(Law):
     def _pdf_mp(self, x, dps):
         return Law._pdf_mp(self, x, dps) if self.on_axis else self._pdf_limit_mp(x, dps)
 
+    def _structure(self, open_ends=None):
+        """The generic scan; where the density does not vanish at an end of the hull's scan
+        (or the contour mass never reaches 1), a heavy tail (Cauchy): the scan again on the
+        compactified grid with that side open (support reaching ±∞, mass-checked)."""
+        try:
+            try:
+                return Law._structure(self, open_ends)
+            except UnboundedScan as exc:
+                if open_ends is not None:
+                    raise
+                sides = (exc.left, exc.right)
+            except UnboundedHull:
+                if open_ends is not None:
+                    raise
+                sides = (True, True)
+            return Law._structure(self, sides)
+        except ArithmeticError as exc:
+            raise ArithmeticError(f"{exc}; the parameters: support=[(a, b), ...] (a = -inf "
+                                  f"and/or b = inf for heavy tails) and atoms") from None
+
+    def _tables(self):
+        """The generic tables, checked when the support is declared: with the atoms they
+        carry mass 1 to ``SCAN_MASS_TOL`` (a declared interval far wider than the density's
+        bulk, e.g. (−1e300, 1e300) for a Cauchy law, would otherwise be read silently)."""
+        fresh = "tables" not in self._cache()
+        tables = Law._tables(self)
+        if fresh and self._declared_support is not None:
+            atoms = self._declared_atoms or []
+            mass = math.fsum([iv.mass for iv in tables] + [w for _, w in atoms])
+            if not abs(mass - 1) <= SCAN_MASS_TOL:
+                self._cache().pop("tables", None)
+                raise ParameterError(
+                    "support", f"{self.name}: the declared support {self._declared_support} "
+                               f"and atoms carry mass {mass:.12g} ≠ 1 (an interval far wider "
+                               f"than the density's bulk, or a missing component): declare "
+                               f"tight intervals, with a = -inf and/or b = inf for heavy tails")
+        return tables
+
     def _support(self, dps):
         if self._declared_support is None:
             return Law._support(self, dps)
@@ -153,11 +199,26 @@ class NumericalLaw(Law):
         return [(mpmath.mpf(a), mpmath.mpf(b)) for a, b in self._declared_support]
 
     def _atoms(self, dps):
+        if self._declared_atoms is None and self._declared_support is not None \
+                and any(unbounded(a, b) for a, b in self._declared_support):
+            return self._unbounded_atoms(dps)
         if self._declared_atoms is None:
             return Law._atoms(self, dps)
         if dps is None:
             return list(self._declared_atoms)
         return [(mpmath.mpf(a), mpmath.mpf(w)) for a, w in self._declared_atoms]
+
+
+    def _unbounded_atoms(self, dps):
+        """No atoms on an unbounded declared support unless declared: checked by the mass of
+        the density's tables (1 to ``SCAN_MASS_TOL``), the atom scan of a bounded law having no
+        finite grid to run on."""
+        mass = math.fsum(iv.mass for iv in self._tables())
+        if not abs(mass - 1) <= SCAN_MASS_TOL:
+            raise ArithmeticError(f"{self.name}: the density on the unbounded support "
+                                  f"{self._declared_support} carries mass {mass:.12g} ≠ 1: "
+                                  f"declare the atoms (atoms=[(location, mass), ...])")
+        return []
 
 
 #: alias: a law from its Cauchy transform

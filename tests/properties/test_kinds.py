@@ -217,9 +217,8 @@ def _cauchy_law(loc, scale, **kw):
     return NumericalLaw(lambda z: 1 / (z - loc + 1j * scale * np.where(z.imag < 0, -1, 1)), **kw)
 
 
-@pytest.mark.xfail(strict=True, reason="item 15 (heavy tails): NumericalLaw of Cauchy(1, 2): "
-                                       "cdf(3.0) raises 'density non-zero at the end of the scan'")
 def test_cauchy_law_cdf_or_a_clear_refusal():
+    # fixed in session 7: the support (−∞, ∞) found from G (tables on y = arctan((x − c)/s))
     # right: cdf(x) = 1/2 + atan((x − loc)/scale)/π = 0.75 at x = 3 (loc 1, scale 2)
     try:
         law = _cauchy_law(1.0, 2.0)
