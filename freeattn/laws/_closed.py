@@ -88,8 +88,8 @@ class NearEnds:
     def split(self, x):
         dl, dr = self.distances(x)
         on_left = dl <= dr
-        L, R = np.empty(dl.shape, dtype=LD), np.empty(dl.shape, dtype=LD)
         zero, half = LD(0), LD(0.5)
+        L, R = np.empty(dl.shape, dtype=LD), np.empty(dl.shape, dtype=LD)
         if np.any(on_left):
             lo = np.minimum(self.left(np.clip(dl[on_left] / self.width, zero, half)), self.mass)
             L[on_left], R[on_left] = lo, self.mass - lo
@@ -119,21 +119,33 @@ _SERIES_BELOW = 1.0
 _SERIES_TERMS = 12
 
 
-def psi_minus_sin(psi):
+def psi_minus_sin(psi, sin_psi=None):
     """ψ − sin ψ in long double, relative accuracy ~1e-19 for ψ ∈ [0, π] (Taylor series
-    ψ³/3! − ψ⁵/5! + … below ψ = 1, the difference itself above)."""
+    ψ³/3! − ψ⁵/5! + … below ψ = 1, the difference itself above).  ``sin_psi``: sin ψ where
+    the caller has it algebraically (the long double ``np.sin`` is ~10x its arcsine's cost);
+    it is used above ψ = 1 only."""
     psi = np.asarray(psi, dtype=LD)
-    out = psi - np.sin(psi)
     small = psi < _SERIES_BELOW
+    out = np.empty(psi.shape, dtype=LD)
+    big = ~small
+    if np.any(big):
+        out[big] = psi[big] - (np.sin(psi[big]) if sin_psi is None else np.asarray(sin_psi, dtype=LD)[big])
     if np.any(small):
         p = psi[small]
         p2 = p * p
-        acc = np.zeros(p.shape, dtype=LD)
-        # Horner in ψ² of Σ (−1)^k ψ^(2k)/(2k+3)!, innermost term first
-        for k in range(_SERIES_TERMS - 1, -1, -1):
-            acc = LD(1) / LD(math.factorial(2 * k + 3)) - p2 * acc
-        out[small] = p * p2 * acc
+        acc = np.full(p.shape, _SERIES_COEFFS[0], dtype=LD)
+        # Horner in ψ² of Σ (−1)^k ψ^(2k)/(2k+3)!, innermost term first (in place)
+        for c in _SERIES_COEFFS[1:]:
+            acc *= p2
+            np.subtract(c, acc, out=acc)
+        acc *= p2
+        acc *= p
+        out[small] = acc
     return out
+
+
+#: 1/(2k+3)! for k = _SERIES_TERMS − 1 … 0, the Horner order of psi_minus_sin
+_SERIES_COEFFS = [LD(1) / LD(math.factorial(2 * k + 3)) for k in range(_SERIES_TERMS - 1, -1, -1)]
 
 
 _SIGN_BIT = np.int64(-(2 ** 63))
