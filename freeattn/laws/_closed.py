@@ -174,10 +174,13 @@ _SECANT_MARGIN = 16.0
 #: (relative to the bracket's magnitude), the bracket's ends elsewhere
 _SECANT_MIN_SPAN = 2.0 ** -30
 #: an interpolation step halves the bracket when it leaves at most this fraction of it (in
-#: doubles or in x); after _SLOW_CALLS calls in a row that did not, the next is a bisection
+#: doubles); after _SLOW_CALLS calls in a row that did not, the next is a bisection
 #: (the worst case stays ≤ (_SLOW_CALLS + 1)·64 calls)
 _MIN_SHRINK = 0.5
 _SLOW_CALLS = 3
+#: calls after which the points still open are bisected to the end (≤ 64 more calls: a
+#: bound whatever the interpolation does, e.g. on a span of ±1e308)
+_INTERP_CALLS = 64
 
 
 def _edge_flat(v, q, upper):
@@ -199,14 +202,15 @@ def bisect_doubles(q, value, lo, hi, upper=False):
     hi, the right end, as ppf(1) and isf(0) are defined.
 
     A bracket [x_lo, x_hi] of doubles (value not reached at x_lo, reached at x_hi), first
-    from a table of ``value`` on ``_TABLE_POINTS`` doubles, shrinks until they are neighbours.  Each vectorised call of ``value`` takes two points per q: the
+    from a table of ``value`` on ``_TABLE_POINTS`` doubles, shrinks until they are
+    neighbours.  Each vectorised call of ``value`` takes two points per q: the
     interpolated root of a transform of the values linear next to a square-root edge
     (:func:`_edge_flat`) minus and plus the size of the last correction (so that a
     converging sequence brackets the root from both sides and closes in a few calls), the
     interpolation through the two points of the previous call (a secant: a Newton step) or,
     at first, the bracket's ends; after ``_SLOW_CALLS`` calls that did not halve the bracket
-    one bisects (in x, or on the doubles' order keys where the bracket spans scales), so the
-    worst case stays ≤ (_SLOW_CALLS + 1)·64 calls."""
+    one bisects (in x, or on the doubles' order keys where the bracket spans scales), and
+    after ``_INTERP_CALLS`` calls only bisects, so the worst case is ≤ _INTERP_CALLS + 64 calls."""
     q = np.asarray(q, dtype=float)
     reach = (lambda v, t: v <= t) if upper else (lambda v, t: v >= t)
     shape = q.shape
@@ -215,7 +219,8 @@ def bisect_doubles(q, value, lo, hi, upper=False):
     # the first bracket from a table of the value on doubles from lo to hi, denser next to
     # the ends (x = lo + (hi − lo) sin²(πj/2N)): exact, as the table holds the reported values
     lo, hi = float(lo), float(hi)
-    tx = lo + (hi - lo) * np.sin(np.linspace(0.0, 0.5 * np.pi, _TABLE_POINTS)) ** 2
+    s2 = np.sin(np.linspace(0.0, 0.5 * np.pi, _TABLE_POINTS)) ** 2
+    tx = lo * (1 - s2) + hi * s2 if np.isfinite(lo) and np.isfinite(hi) else np.empty(0)  # no overflow
     tx = np.unique(np.clip(np.concatenate([[lo, hi], tx]), lo, hi))
     tv = np.asarray(value(tx), dtype=float)
     j = np.searchsorted(-tv, -q) if upper else np.searchsorted(tv, q)  # first reached
@@ -230,14 +235,17 @@ def bisect_doubles(q, value, lo, hi, upper=False):
     px, pv = np.full((2, n), np.nan), np.full((2, n), np.nan)
     slow = np.zeros(n, dtype=np.int64)  # calls in a row that did not halve the bracket
     active = np.flatnonzero(~at_lo & (khi > klo + 1))
+    calls = 0
     while active.size:
         a, b, qa = klo[active], khi[active], q[active]
         xa, xb = _from_key(a), _from_key(b)
-        # bisection point: the middle in x, in the doubles' order where the bracket holds 0
-        # or the middle in x is an end (so both the width and the scale of the root converge)
+        # bisection point: the middle in x within a factor 2 of scale, elsewhere the middle in
+        # the doubles' order (so both the width and the scale of the root converge)
         kmid = a // 2 + b // 2 + (a % 2 + b % 2) // 2  # no int64 overflow
-        xm = 0.5 * xa + 0.5 * xb
-        km = np.where((xa > 0) | (xb < 0), _order_key(xm), kmid)
+        with np.errstate(invalid="ignore", over="ignore"):
+            xm = 0.5 * xa + 0.5 * xb
+        one_scale = ((xa > 0) & (xb <= 2 * xa)) | ((xb < 0) & (xa >= 2 * xb))
+        km = np.where(one_scale & np.isfinite(xm), _order_key(np.where(one_scale, xm, 0.0)), kmid)
         km = np.where((km > a) & (km < b), km, kmid)
         x1, x2, v1, v2 = px[0, active], px[1, active], pv[0, active], pv[1, active]
         g1, g2, gq = (_edge_flat(v, qa, upper) for v in (v1, v2, qa))
@@ -254,7 +262,8 @@ def bisect_doubles(q, value, lo, hi, upper=False):
             # (at first: a bracket) c, with a margin (_SECANT_MARGIN)
             c = np.where(np.isnan(pa), xb - xa, np.abs(xi - pa))
             d = _SECANT_MARGIN * c * np.minimum(c / (hi - lo), 1)
-        ok_i = np.isfinite(xi) & np.isfinite(d) & (slow[active] < _SLOW_CALLS)
+        ok_i = np.isfinite(xi) & np.isfinite(d) & (slow[active] < _SLOW_CALLS) & (calls < _INTERP_CALLS)
+        calls += 1
         xi, d = np.where(ok_i, xi, xm), np.where(ok_i, d, 0.0)
         ki = _order_key(xi)
         k1 = np.where(ok_i, np.minimum(_order_key(xi - d), ki - 1), km)
@@ -269,9 +278,10 @@ def bisect_doubles(q, value, lo, hi, upper=False):
         nva = np.where(r1, vlo[active], np.where(r2, v1, v2))
         nb = np.where(r1, k1, np.where(r2, k2, b))
         nvb = np.where(r1, v1, np.where(r2, v2, vhi[active]))
-        halved = ((nb - na) <= _MIN_SHRINK * (b - a)) | \
-            ((_from_key(nb) - _from_key(na)) <= _MIN_SHRINK * (xb - xa))
-        slow[active] = np.where(halved | ~ok_i, 0, slow[active] + 1)
+        # halved in the doubles' order (in x alone a root next to 0 is approached a factor 2 a
+        # call from 1e308): at most 64 halvings, so the bound below holds
+        halved = (nb - na) <= _MIN_SHRINK * (b - a)
+        slow[active] = np.where(halved, 0, slow[active] + 1)
         prev[active] = np.where(ok_i, xi, pa)
         px[0, active], px[1, active], pv[0, active], pv[1, active] = e1, e2, v1, v2
         klo[active], khi[active], vlo[active], vhi[active] = na, nb, nva, nvb
