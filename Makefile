@@ -35,6 +35,7 @@ bench: $(STAMP)
 	$(BIN)/python docs/record_bench.py benchmarks/bench_coldstart.py
 	$(BIN)/python docs/record_bench.py benchmarks/bench_convolution.py
 	$(BIN)/python docs/record_bench.py benchmarks/bench_precision.py
+	$(BIN)/python benchmarks/bench_classic.py
 	$(BIN)/python docs/record_bench.py benchmarks/bench_readout.py
 	$(BIN)/python benchmarks/bench_residual.py
 	$(BIN)/python benchmarks/bench_sweep.py

@@ -106,6 +106,13 @@ def _end_series(y, a, b, from_left):
     return np.array(out, dtype=LD), min(mpmath.mpf(1), end / (2 * h))
 
 
+#: beyond this fraction of the width from b the mass from b is the mirror closed form
+#: [(1 + y)ψ − 2√y sin ψ − 2√(ab) atan(√(a/b) tan(ψ/2))]/(2πy) for the ratios where the closed
+#: form from a is used (0.17 < y < 34): long-double error ≤ 2e-17 relative there (measured
+#: against 40-digit quadrature for y = 0.17 … 100, w = 1/64 … 1/2; the series: ≤ 1e-19), far
+#: below the step ρ(x)·ulp(x) of the cdf between neighbouring doubles, at a third of the
+#: series' ~70 long-double terms at w = 1/2
+_RIGHT_SERIES_UPTO = mpmath.mpf(1) / 16
 #: the series of _EndMasses is summed with as few terms as the point's w needs: points with
 #: w ≤ upto·2^−k (k = 0 … _SERIES_LEVELS − 1) share the shortest head whose neglected tail
 #: is below _SERIES_TAIL of the sum at that bound
@@ -140,10 +147,14 @@ def _series_mass(coeffs, heads, w):
         m = level == k
         if np.any(m):
             ws = w[m]
-            acc = np.zeros(ws.shape, dtype=LD)
-            for c in coeffs[:max(n, 1)][::-1]:
-                acc = acc * ws + c
-            out[m] = ws * np.sqrt(ws) * acc
+            head = coeffs[:max(n, 1)][::-1]
+            acc = np.full(ws.shape, head[0], dtype=LD)
+            for c in head[1:]:  # in place: no temporaries per term
+                acc *= ws
+                acc += c
+            acc *= ws
+            acc *= np.sqrt(ws)
+            out[m] = acc
     return out
 
 
@@ -153,6 +164,8 @@ class _EndMasses:
 
     - the series of :func:`_end_series` where w ≤ R/2 (from b always: R = 1; from a for
       y ≤ 0.17 or y ≥ 34, where R ≥ 1, or next to a);
+    - from b beyond w = 1/16 where the next form is used from a, its mirror (see
+      ``_RIGHT_SERIES_UPTO``);
     - from a beyond that, the closed form (x = a + (b − a) sin²(θ/2), c = 1 + y, h = 2√y,
       F(θ) = (2/π) ∫_0^θ sin²φ/(c − h cos φ) dφ, √(ab) = |1 − y|):
 
@@ -178,8 +191,13 @@ class _EndMasses:
             else:
                 self.left_series, self.left_upto = None, LD(-1)
             self.right_series, rad = _end_series(y, a, b, False)
-            self.right_upto = to_ld(rad / 2)
-            self.right_heads = _series_heads(self.right_series, rad / 2)
+            # where the closed form from a is used (R < 1 there), its mirror from b is as safe
+            # beyond _RIGHT_SERIES_UPTO and much cheaper than the series' long tail
+            mirror = a > 0 and self.left_upto < to_ld(mpmath.mpf(1) / 2)
+            upto = min(rad / 2, _RIGHT_SERIES_UPTO) if mirror or a == 0 else rad / 2
+            self.right_upto = to_ld(upto)
+            self.right_heads = _series_heads(self.right_series, upto)
+            self.k_right = to_ld(sa / sb)
 
     def left(self, w):
         w = np.asarray(w, dtype=LD)
@@ -197,7 +215,16 @@ class _EndMasses:
 
     def right(self, w):
         w = np.asarray(w, dtype=LD)
-        return _series_mass(self.right_series, self.right_heads, w)
+        out = np.empty(w.shape, dtype=LD)
+        ser = w <= self.right_upto
+        if np.any(ser):
+            out[ser] = _series_mass(self.right_series, self.right_heads, w[ser])
+        if np.any(~ser):
+            # the mirror of the closed form from a: ψ the angle from b
+            ps, sn, t = half_angle(w[~ser])
+            val = (1 + self.y) * ps - 2 * self.sy * sn - 2 * self.sab * np.arctan(self.k_right * t)
+            out[~ser] = val / (2 * PI_LD * self.y)
+        return out
 
 
 class MarchenkoPastur(AlgebraicLaw):

@@ -23,8 +23,11 @@ _NEWTON_EXTRA_DPS = 2
 def _end_mass(w):
     """Mass of the semicircle within the fraction w ≤ 1/2 of the width from an end:
     (θ − sin θ cos θ)/π = (ψ − sin ψ)/(2π) with ψ = 2θ = 4 asin √w (x = −r cos θ), in long
-    double without cancellation (:func:`~freeattn.laws._closed.psi_minus_sin`)."""
-    return psi_minus_sin(4 * np.arcsin(np.sqrt(np.asarray(w, dtype=LD)))) / (2 * PI_LD)
+    double without cancellation (:func:`~freeattn.laws._closed.psi_minus_sin`), with
+    sin ψ = 4 sin(θ/2) cos(θ/2) cos θ = 4 √w √(1 − w) (1 − 2w) algebraic (no long double sine)."""
+    w = np.asarray(w, dtype=LD)
+    s = np.sqrt(w)
+    return psi_minus_sin(4 * np.arcsin(s), 4 * s * np.sqrt(1 - w) * (1 - 2 * w)) / (2 * PI_LD)
 
 
 # closed forms, written once against a precision context (freeattn._context.FLOAT64 / MPMATH)

@@ -241,3 +241,53 @@ def test_quantiles_at_30_digits(name):
             for x, v in ((law.ppf(q, dps=30), law.cdf), (law.isf(q, dps=30), law.sf)):
                 slack = law.pdf(x, dps=30) * abs(x) * eps + q * eps
                 assert abs(v(x, dps=30) - q) <= slack, (q, x)
+
+
+# ---------------------------------------------------------------- route switches (item 6)
+def _switch_fractions(law):
+    """Fractions w of the width from an end where the cdf/sf change route: the nearer-end
+    switch w = 1/2, the semicircle's series/difference switch ψ = 4 asin √w = 1, the MP series'
+    radius bounds and head levels (each from the end it belongs to)."""
+    from freeattn.laws import marchenko_pastur as mpm
+
+    fr = [(0.5, False), (math.sin(0.25) ** 2, False), (math.sin(0.25) ** 2, True)]
+    if isinstance(law, MarchenkoPastur):  # FreePoisson included (a dilation of MP_{1/t})
+        ends = mpm._EndMasses(law._y_mp())
+        for heads, right in ((getattr(ends, "left_heads", None), False), (ends.right_heads, True)):
+            fr += [(float(bound), right) for bound, _ in (heads or [])]
+    return fr
+
+
+@pytest.mark.parametrize("name", sorted(LAWS))
+def test_neighbouring_pairs_random_and_at_route_switches(name):
+    """≥ 10⁴ neighbouring pairs (x, nextafter(x)) per law in one call each, uniform and
+    log-uniform next to either end, plus a window of consecutive doubles around every route
+    switch: cdf never decreases, sf never increases, cdf + sf = 1 to an ulp."""
+    law = LAWS[name][0]()
+    (a, b), = law.support()
+    x, _ = _pairs(law, 8000, 11)
+    win = np.arange(-200, 201)
+    for w, right in _switch_fractions(law):
+        x0 = b - (b - a) * w if right else a + (b - a) * w
+        k = np.float64(x0).view(np.int64) + win
+        x = np.concatenate([x, k.view(np.float64)])
+    x = x[(x > a) & (x < b)]
+    assert x.size >= 10_000
+    xp = np.nextafter(x, np.inf)
+    c, cp, s, sp = law.cdf(x), law.cdf(xp), law.sf(x), law.sf(xp)
+    assert np.all(cp >= c) and np.all(sp <= s)
+    assert np.all(np.abs(c + s - 1) <= np.finfo(float).eps)
+
+
+@pytest.mark.parametrize("name", sorted(LAWS))
+def test_quantile_arrays_are_the_smallest_double(name):
+    """ppf / isf of 4000 random q at once (uniform and log-uniform down to 1e-300, the vectorised
+    root finder's bulk and tails): each the smallest double of its value."""
+    law = LAWS[name][0]()
+    rng = np.random.default_rng(5)
+    q = np.concatenate([rng.random(3000), 10.0 ** rng.uniform(-300, 0, 1000)])
+    lo = 0.0 if law.atoms() else law.support()[0][0]
+    x = law.ppf(q)
+    assert np.all(law.cdf(x) >= q) and np.all((law.cdf(np.nextafter(x, -np.inf)) < q) | (x == lo))
+    xs = law.isf(q)
+    assert np.all(law.sf(xs) <= q) and np.all((law.sf(np.nextafter(xs, -np.inf)) > q) | (xs == lo))
