@@ -243,9 +243,11 @@ def table_coefficients(table, values):
 
 #: a-priori cost of the exact discriminant in the parameters (exact.discriminant_size_bound
 #: × the bits of P's largest coefficient) beyond which :func:`discriminant_near` takes over
-#: for the breakpoints: ~1e4–5e4 for the papers' layer laws (ms), 1.4e7 for a partial K/V law
-#: at a dyadic ρ (0.5 s), 2.8e8 at ρ = 0.6 (a 53-bit binary rational: 20–30 s in FLINT)
-DISCRIMINANT_EXACT_COST = 10**8
+#: for the breakpoints: ~1e4–5e4 for the papers' layer laws (ms), 1.2e5 for the single head,
+#: 1.4e7 for a partial K/V law at a dyadic ρ (0.5 s), 2.8e8 at ρ = 0.6 (a 53-bit binary
+#: rational: 20–30 s in FLINT); the measure can be far off for one transcendental parameter
+#: (the ρ layer's κ: 2.0e6 took 15 s, 7.8e6 86 s), hence the bound at 1e6
+DISCRIMINANT_EXACT_COST = 10**6
 
 
 def discriminant_cost(P):

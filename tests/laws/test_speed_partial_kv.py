@@ -32,6 +32,7 @@ def _same(a, b, digits):
 @pytest.mark.parametrize("dps", [15, 30])
 def test_near_route_gives_the_exact_breakpoints(monkeypatch, make, dps):
     law = make()
+    monkeypatch.setattr(numeric, "DISCRIMINANT_EXACT_COST", float("inf"))  # the exact route
     exact_pts, exact_poles = _breakpoints(law, dps, "exact")
     monkeypatch.setattr(numeric, "DISCRIMINANT_EXACT_COST", 0)
     near_pts, near_poles = _breakpoints(law, dps, "near")
@@ -42,6 +43,7 @@ def test_near_route_gives_the_exact_breakpoints(monkeypatch, make, dps):
 
 def test_a_root_that_is_no_collision_sends_the_law_to_the_exact_route(monkeypatch):
     law = partial_kv_output_law(1.0, 2, 1.0, 1.5, 0.5)
+    monkeypatch.setattr(numeric, "DISCRIMINANT_EXACT_COST", float("inf"))  # the exact route
     exact_pts, _ = _breakpoints(law, 15, "exact")
     real = dm.discriminant_near
 
