@@ -49,3 +49,35 @@ def test_single_head_batch_equals_points():
     # most points take the batch route (the rest fell back and say why)
     assert checked >= 40, res["why"]
     assert set(res["why"]) == set(np.flatnonzero(res["fallback"]))
+
+
+def test_sweep_batch_route_equals_points_route():
+    from freeattn import sweep
+
+    betas, gks = [0.4, 0.9, 1.6], [0.3, 1.0, 3.7]  # γ_K < 1 and > 1: hard edge at 0 or not
+    x = np.linspace(0.01, 8, 40)
+    kw = dict(beta=betas, gamma_k=gks, moments=3, x=x, progress=False)
+    fast = sweep(attention_law, route="batch", **kw)
+    slow = sweep(attention_law, route="points", **kw)
+    assert fast.route == "batch" and slow.route == "points" and slow.fallback is None
+    assert fast.fallback.shape == fast.shape and not fast.fallback.all()
+    for name in ("left_edge", "right_edge"):
+        np.testing.assert_allclose(getattr(fast, name), getattr(slow, name), rtol=AGREE, atol=AGREE)
+    for name in ("intervals", "atoms_count"):
+        assert np.array_equal(getattr(fast, name), getattr(slow, name))
+    np.testing.assert_allclose(fast.moments, slow.moments, rtol=AGREE, atol=0)
+    scale = np.max(slow.pdf, axis=-1, keepdims=True)
+    assert np.all(np.abs(fast.pdf - slow.pdf) <= AGREE * scale)
+
+
+def test_sweep_route_bad_input():
+    from freeattn import sweep
+    from freeattn._validation import ParameterError
+
+    with pytest.raises(ParameterError) as info:
+        sweep(attention_law, beta=[1.0], gamma_k=[1.0], route="fast", progress=False)
+    assert info.value.param == "route"
+    with pytest.raises(ParameterError) as info:
+        sweep(attention_law, beta=[1.0], gamma_k=[1.0], x=[1.0], cdf=True, route="batch",
+              progress=False)
+    assert info.value.param == "route"
