@@ -9,7 +9,9 @@ The grid is the Cartesian product of the keyword axes, in the order given; every
 law ``build(**point)`` (any callable returning a :class:`freeattn.laws.Law`), evaluated exactly
 as one would by hand (``law.support()``, ``law.atoms()``, ``law.moment(k)``, ``law.pdf(x)``,
 :func:`freeattn.readout.ridge_error`, :func:`freeattn.readout.arrival_time`), so a grid equals
-its points built one by one.  Points run in order in this process (``workers=1``), over a pool
+its points built one by one (on the batch route, ``route=``, to ~1e-13: edges, atoms,
+moments and pdf of many points of one algebraic structure evaluated together, each point
+verified and otherwise evaluated by its law, ``LawGrid.fallback``).  Points run in order in this process (``workers=1``), over a pool
 of processes (``workers=N``; the first point is built here first, so that forked workers
 inherit the structure's eliminations), or through Dask when ``scheduler=`` is given.
 """
@@ -33,6 +35,9 @@ __all__ = ["sweep", "LawGrid"]
 
 #: fewest points of one structure that the batch route evaluates together (fewer: one by one)
 _BATCH_MIN_POINTS = 2
+#: fewest grid points for which route="auto" takes the batch route (smaller grids go point by
+#: point, where the grid equals its laws' own values bit for bit)
+_BATCH_AUTO_MIN = 64
 #: scalar quantities per point, in the order of the CSV columns
 SCALARS = ("left_edge", "right_edge", "intervals", "atom_mass", "atoms_count")
 
@@ -514,8 +519,9 @@ def sweep(build, *, moments=4, x=None, cdf=False, ridge=None, arrival_level=None
         share one algebraic structure evaluated together in float64 arrays
         (:func:`freeattn.algebraic.batch.evaluate_laws`: edges, atoms, moments, pdf), each
         point verified and otherwise evaluated by its law (``result.fallback``), in this
-        process; "auto": batch where it applies (no ``cdf``, ``ridge``, ``arrival_level``
-        or ``scheduler``), else points.
+        process, equal to the points route to ~1e-13 (relative); "auto": batch where it
+        applies (no ``cdf``, ``ridge``, ``arrival_level`` or ``scheduler``) and the grid
+        has at least 64 points, else points.
     **grid : sequences of numbers
         The axes: parameter name of ``build`` → values (at least one axis).
 
@@ -562,7 +568,8 @@ def sweep(build, *, moments=4, x=None, cdf=False, ridge=None, arrival_level=None
     if route == "batch" and not batchable:
         raise ParameterError("route", "route='batch' evaluates edges, atoms, moments and the pdf "
                                       "only: not with cdf=True, ridge, arrival_level or scheduler")
-    use_batch = batchable and route in ("auto", "batch")
+    n_points = math.prod(len(v) for v in axes.values())
+    use_batch = batchable and (route == "batch" or (route == "auto" and n_points >= _BATCH_AUTO_MIN))
     if workers > 1 and scheduler is None:
         _check_picklable(build)  # the same bad-input error whichever route runs
     names = list(axes)

@@ -35,13 +35,15 @@ from .polynomial import G, parameter_order, substitute_polynomial, z
 
 __all__ = ["BatchStructure", "evaluate_laws", "BATCH_MASS_TOL"]
 
-#: the cheap mass check (atoms + each support interval by tanh-sinh quadrature, step
-#: _TS_STEP up to |t| = _TS_END: 49 nodes, exact to ~1e-9 for the algebraic end singularities
-#: of these densities, x^(-1/2) at a hard edge included) must give 1 to this, else the point
-#: falls back: it detects a missed or spurious component, not rounding
+#: the cheap mass check (atoms + each support interval's mass as the contour integral of G
+#: on an ellipse about it, trapezoid on _CONTOUR_NODES + 1 nodes of its upper half:
+#: geometric convergence away from the axis, where the density's end singularities and
+#: near-singularities do not slow it) must give 1 to this, else the point falls back: it
+#: detects a missed or spurious component, not rounding
 BATCH_MASS_TOL = 1e-6
-_TS_STEP = 0.125
-_TS_END = 3.0
+_CONTOUR_NODES = 64
+#: the largest crowding κ of the contour's nodes at its axis crossings
+_CONTOUR_CROWD = 0.98
 #: ladder step control (as NumericPolynomial.track): the largest step in ln h, the corrector
 #: within _BEND × the predicted move (+ _SLACK × |G|) and within _UNIQUE × the bound on the
 #: distance to the other roots
@@ -151,24 +153,32 @@ def _accept(gn, pred, g, sep):
     return np.isfinite(gn) & (d <= _UNIQUE * sep) & (d <= _BEND * move + _SLACK * np.abs(g))
 
 
-def ladder(cf, x, scale):
+def ladder(cf, x, scale, y=None):
     """The Stieltjes branch G(x + i0) at pairs (coefficient table cf[i], real x[i]).
 
     From x + iH, H = 8 (scale + |x| + 1), where G ~ 1/z, down geometric heights with Newton
     steps on P from the linear predictor; every rung (and the final jump onto the axis,
     tried at each rung) is accepted only where the corrector is small against the predicted
     move and against the bound on the other roots' distance (:func:`_separation`), and the
-    rung's value obeys the Nevanlinna conditions.  Returns (G on the axis, ok)."""
+    rung's value obeys the Nevanlinna conditions.  ``y`` (≥ 0 per pair, default 0): the
+    height of the target x + iy.  Returns (G at the targets, ok)."""
     M = x.size
+    y = np.zeros(M) if y is None else np.asarray(y, float)
     g_out = np.full(M, np.nan + 0j)
     ok_out = np.zeros(M, bool)
     for s in range(0, M, _BLOCK):
         sl = slice(s, min(M, s + _BLOCK))
-        g_out[sl], ok_out[sl] = _ladder_block(cf[sl], x[sl], scale[sl])
+        g_out[sl], ok_out[sl] = _ladder_block(cf[sl], x[sl], scale[sl], y[sl])
     return g_out, ok_out
 
 
-def _ladder_block(cf, x, scale):
+def _nevanlinna(gs, hn):
+    inv = 1.0 / gs
+    return ((gs.imag < 0) & (inv.imag >= hn * (1 - _NEVANLINNA_SLACK))
+            & (np.abs(gs) * hn <= 1 + _NEVANLINNA_SLACK))
+
+
+def _ladder_block(cf, x, scale, y):
     M = x.size
     H = 8.0 * (scale + np.abs(x) + 1.0)
     z0 = x + 1j * H
@@ -177,11 +187,13 @@ def _ladder_block(cf, x, scale):
         g, ok = _newton(ck0, 1.0 / z0)
     t = np.log(H)
     t_min = np.log(_MIN_HEIGHT * (scale + np.abs(x) + 1.0))
+    with np.errstate(divide="ignore"):
+        t_floor = np.maximum(t_min, np.log(y))
     dt = np.full(M, _MAX_DT)
     done = np.zeros(M, bool)
     out = np.full(M, np.nan + 0j)
-    xr = x.astype(complex)
-    ck_axis, _ = _horner_z(cf, xr)
+    zt = x + 1j * y
+    ck_axis, _ = _horner_z(cf, zt)
     active = ok.copy()
     while np.any(active):
         ia = np.flatnonzero(active)
@@ -192,18 +204,20 @@ def _ladder_block(cf, x, scale):
             _, pg, pz = _horner_g(ckc, g[ia], dckc)
             dg = -pz / pg
             # the jump onto the axis
-            pred = g[ia] - 1j * h * dg
+            pred = g[ia] + dg * (zt[ia] - zc)
             pred = np.where(np.isfinite(pred), pred, g[ia])
             gn, conv = _newton(ck_axis[ia], pred)
             sep = _separation(ck_axis[ia], gn)
-            jump = conv & _accept(gn, pred, g[ia], sep) & (gn.imag <= _SLACK * np.abs(gn))
+            yt = y[ia]
+            sign = np.where(yt > 0, _nevanlinna(gn, yt), gn.imag <= _SLACK * np.abs(gn))
+            jump = conv & _accept(gn, pred, g[ia], sep) & sign
         jd = ia[jump]
         out[jd] = gn[jump]
         done[jd] = True
         rest = ~jump
         ib = ia[rest]
         if ib.size:
-            tn = np.maximum(t[ib] + dt[ib], t_min[ib])
+            tn = np.maximum(t[ib] + dt[ib], t_floor[ib])
             hn = np.exp(tn)
             zn = x[ib] + 1j * hn
             with np.errstate(all="ignore"):
@@ -212,9 +226,7 @@ def _ladder_block(cf, x, scale):
                 pred = np.where(np.isfinite(pred), pred, g[ib])
                 gs, conv = _newton(ckn, pred)
                 sep = _separation(ckn, gs)
-                inv = 1.0 / gs
-                nev = ((gs.imag < 0) & (inv.imag >= hn * (1 - _NEVANLINNA_SLACK))
-                       & (np.abs(gs) * hn <= 1 + _NEVANLINNA_SLACK))
+                nev = _nevanlinna(gs, hn)
                 acc = conv & _accept(gs, pred, g[ib], sep) & nev
             ja = ib[acc]
             g[ja] = gs[acc]
@@ -222,7 +234,7 @@ def _ladder_block(cf, x, scale):
             dt[ja] = np.maximum(dt[ja] * 1.5, _MAX_DT)
             jr = ib[~acc]
             dt[jr] *= 0.5
-            bottom = ja[t[ja] <= t_min[ja]]
+            bottom = ja[(t[ja] <= t_min[ja]) & (y[ja] == 0)]
             ok[jr[np.abs(dt[jr]) < _MIN_DT]] = False
             ok[bottom] = False
         active = ok & ~done
@@ -371,18 +383,37 @@ class BatchStructure:
                         out.append((a, b))
             support[i] = out
         # the mass check and the pdf on x: one ladder call
-        ts_u, ts_w = _tanh_sinh()
+        sn = np.linspace(0.0, 1.0, _CONTOUR_NODES + 1)
+        ends = np.full(sn.size, 1.0 / _CONTOUR_NODES)
+        ends[[0, -1]] *= 0.5
         xg = None if x is None else np.asarray(x, float)
-        pid, xs, wq = [], [], []
+        pid, xs, ys, wq = [], [], [], []
+        outside = [list(at) if at is not None else [] for at in atoms]
         for i in range(N):
             if fall[i]:
                 continue
+            bp = bps[i]
             for a, b in support[i]:
-                # nodes from each end by its distance (1 ∓ u: no cancellation next to an end)
-                xm = np.where(ts_u[0] < 0, a + 0.5 * (b - a) * ts_u[1], b - 0.5 * (b - a) * ts_u[1])
-                pid.append(np.full(xm.size, i))
-                xs.append(xm)
-                wq.append(0.5 * (b - a) * ts_w)
+                # an ellipse about [a, b] crossing the axis halfway to the next breakpoints
+                # (in gaps): (1/π) ∫_0^π Im(G(z) z′) dθ is the mass inside (G(z̄) = conj G(z))
+                lo = [v for v in bp if v < a]
+                hi = [v for v in bp if v > b]
+                L = a - 0.5 * ((a - lo[-1]) if lo else (b - a))
+                R = b + 0.5 * ((hi[0] - b) if hi else (b - a))
+                c, A = 0.5 * (L + R), 0.5 * (R - L)
+                # nodes crowded at the axis crossings, a distance δ from the nearest
+                # breakpoint: θ = π(s − κ sin(2πs)/(2π)) spaces them ~πA(1 − κ)/n there
+                kappa = min(_CONTOUR_CROWD, max(0.0, 1.0 - _CONTOUR_NODES * min(a - L, R - b)
+                                                / (2 * math.pi * A)))
+                th = math.pi * (sn - kappa / (2 * math.pi) * np.sin(2 * math.pi * sn))
+                wt = ends * math.pi * (1 - kappa * np.cos(2 * math.pi * sn))
+                zz = c + A * np.cos(th) + 1j * A * np.sin(th)
+                dz = -A * np.sin(th) + 1j * A * np.cos(th)
+                pid.append(np.full(th.size, i))
+                xs.append(zz.real)
+                ys.append(np.where((sn == 0) | (sn == 1), 0.0, np.abs(zz.imag)))
+                wq.append(wt * dz)
+                outside[i] = [(u, m) for u, m in outside[i] if not L < u < R]
             if xg is not None:
                 inside = np.zeros(xg.size, bool)
                 for a, b in support[i]:
@@ -393,12 +424,14 @@ class BatchStructure:
                     why[i] = "an x sits on a breakpoint inside the support"
                 pid.append(np.full(int(inside.sum()), i))
                 xs.append(xg[inside])
-                wq.append(np.full(int(inside.sum()), np.nan))  # pdf pairs: no weight
+                ys.append(np.zeros(int(inside.sum())))
+                wq.append(np.full(int(inside.sum()), np.nan + 0j))  # pdf pairs: no weight
         if pid:
-            pid, xs, wq = np.concatenate(pid), np.concatenate(xs), np.concatenate(wq)
+            pid, xs, ys, wq = (np.concatenate(pid), np.concatenate(xs), np.concatenate(ys),
+                               np.concatenate(wq))
         else:
-            pid, xs, wq = np.zeros(0, int), np.zeros(0), np.zeros(0)
-        g, ok = ladder(cf[pid], xs, scale[pid])
+            pid, xs, ys, wq = np.zeros(0, int), np.zeros(0), np.zeros(0), np.zeros(0, complex)
+        g, ok = ladder(cf[pid], xs, scale[pid], ys)
         dens = np.maximum(-g.imag / math.pi, 0.0)
         bad = np.zeros(N, bool)
         np.logical_or.at(bad, pid, ~ok)
@@ -407,7 +440,7 @@ class BatchStructure:
             why[int(i)] = "ladder failed on a node or an x"
         isq = ~np.isnan(wq)
         mass = np.zeros(N)
-        np.add.at(mass, pid[isq], np.where(ok[isq], dens[isq] * wq[isq], 0.0))
+        np.add.at(mass, pid[isq], np.where(ok[isq], (g[isq] * wq[isq]).imag / math.pi, 0.0))
         pdf = None
         if xg is not None:
             pdf = np.zeros((N, xg.size))
@@ -422,7 +455,7 @@ class BatchStructure:
         for i in range(N):
             if fall[i]:
                 continue
-            total = mass[i] + math.fsum(m for _, m in atoms[i])
+            total = mass[i] + math.fsum(m for _, m in outside[i])
             if not abs(total - 1.0) <= BATCH_MASS_TOL:
                 fall[i] = True
                 why[i] = f"mass check: atoms and support carry {total!r}"
@@ -639,15 +672,6 @@ class BatchStructure:
         out = np.stack(m[1:], axis=1)
         out[bad] = np.nan
         return out
-
-
-def _tanh_sinh():
-    """Tanh-sinh nodes on (−1, 1): (sign of u, 1 − |u|) and weights."""
-    t = np.arange(-_TS_END, _TS_END + _TS_STEP / 2, _TS_STEP)
-    y = 0.5 * math.pi * np.sinh(t)
-    one_minus = 2.0 / (np.exp(2.0 * np.abs(y)) + 1.0)
-    w = _TS_STEP * 0.5 * math.pi * np.cosh(t) / np.cosh(y) ** 2
-    return (np.sign(t), one_minus), w
 
 
 def _polish_rows(c, r):

@@ -47,7 +47,7 @@ def test_single_head_batch_equals_points():
     res = evaluate_laws(laws, x=x, moments=4)
     checked = _compare([attention_law(b, g) for b, g in pts], res, x, 4)
     # most points take the batch route (the rest fell back and say why)
-    assert checked >= 40, res["why"]
+    assert checked >= 55, res["why"]
     assert set(res["why"]) == set(np.flatnonzero(res["fallback"]))
 
 
