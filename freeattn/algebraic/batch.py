@@ -115,15 +115,21 @@ def _horner_g(ck, g, dck=None):
 
 
 def _newton(ck, g, steps=_NEWTON_STEPS):
-    """Newton on P(·, z) from g (coefficients ck): (root, converged)."""
+    """Newton on P(·, z) from g (coefficients ck): (root, converged); each step only on the
+    pairs not yet converged."""
+    g = g.copy()
     conv = np.zeros(g.shape, bool)
+    idx = np.arange(g.size)
     for _ in range(steps):
-        p, pg, _ = _horner_g(ck, g)
+        p, pg, _ = _horner_g(ck[idx], g[idx])
         with np.errstate(divide="ignore", invalid="ignore"):
             step = np.where(pg != 0, p / np.where(pg != 0, pg, 1), np.inf)
-        g = np.where(conv, g, g - step)
-        conv |= np.abs(step) <= _NEWTON_RTOL * np.abs(g) + TINY
-        if conv.all():
+            gi = g[idx] - step
+        g[idx] = gi
+        c = np.abs(step) <= _NEWTON_RTOL * np.abs(gi) + TINY
+        conv[idx[c]] = True
+        idx = idx[~c]
+        if not idx.size:
             break
     return g, conv & np.isfinite(g)
 
