@@ -81,3 +81,24 @@ def test_sweep_route_bad_input():
         sweep(attention_law, beta=[1.0], gamma_k=[1.0], x=[1.0], cdf=True, route="batch",
               progress=False)
     assert info.value.param == "route"
+
+
+def _bert_layer(beta, heads):
+    from freeattn import MHAConfig
+
+    return MHAConfig.preset("bert-base", beta=beta, heads=heads, kv_heads=heads).law()
+
+
+def test_layer_structure_falls_back_whole():
+    """The full layer over (β, h): its discriminant with the varying parameters symbolic is
+    beyond DISCRIMINANT_SIZE_LIMIT, so every point goes by its own law (mask all True), equal
+    to the points route."""
+    from freeattn import sweep
+
+    kw = dict(beta=[0.7, 1.2], heads=[2, 12], moments=2, x=np.linspace(0.01, 20, 11),
+              progress=False)
+    fast = sweep(_bert_layer, route="batch", **kw)
+    slow = sweep(_bert_layer, route="points", **kw)
+    assert fast.fallback.all()
+    for name in ("left_edge", "right_edge", "moments", "pdf", "atom_mass"):
+        assert np.array_equal(getattr(fast, name), getattr(slow, name)), name
