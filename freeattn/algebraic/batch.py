@@ -52,6 +52,9 @@ _BEND = 0.25
 _SLACK = 1e-12
 _UNIQUE = 0.25
 _MIN_DT = 1e-9
+#: the jump onto the target is tried from heights within this × the target's distance to the
+#: nearest breakpoint
+_JUMP_REACH = 2.0
 _NEWTON_STEPS = 8
 #: relative size of a converged Newton step
 _NEWTON_RTOL = 1e-13
@@ -159,7 +162,7 @@ def _accept(gn, pred, g, sep):
     return np.isfinite(gn) & (d <= _UNIQUE * sep) & (d <= _BEND * move + _SLACK * np.abs(g))
 
 
-def ladder(cf, x, scale, y=None):
+def ladder(cf, x, scale, y=None, near=None):
     """The Stieltjes branch G(x + i0) at pairs (coefficient table cf[i], real x[i]).
 
     From x + iH, H = 8 (scale + |x| + 1), where G ~ 1/z, down geometric heights with Newton
@@ -167,14 +170,17 @@ def ladder(cf, x, scale, y=None):
     tried at each rung) is accepted only where the corrector is small against the predicted
     move and against the bound on the other roots' distance (:func:`_separation`), and the
     rung's value obeys the Nevanlinna conditions.  ``y`` (≥ 0 per pair, default 0): the
-    height of the target x + iy.  Returns (G at the targets, ok)."""
+    height of the target x + iy; ``near`` (per pair, default ∞): its distance to the
+    nearest breakpoint, within a multiple of which the jump is tried.  Returns (G at the
+    targets, ok)."""
     M = x.size
     y = np.zeros(M) if y is None else np.asarray(y, float)
+    near = np.full(M, np.inf) if near is None else np.asarray(near, float)
     g_out = np.full(M, np.nan + 0j)
     ok_out = np.zeros(M, bool)
     for s in range(0, M, _BLOCK):
         sl = slice(s, min(M, s + _BLOCK))
-        g_out[sl], ok_out[sl] = _ladder_block(cf[sl], x[sl], scale[sl], y[sl])
+        g_out[sl], ok_out[sl] = _ladder_block(cf[sl], x[sl], scale[sl], y[sl], near[sl])
     return g_out, ok_out
 
 
@@ -184,7 +190,7 @@ def _nevanlinna(gs, hn):
             & (np.abs(gs) * hn <= 1 + _NEVANLINNA_SLACK))
 
 
-def _ladder_block(cf, x, scale, y):
+def _ladder_block(cf, x, scale, y, near):
     M = x.size
     H = 8.0 * (scale + np.abs(x) + 1.0)
     z0 = x + 1j * H
@@ -209,14 +215,20 @@ def _ladder_block(cf, x, scale, y):
             ckc, dckc = _horner_z(cf[ia], zc)
             _, pg, pz = _horner_g(ckc, g[ia], dckc)
             dg = -pz / pg
-            # the jump onto the axis
-            pred = g[ia] + dg * (zt[ia] - zc)
-            pred = np.where(np.isfinite(pred), pred, g[ia])
-            gn, conv = _newton(ck_axis[ia], pred)
-            sep = _separation(ck_axis[ia], gn)
-            yt = y[ia]
+            # the jump onto the target, tried only within reach of it (a longer jump's
+            # linear predictor misses by more than the bend allows: wasted Newton work)
+            jump = np.zeros(ia.size, bool)
+            tr = np.flatnonzero(h - y[ia] <= _JUMP_REACH * near[ia])
+            pred = g[ia[tr]] + dg[tr] * (zt[ia[tr]] - zc[tr])
+            pred = np.where(np.isfinite(pred), pred, g[ia[tr]])
+            gn, conv = _newton(ck_axis[ia[tr]], pred)
+            sep = _separation(ck_axis[ia[tr]], gn)
+            yt = y[ia[tr]]
             sign = np.where(yt > 0, _nevanlinna(gn, yt), gn.imag <= _SLACK * np.abs(gn))
-            jump = conv & _accept(gn, pred, g[ia], sep) & sign
+            jump[tr] = conv & _accept(gn, pred, g[ia[tr]], sep) & sign
+            gfull = np.full(ia.size, np.nan + 0j)
+            gfull[tr] = gn
+            gn = gfull
         jd = ia[jump]
         out[jd] = gn[jump]
         done[jd] = True
@@ -344,7 +356,7 @@ class BatchStructure:
                 xs.append(m)
                 slot.append(k)
         pid, xs = np.array(pid, int), np.array(xs, float)
-        g, ok = ladder(cf[pid], xs, scale[pid])
+        g, ok = ladder(cf[pid], xs, scale[pid], near=_nearest(xs, pid, bps))
         flags = [[] for _ in range(N)]
         for i, xv, gv, okv in zip(pid, xs, g, ok):
             if fall[i]:
@@ -437,7 +449,7 @@ class BatchStructure:
                                np.concatenate(wq))
         else:
             pid, xs, ys, wq = np.zeros(0, int), np.zeros(0), np.zeros(0), np.zeros(0, complex)
-        g, ok = ladder(cf[pid], xs, scale[pid], ys)
+        g, ok = ladder(cf[pid], xs, scale[pid], ys, near=_nearest(xs + 1j * ys, pid, bps))
         dens = np.maximum(-g.imag / math.pi, 0.0)
         bad = np.zeros(N, bool)
         np.logical_or.at(bad, pid, ~ok)
@@ -678,6 +690,19 @@ class BatchStructure:
         out = np.stack(m[1:], axis=1)
         out[bad] = np.nan
         return out
+
+
+def _nearest(zs, pid, bps):
+    """Per pair, the distance from its target zs to its point's nearest breakpoint."""
+    out = np.full(len(pid), np.inf)
+    order = np.argsort(pid, kind="stable")
+    ps = pid[order]
+    starts = np.searchsorted(ps, np.arange(len(bps) + 1))
+    for i in np.unique(ps):
+        sel = order[starts[i]:starts[i + 1]]
+        if bps[i]:
+            out[sel] = np.min(np.abs(zs[sel][:, None] - np.asarray(bps[i])[None, :]), axis=1)
+    return out
 
 
 def _polish_rows(c, r):
