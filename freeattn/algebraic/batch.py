@@ -45,6 +45,9 @@ BATCH_MASS_TOL = 1e-6
 _CONTOUR_NODES = 64
 #: the largest crowding κ of the contour's nodes at its axis crossings
 _CONTOUR_CROWD = 0.98
+#: an ellipse whose crossings are too close to a breakpoint for _CONTOUR_NODES at the
+#: largest crowding gets more nodes (spacing there ~ the distance), up to this many
+_CONTOUR_MAX_NODES = 1024
 #: ladder step control (as NumericPolynomial.track): the largest step in ln h, the corrector
 #: within _BEND × the predicted move (+ _SLACK × |G|) and within _UNIQUE × the bound on the
 #: distance to the other roots
@@ -423,9 +426,6 @@ class BatchStructure:
                         out.append((a, b))
             support[i] = out
         # the mass check and the pdf on x: one ladder call
-        sn = np.linspace(0.0, 1.0, _CONTOUR_NODES + 1)
-        ends = np.full(sn.size, 1.0 / _CONTOUR_NODES)
-        ends[[0, -1]] *= 0.5
         xg = None if x is None else np.asarray(x, float)
         pid, xs, ys, wq = [], [], [], []
         outside = [list(at) if at is not None else [] for at in atoms]
@@ -442,9 +442,17 @@ class BatchStructure:
                 R = b + 0.5 * ((hi[0] - b) if hi else (b - a))
                 c, A = 0.5 * (L + R), 0.5 * (R - L)
                 # nodes crowded at the axis crossings, a distance δ from the nearest
-                # breakpoint: θ = π(s − κ sin(2πs)/(2π)) spaces them ~πA(1 − κ)/n there
-                kappa = min(_CONTOUR_CROWD, max(0.0, 1.0 - _CONTOUR_NODES * min(a - L, R - b)
-                                                / (2 * math.pi * A)))
+                # breakpoint: θ = π(s − κ sin(2πs)/(2π)) spaces them ~πA(1 − κ)/n there;
+                # where κ ≤ _CONTOUR_CROWD cannot bring that down to δ, more nodes n
+                delta = min(a - L, R - b)
+                n = _CONTOUR_NODES
+                if delta > 0:
+                    need = (1.0 - _CONTOUR_CROWD) * 2 * math.pi * A / delta
+                    n = int(min(_CONTOUR_MAX_NODES, max(n, math.ceil(need))))
+                sn = np.linspace(0.0, 1.0, n + 1)
+                ends = np.full(sn.size, 1.0 / n)
+                ends[[0, -1]] *= 0.5
+                kappa = min(_CONTOUR_CROWD, max(0.0, 1.0 - n * delta / (2 * math.pi * A)))
                 th = math.pi * (sn - kappa / (2 * math.pi) * np.sin(2 * math.pi * sn))
                 wt = ends * math.pi * (1 - kappa * np.cos(2 * math.pi * sn))
                 zz = c + A * np.cos(th) + 1j * A * np.sin(th)
