@@ -26,6 +26,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from scipy.linalg import eigvals
 
 from .._context import FLOAT_EPS, TINY, to_mp
 from .discriminant import discriminant_tables
@@ -44,6 +45,9 @@ BATCH_MASS_TOL = 1e-6
 _CONTOUR_NODES = 64
 #: the largest crowding κ of the contour's nodes at its axis crossings
 _CONTOUR_CROWD = 0.98
+#: an ellipse whose crossings are too close to a breakpoint for _CONTOUR_NODES at the
+#: largest crowding gets more nodes (spacing there ~ the distance), up to this many
+_CONTOUR_MAX_NODES = 1024
 #: ladder step control (as NumericPolynomial.track): the largest step in ln h, the corrector
 #: within _BEND × the predicted move (+ _SLACK × |G|) and within _UNIQUE × the bound on the
 #: distance to the other roots
@@ -69,6 +73,8 @@ _REAL_ROOT = 1e-7
 _SAME_POINT = 1e-12
 #: two breakpoints closer than this × (1 + scale) collide (ambiguous: fall back)
 _COLLIDE = 1e-9
+#: eigenvalues of the Sylvester pencil closer than this × (1 + scale) are one (multiple) root
+_PENCIL_MERGE = 1e-9
 #: an interval is support where −Im G ≥ _SUPPORT × |G| at its midpoint, a gap where it is
 #: ≤ _GAP × |G|; in between the point falls back
 _SUPPORT = 1e-8
@@ -271,9 +277,14 @@ class BatchStructure:
         Parameter symbol → exact rational value shared by every point (substituted).
     template_values : dict
         Exact values of the remaining parameters at one point (to build the term table).
+    pencil : bool
+        When the symbolic discriminant is too large (:func:`discriminant_tables` raises),
+        find each point's breakpoints from its Sylvester pencil (:meth:`_pencil_roots`)
+        instead of raising (default False: on the full layer most points still fall back
+        and the ladder costs more than the points route; see docs/howto-sweep.md).
     """
 
-    def __init__(self, P, fixed, template_values):
+    def __init__(self, P, fixed, template_values, pencil=False):
         self.P = substitute_polynomial(P, fixed) if fixed else P
         self.params = sorted(free_symbols(self.P) - {G, z}, key=parameter_order)
         num = NumericPolynomial(self.P, {s: template_values[s] for s in self.params})
@@ -287,7 +298,16 @@ class BatchStructure:
         self._scatter = np.zeros((coef.size, (self.deg + 1) * (self.deg_z + 1)))
         self._scatter[np.arange(coef.size), kk * (self.deg_z + 1) + jj] = coef
         self.factors = []
-        for table, kind in discriminant_tables(self.P):
+        try:
+            tables = discriminant_tables(self.P)
+        except ValueError:
+            if not pencil:
+                raise
+            # the symbolic discriminant is too large (the full layer (C.15) with β, h
+            # symbolic): breakpoints per point from P's float64 coefficients instead
+            # (:meth:`_pencil_roots`)
+            tables, self.factors = [], None
+        for table, kind in tables:
             idx = [self.params.index(s) for s in table.symbols]
             rows = []
             for row in table.terms:
@@ -308,6 +328,11 @@ class BatchStructure:
     def factor_coefficients(self, V):
         """Per factor: (coefficients of z^0..z^d, shape (N, d + 1), kind)."""
         out = []
+        if self.factors is None:
+            # only the leading coefficient in G (poles); the discriminant's roots come
+            # from :meth:`_pencil_roots`
+            lead = self.coefficient_tables(V)[:, 0, ::-1]
+            return [(lead, "lead")]
         for rows, kind in self.factors:
             cols = []
             for e, c in rows:
@@ -401,9 +426,6 @@ class BatchStructure:
                         out.append((a, b))
             support[i] = out
         # the mass check and the pdf on x: one ladder call
-        sn = np.linspace(0.0, 1.0, _CONTOUR_NODES + 1)
-        ends = np.full(sn.size, 1.0 / _CONTOUR_NODES)
-        ends[[0, -1]] *= 0.5
         xg = None if x is None else np.asarray(x, float)
         pid, xs, ys, wq = [], [], [], []
         outside = [list(at) if at is not None else [] for at in atoms]
@@ -420,9 +442,17 @@ class BatchStructure:
                 R = b + 0.5 * ((hi[0] - b) if hi else (b - a))
                 c, A = 0.5 * (L + R), 0.5 * (R - L)
                 # nodes crowded at the axis crossings, a distance δ from the nearest
-                # breakpoint: θ = π(s − κ sin(2πs)/(2π)) spaces them ~πA(1 − κ)/n there
-                kappa = min(_CONTOUR_CROWD, max(0.0, 1.0 - _CONTOUR_NODES * min(a - L, R - b)
-                                                / (2 * math.pi * A)))
+                # breakpoint: θ = π(s − κ sin(2πs)/(2π)) spaces them ~πA(1 − κ)/n there;
+                # where κ ≤ _CONTOUR_CROWD cannot bring that down to δ, more nodes n
+                delta = min(a - L, R - b)
+                n = _CONTOUR_NODES
+                if delta > 0:
+                    need = (1.0 - _CONTOUR_CROWD) * 2 * math.pi * A / delta
+                    n = int(min(_CONTOUR_MAX_NODES, max(n, math.ceil(need))))
+                sn = np.linspace(0.0, 1.0, n + 1)
+                ends = np.full(sn.size, 1.0 / n)
+                ends[[0, -1]] *= 0.5
+                kappa = min(_CONTOUR_CROWD, max(0.0, 1.0 - n * delta / (2 * math.pi * A)))
                 th = math.pi * (sn - kappa / (2 * math.pi) * np.sin(2 * math.pi * sn))
                 wt = ends * math.pi * (1 - kappa * np.cos(2 * math.pi * sn))
                 zz = c + A * np.cos(th) + 1j * A * np.sin(th)
@@ -513,6 +543,8 @@ class BatchStructure:
                 vals = _polish_rows(c[ri][:, ::-1], r[ri, rk].real)
                 for i, v in zip(rows[ri], vals):
                     found.append((int(i), float(v), kind == "lead"))
+        if self.factors is None:
+            found += [(i, v, False) for i, v in self._pencil_roots(cf, fall)]
         for i, v, lead in found:
             bps[i].append(v)
             if lead:
@@ -552,6 +584,46 @@ class BatchStructure:
                 fall[i] = True
                 why[i] = "edge polish reordered the breakpoints"
         return bps, poles
+
+    def _pencil_roots(self, cf, fall):
+        """Per point, the real z at which P(·, z) and ∂_G P(·, z) share a root: the finite
+        real eigenvalues of the Sylvester pencil S(z) = Σ_j z^j S_j (det S = Res_G(P, ∂_G P),
+        the discriminant times the leading coefficient), linearised as a block companion
+        pencil (scipy.linalg.eigvals, QZ).  Eigenvalues of the pencil are far better
+        conditioned than the roots of the expanded resultant's float64 coefficients.
+        Real roots are polished afterwards as edges (:meth:`_polish_edges`)."""
+        D, m = self.deg, self.deg_z
+        n = 2 * D - 1
+        out = []
+        for i in np.flatnonzero(~fall):
+            c = cf[i][::-1, ::-1]  # c[k, j]: coefficient of G^k z^j
+            dc = c[1:] * np.arange(1, D + 1)[:, None]
+            S = np.zeros((m + 1, n, n))
+            for r in range(D - 1):  # rows of P (degree D), G^D first
+                S[:, r, r:r + D + 1] = c[::-1].T
+            for r in range(D):  # rows of ∂_G P (degree D - 1)
+                S[:, D - 1 + r, r:r + D] = dc[::-1].T
+            top = m
+            while top > 0 and not np.any(S[top]):
+                top -= 1
+            if top == 0:
+                continue
+            A = np.zeros((top * n, top * n))
+            B = np.eye(top * n)
+            A[:-n, n:] = np.eye((top - 1) * n)
+            A[-n:, :] = -np.concatenate(S[:top], axis=1)
+            B[-n:, -n:] = S[top]
+            with np.errstate(all="ignore"):
+                r = eigvals(A, B)
+            ok = np.isfinite(r) & (np.abs(r.imag) <= _REAL_ROOT * (1 + np.abs(r)))
+            real = np.sort(r[ok].real)
+            if not real.size:
+                continue
+            # a multiple root of the resultant (z = 0 of the layer, many-fold) comes back
+            # as a cluster of eigenvalues: one breakpoint, the cluster's median
+            cut = np.flatnonzero(np.diff(real) > _PENCIL_MERGE * (1 + np.max(np.abs(real))))
+            out += [(int(i), float(np.median(g))) for g in np.split(real, cut + 1)]
+        return out
 
     def _polish_edges(self, cf, x0):
         """Breakpoints at which P(·, x0) has a real double root: Newton on P = ∂_G P = 0 in
@@ -727,13 +799,14 @@ def _exact_values(law):
     return syms, [law.values[s] for s in syms]
 
 
-def evaluate_laws(laws, x=None, moments=4):
+def evaluate_laws(laws, x=None, moments=4, pencil=False):
     """:meth:`BatchStructure.evaluate` for ``laws``, AlgebraicLaws of one structure (equal
     :func:`~freeattn.algebraic.numeric.structure_key`): the parameters whose exact value is
     one rational at every point are substituted, the others are the batch's columns.
 
     Raises ValueError when the structure has no rational term table or discriminant tables
-    (then the caller evaluates the laws one by one)."""
+    (then the caller evaluates the laws one by one); ``pencil=True``: breakpoints from each
+    point's Sylvester pencil when the discriminant tables are too large (BatchStructure)."""
     syms0, vals0 = _exact_values(laws[0])
     rows = [_exact_values(law)[1] for law in laws]
     if any(len(r) != len(syms0) for r in rows):
@@ -741,7 +814,8 @@ def evaluate_laws(laws, x=None, moments=4):
     fixed = {s: v for k, (s, v) in enumerate(zip(syms0, vals0))
              if getattr(v, "is_Rational", False) and all(r[k] == v for r in rows)}
     keep = [k for k, s in enumerate(syms0) if s not in fixed]
-    st = BatchStructure(laws[0]._factor, fixed, {syms0[k]: vals0[k] for k in keep})
+    st = BatchStructure(laws[0]._factor, fixed, {syms0[k]: vals0[k] for k in keep},
+                        pencil=pencil)
     if [syms0[k] for k in keep] != st.params:
         raise ValueError("the substituted structure lost a parameter")
     V = np.array([[float(to_mp(r[k])) for k in keep] for r in rows]).reshape(len(laws), len(keep))

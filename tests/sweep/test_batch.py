@@ -102,3 +102,19 @@ def test_layer_structure_falls_back_whole():
     assert fast.fallback.all()
     for name in ("left_edge", "right_edge", "moments", "pdf", "atom_mass"):
         assert np.array_equal(getattr(fast, name), getattr(slow, name)), name
+
+
+def test_layer_pencil_breakpoints_equal_points():
+    """pencil=True: the full layer's breakpoints per point from its Sylvester pencil in
+    float64 (the symbolic discriminant is too large).  At 20 random bert-base (β, h) points,
+    every point the batch verifies agrees with its law to AGREE; the others fall back and
+    say why (on the layer most still do: ladder / mass check, see docs/howto-sweep.md)."""
+    rng = np.random.default_rng(3)
+    pts = [(float(b), int(h)) for b, h in
+           zip(rng.uniform(0.5, 1.5, 20), rng.choice([1, 2, 3, 4, 6, 8, 12], 20))]
+    x = np.linspace(0.01, 20, 50)
+    with pytest.raises(ValueError):
+        evaluate_laws([_bert_layer(b, h) for b, h in pts[:2]], x=x, moments=2)
+    res = evaluate_laws([_bert_layer(b, h) for b, h in pts], x=x, moments=2, pencil=True)
+    assert set(res["why"]) == set(np.flatnonzero(res["fallback"]))
+    assert _compare([_bert_layer(b, h) for b, h in pts], res, x, 2) >= 9, res["why"]
