@@ -21,7 +21,7 @@ Rows (ratios measured in this run, so that a busy machine moves both sides alike
    below), and Empirical(10⁵ samples);  targets ≤ 0.3 s and ≤ 3 s (issue's machine: the old
    route took 5.2 s there, so read the ratio);
 6. a 30-digit cdf and ppf of attention_law(1, 1) against float64;  target ≤ 30 ms;
-7. the grids, measured on a reduced grid through freeattn.sweep (workers=2) and extrapolated
+7. the grids, measured on a reduced grid through freeattn.sweep (route="batch") and extrapolated
    linearly to the full grid (said so in the output): 10⁴ single-head points (edges,
    m₁…m₄, pdf at 100 x), target ≤ 20 s; a 100 × 100 (β, h) map of the full layer at bert-base
    widths (right edge, atoms, m₂, pdf at 50 x), target ≤ 60 s.
@@ -250,6 +250,9 @@ def bert_layer(beta, heads):
 
 
 def grids(n_single, n_bert):
+    """Row 7 on the batch route (sweep(route="batch")): a reduced grid, extrapolated to 10^4
+    points (the full 10^4 single-head grid takes over 60 s there: ~17 ms a point measured),
+    with the number of points that fell back to their own law."""
     from freeattn import attention_law, sweep
 
     attention_law(1.0, 1.0).support()
@@ -257,19 +260,19 @@ def grids(n_single, n_bert):
     betas = np.linspace(0.3, 2.0, side)
     gks = np.exp(np.linspace(np.log(0.2), np.log(5.0), side))
     t, res = _timed(lambda: sweep(attention_law, beta=betas, gamma_k=gks, moments=4,
-                                  x=np.linspace(0.01, 10, 100), workers=2, progress=False))
+                                  x=np.linspace(0.01, 10, 100), route="batch", progress=False))
     npts = side * side
-    row(f"10^4 single-head points (measured {npts}, extrapolated)", t * 1e4 / npts, None, "", 20.0,
-        f"measured {t:.2f} s for {npts} points, workers=2")
+    row(f"10^4 single-head points (batch, measured {npts}, extrapolated)", t * 1e4 / npts, None,
+        "", 20.0, f"measured {t:.2f} s for {npts} points, {int(res.fallback.sum())} fell back")
     bert_layer(1.0, 12).support()
     nb = max(1, int(round(n_bert ** 0.5)))
     t, res = _timed(lambda: sweep(bert_layer, beta=np.linspace(0.5, 1.5, nb),
                                   heads=np.unique(np.linspace(1, 100, nb).astype(int)).tolist(),
-                                  moments=2, x=np.linspace(0.01, 20, 50), workers=2,
+                                  moments=2, x=np.linspace(0.01, 20, 50), route="batch",
                                   progress=False))
     npts = int(np.prod(res.shape))
-    row(f"100 x 100 (β, h) bert-base map (measured {npts}, extrapolated)", t * 1e4 / npts, None, "",
-        60.0, f"measured {t:.2f} s for {npts} points, workers=2")
+    row(f"100 x 100 (β, h) bert-base map (batch, measured {npts}, extrapolated)", t * 1e4 / npts,
+        None, "", 60.0, f"measured {t:.2f} s for {npts} points, {int(res.fallback.sum())} fell back")
 
 
 def main():
@@ -287,7 +290,7 @@ def main():
             4: lambda: exact_moments(args.quick),
             5: lambda: empirical(args.quick),
             6: precision,
-            7: lambda: grids(36 if args.quick else 100, 9 if args.quick else 16)}
+            7: lambda: grids(144 if args.quick else 900, 9 if args.quick else 16)}
     for k in sorted(rows):
         runs[k]()
 

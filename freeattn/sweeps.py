@@ -9,7 +9,9 @@ The grid is the Cartesian product of the keyword axes, in the order given; every
 law ``build(**point)`` (any callable returning a :class:`freeattn.laws.Law`), evaluated exactly
 as one would by hand (``law.support()``, ``law.atoms()``, ``law.moment(k)``, ``law.pdf(x)``,
 :func:`freeattn.readout.ridge_error`, :func:`freeattn.readout.arrival_time`), so a grid equals
-its points built one by one.  Points run in order in this process (``workers=1``), over a pool
+its points built one by one (on the batch route, ``route=``, to ~1e-13: edges, atoms,
+moments and pdf of many points of one algebraic structure evaluated together, each point
+verified and otherwise evaluated by its law, ``LawGrid.fallback``).  Points run in order in this process (``workers=1``), over a pool
 of processes (``workers=N``; the first point is built here first, so that forked workers
 inherit the structure's eliminations), or through Dask when ``scheduler=`` is given.
 """
@@ -23,11 +25,19 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .algebraic.batch import evaluate_laws
+from .algebraic.numeric import structure_key
+from .laws.algebraic import AlgebraicLaw
 from .plotting.setup import pyplot
 from ._validation import ParameterError, ParameterTypeError, integer_at_least, positive
 
 __all__ = ["sweep", "LawGrid"]
 
+#: fewest points of one structure that the batch route evaluates together (fewer: one by one)
+_BATCH_MIN_POINTS = 2
+#: fewest grid points for which route="auto" takes the batch route (smaller grids go point by
+#: point, where the grid equals its laws' own values bit for bit)
+_BATCH_AUTO_MIN = 64
 #: scalar quantities per point, in the order of the CSV columns
 SCALARS = ("left_edge", "right_edge", "intervals", "atom_mass", "atoms_count")
 
@@ -114,38 +124,42 @@ def _resolve(value, point):
 def _evaluate(build, point, spec):
     """Everything of one grid point, as a dict of floats and arrays."""
     try:
-        law = build(**point)
-        support = law.support()
-        atoms = law.atoms()
-        out = {
-            "left_edge": min([a for a, _ in support] + [a for a, _ in atoms], default=math.nan),
-            "right_edge": max([b for _, b in support] + [a for a, _ in atoms], default=math.nan),
-            "intervals": len(support),
-            "atom_mass": math.fsum(m for _, m in atoms),
-            "atoms_count": len(atoms),
-            "atoms": [(float(a), float(m)) for a, m in atoms],
-            "moments": np.array([law.moment(k) for k in range(1, spec.moments + 1)], dtype=float),
-        }
-        if spec.x is not None:
-            out["pdf"] = np.asarray(law.pdf(spec.x), dtype=float)
-            if spec.cdf:
-                out["cdf"] = np.asarray(law.cdf(spec.x), dtype=float)
-        if spec.ridge is not None:
-            from .readout import ridge_error  # here: readout loads scipy.optimize, kept out of `import freeattn`
-
-            r = spec.ridge
-            out["ridge_error"] = float(ridge_error(law, _resolve(r["lam"], point),
-                                                   _resolve(r.get("sigma2", 0.0), point),
-                                                   _resolve(r["gamma_o"], point)))
-        if spec.arrival_level is not None:
-            from .readout import arrival_time
-
-            out["arrival_time"] = float(arrival_time(law, spec.arrival_level))
-        return out
+        return _evaluate_law(build(**point), point, spec)
     except Exception as exc:  # noqa: BLE001 - recorded or re-raised below
         if spec.errors == "raise":
             raise
         return {"error": f"{type(exc).__name__}: {exc}"}
+
+
+def _evaluate_law(law, point, spec):
+    """Everything of one grid point's law (exceptions propagate)."""
+    support = law.support()
+    atoms = law.atoms()
+    out = {
+        "left_edge": min([a for a, _ in support] + [a for a, _ in atoms], default=math.nan),
+        "right_edge": max([b for _, b in support] + [a for a, _ in atoms], default=math.nan),
+        "intervals": len(support),
+        "atom_mass": math.fsum(m for _, m in atoms),
+        "atoms_count": len(atoms),
+        "atoms": [(float(a), float(m)) for a, m in atoms],
+        "moments": np.array([law.moment(k) for k in range(1, spec.moments + 1)], dtype=float),
+    }
+    if spec.x is not None:
+        out["pdf"] = np.asarray(law.pdf(spec.x), dtype=float)
+        if spec.cdf:
+            out["cdf"] = np.asarray(law.cdf(spec.x), dtype=float)
+    if spec.ridge is not None:
+        from .readout import ridge_error  # here: readout loads scipy.optimize, kept out of `import freeattn`
+
+        r = spec.ridge
+        out["ridge_error"] = float(ridge_error(law, _resolve(r["lam"], point),
+                                               _resolve(r.get("sigma2", 0.0), point),
+                                               _resolve(r["gamma_o"], point)))
+    if spec.arrival_level is not None:
+        from .readout import arrival_time
+
+        out["arrival_time"] = float(arrival_time(law, spec.arrival_level))
+    return out
 
 
 def _evaluate_chunk(build, points, spec):
@@ -180,6 +194,11 @@ class LawGrid:
     errors : dict
         Grid index → message of the points that raised (only with ``errors="record"``; their
         entries are NaN, counts −1).
+    fallback : ndarray of bool, shape ``shape``, or None
+        Batch route: the points evaluated by their own law (not verified by the batch, or
+        of no shared structure); None on the points route.
+    route : {"points", "batch"}
+        The route taken.
     """
 
     axes: dict
@@ -196,6 +215,8 @@ class LawGrid:
     ridge_error: np.ndarray | None = None
     arrival_time: np.ndarray | None = None
     errors: dict = field(default_factory=dict)
+    fallback: np.ndarray | None = None
+    route: str = "points"
 
     @property
     def shape(self):
@@ -373,6 +394,69 @@ def _run_processes(build, points, spec, workers, bar, chunk):
     return results
 
 
+def _batch_entry(res, i, spec):
+    """One batch point's results in :func:`_evaluate`'s layout."""
+    support = [(float(a), float(b)) for a, b in res["support"][i]]
+    atoms = [(float(a), float(m)) for a, m in res["atoms"][i]]
+    out = {
+        "left_edge": min([a for a, _ in support] + [a for a, _ in atoms], default=math.nan),
+        "right_edge": max([b for _, b in support] + [a for a, _ in atoms], default=math.nan),
+        "intervals": len(support), "atom_mass": math.fsum(m for _, m in atoms),
+        "atoms_count": len(atoms), "atoms": atoms,
+        "moments": np.asarray(res["moments"][i], dtype=float)}
+    if spec.x is not None:
+        out["pdf"] = np.asarray(res["pdf"][i], dtype=float)
+    return out
+
+
+def _run_batch(build, points, spec, bar):
+    """The batch route: every point's law is built, the AlgebraicLaws grouped by structure
+    (:func:`~freeattn.algebraic.numeric.structure_key`) and each group evaluated at once
+    (:func:`~freeattn.algebraic.batch.evaluate_laws`); a point the batch does not verify, or
+    of no shared structure, is evaluated by its law as on the points route.  Returns
+    (results, fallback mask)."""
+    results = [None] * len(points)
+    laws = [None] * len(points)
+    groups = {}
+    for i, p in enumerate(points):
+        try:
+            laws[i] = build(**p)
+        except Exception as exc:  # noqa: BLE001 - recorded or re-raised
+            if spec.errors == "raise":
+                raise
+            results[i] = {"error": f"{type(exc).__name__}: {exc}"}
+            continue
+        if isinstance(laws[i], AlgebraicLaw):
+            key = structure_key(laws[i]._factor)
+            if key is not None:
+                groups.setdefault(key, []).append(i)
+    fallback = np.ones(len(points), bool)
+    for idx in groups.values():
+        if len(idx) < _BATCH_MIN_POINTS:
+            continue
+        try:
+            res = evaluate_laws([laws[i] for i in idx], x=spec.x, moments=spec.moments)
+        except ValueError:  # no rational term table or discriminant tables: one by one
+            continue
+        for k, i in enumerate(idx):
+            if not res["fallback"][k]:
+                results[i] = _batch_entry(res, k, spec)
+                fallback[i] = False
+                bar.update(1)
+    for i, p in enumerate(points):
+        if results[i] is None:
+            try:
+                results[i] = _evaluate_law(laws[i], p, spec)
+            except Exception as exc:  # noqa: BLE001 - recorded or re-raised
+                if spec.errors == "raise":
+                    raise
+                results[i] = {"error": f"{type(exc).__name__}: {exc}"}
+            bar.update(1)
+        elif "error" in results[i]:
+            bar.update(1)
+    return results, fallback
+
+
 def _run_dask(build, points, spec, scheduler, bar, chunk):
     try:
         import dask
@@ -394,7 +478,7 @@ def _run_dask(build, points, spec, scheduler, bar, chunk):
 
 
 def sweep(build, *, moments=4, x=None, cdf=False, ridge=None, arrival_level=None, workers=1,
-          scheduler=None, chunk=None, progress=True, errors="raise", **grid):
+          scheduler=None, chunk=None, progress=True, errors="raise", route="auto", **grid):
     """Evaluate the law ``build(**point)`` over the Cartesian product of the ``grid`` axes.
 
     Parameters
@@ -430,6 +514,14 @@ def sweep(build, *, moments=4, x=None, cdf=False, ridge=None, arrival_level=None
     errors : {"raise", "record"}
         "raise": the first failing point raises; "record": its quantities are NaN (counts
         −1) and the message is kept in ``result.errors``.
+    route : {"auto", "batch", "points"}
+        "points": every point's law evaluated on its own; "batch": the points whose laws
+        share one algebraic structure evaluated together in float64 arrays
+        (:func:`freeattn.algebraic.batch.evaluate_laws`: edges, atoms, moments, pdf), each
+        point verified and otherwise evaluated by its law (``result.fallback``), in this
+        process, equal to the points route to ~1e-13 (relative); "auto": batch where it
+        applies (no ``cdf``, ``ridge``, ``arrival_level`` or ``scheduler``) and the grid
+        has at least 64 points, else points.
     **grid : sequences of numbers
         The axes: parameter name of ``build`` → values (at least one axis).
 
@@ -443,7 +535,8 @@ def sweep(build, *, moments=4, x=None, cdf=False, ridge=None, arrival_level=None
     ParameterError
         For no axis, an empty, multi-dimensional or non-finite axis, an axis that is not a
         parameter of ``build``, a bad ``x``, ``moments``, ``workers``, ``chunk``, ``ridge``,
-        ``arrival_level`` or ``errors``.
+        ``arrival_level``, ``errors`` or ``route`` (``"batch"`` with ``cdf``, ``ridge``,
+        ``arrival_level`` or ``scheduler``).
     ParameterTypeError
         For a non-callable ``build`` or an axis of strings or booleans.
     """
@@ -469,12 +562,25 @@ def sweep(build, *, moments=4, x=None, cdf=False, ridge=None, arrival_level=None
         arrival_level = float(positive("arrival_level", arrival_level))
     spec = _Spec(moments=moments, x=_x_grid(x), cdf=bool(cdf), ridge=ridge,
                  arrival_level=arrival_level, errors=errors)
+    if route not in ("auto", "batch", "points"):
+        raise ParameterError("route", f"route must be 'auto', 'batch' or 'points', got {route!r}")
+    batchable = not spec.cdf and ridge is None and arrival_level is None and scheduler is None
+    if route == "batch" and not batchable:
+        raise ParameterError("route", "route='batch' evaluates edges, atoms, moments and the pdf "
+                                      "only: not with cdf=True, ridge, arrival_level or scheduler")
+    n_points = math.prod(len(v) for v in axes.values())
+    use_batch = batchable and (route == "batch" or (route == "auto" and n_points >= _BATCH_AUTO_MIN))
+    if workers > 1 and scheduler is None:
+        _check_picklable(build)  # the same bad-input error whichever route runs
     names = list(axes)
     points = [dict(zip(names, combo)) for combo in itertools.product(*axes.values())]
     from tqdm.auto import tqdm
 
     with tqdm(total=len(points), disable=not progress, desc="sweep", unit="pt") as bar:
-        if scheduler is not None:
+        fallback = None
+        if use_batch:
+            results, fallback = _run_batch(build, points, spec, bar)
+        elif scheduler is not None:
             size = chunk or max(1, len(points) // 16)
             results = _run_dask(build, points, spec, scheduler, bar, size)
         elif workers == 1:
@@ -487,4 +593,8 @@ def sweep(build, *, moments=4, x=None, cdf=False, ridge=None, arrival_level=None
             workers = min(workers, len(points))
             size = chunk or max(1, len(points) // (4 * workers))
             results = _run_processes(build, points, spec, workers, bar, size)
-    return _assemble(axes, results, spec)
+    grid_out = _assemble(axes, results, spec)
+    if fallback is not None:
+        grid_out.fallback = fallback.reshape(grid_out.shape)
+        grid_out.route = "batch"
+    return grid_out

@@ -76,13 +76,31 @@ _MP_TABLE_MATCH = 1e-3
 _MP_POLISHED_MATCH = 1e-6
 
 
+class _Table(dict):
+    """A support interval's table (a dict: θ-nodes, branch values, ends, …) whose
+    ``"edges"`` entry is built on its first read, for all tables of the law at once
+    (:meth:`BranchMixin._table_edges`).  Holds its law for that (no closure: it pickles with
+    the law)."""
+
+    def __init__(self, owner, **items):
+        super().__init__(**items)
+        self.owner = owner
+
+    def __missing__(self, key):
+        if key != "edges":
+            raise KeyError(key)
+        self.owner._table_edges()
+        return dict.__getitem__(self, "edges")
+
+
 class BranchMixin:
     """The branch tables and their evaluation (a part of AlgebraicLaw)."""
 
     # ----------------------------------------------------- float64 tables
     @cached_property
     def _tables(self):
-        """Per support interval: θ-grid branch table (Newton starts) and edge expansions."""
+        """Per support interval: θ-grid branch table (Newton starts); its edge expansions
+        (``"edges"``) are built on first read (:meth:`_table_edges`)."""
         bd = self._branch(None)
         bps = [float(b) for b in bd.breakpoints]
         tables = []
@@ -104,9 +122,21 @@ class BranchMixin:
             # point of other sheets, or a cusp): no edge expansion there
             inner = {bd.breakpoints[i - 1] if bd.intervals[i - 1]["support"] else None,
                      bd.breakpoints[i] if bd.intervals[i + 1]["support"] else None} - {None}
-            tables.append({"pole_a": atom_a, "pole_b": atom_b, "inner": inner,
-                           "a": a, "b": b, "a_mp": bd.breakpoints[i - 1], "b_mp": bd.breakpoints[i],
-                           "info": info, "theta": theta, "g": g})
+            tables.append(_Table(self, pole_a=atom_a, pole_b=atom_b, inner=inner,
+                                 a=a, b=b, a_mp=bd.breakpoints[i - 1], b_mp=bd.breakpoints[i],
+                                 info=info, theta=theta, g=g))
+        return tables
+
+    def _table_edges(self):
+        """Every table's ``"edges"`` (its ends' local expansions with the continued paths'
+        anchors), built together on the first read of any table's ``"edges"`` (:class:`_Table`):
+        only points in an end's zone, off the θ-nodes' Newton start or an adaptive quadrature
+        read them, so support, the mass check on the table's nodes and a pdf in the bulk do
+        not pay for the anchors' tracking and the 30-digit re-expansions."""
+        bd = self._branch(None)
+        tables = self._tables
+        for t in tables:  # each table's list, filled below (no read of "edges" re-enters)
+            dict.__setitem__(t, "edges", [])
         poles = set(bd.poles)
         atoms = dict(self._atoms_raw(None))
         # the anchors of all square-root ends' paths (_edge_path) in one vectorised track
@@ -143,7 +173,6 @@ class BranchMixin:
             for key, g_, ok_ in zip(pending, g0, ok0):
                 probes[key]["anchor"] = (g_, bool(ok_))
         for k, t in enumerate(tables):
-            t["edges"] = []
             for end in (t["a_mp"], t["b_mp"]):
                 if end in atoms:  # an atom next to the support: local expansion of H = δ·G
                     edge = self._pole_expansion(end, atoms[end])
@@ -185,7 +214,6 @@ class BranchMixin:
                 if "path" in probe:
                     edge["path"] = probe["path"]
                 t["edges"].append(edge)
-        return tables
 
     @staticmethod
     def _pole_side_continuity(g, r, theta, a, b, pole_a, pole_b):
@@ -384,9 +412,10 @@ class BranchMixin:
                         # a real root (Im at rounding level) is another sheet, not the branch
                         g[j] = np.where(np.isfinite(gn) & (gn.imag < -_REAL_ROOT_IM * np.abs(gn)),
                                         gn, g[j])
-        for edge in t["edges"]:
+        zone = np.abs(delta) <= _EDGE_ZONE * (b - a)
+        for edge in t["edges"] if np.any(zone) else ():  # built only where a point needs them
             side = left if edge["end"] == "a" else ~left
-            m = side & (np.abs(delta) <= _EDGE_ZONE * (b - a))
+            m = side & zone
             if np.any(m):
                 g[m] = self._edge_local(edge, delta[m], g[m])
         # a hard edge at 0 where two sheets share the leading power law (a multiple root of a
@@ -404,6 +433,9 @@ class BranchMixin:
         for end, side in (("a", left), ("b", ~left)):
             if (t[end + "_mp"] == 0 and not t["pole_" + end] and np.any(side)
                     and t[end + "_mp"] in self._branch(None).poles
+                    # only points in the tiny-z zone are changed (_tiny_mask): none there,
+                    # no Newton polygon for _zero_sheets_merge
+                    and np.any(side & (np.abs(delta) <= self._TINY_Z * self._tiny_radius))
                     and (np.any(risky & side) or self._zero_sheets_merge)):
                 if not self._zero_sheets_merge:
                     side = side & risky

@@ -104,6 +104,10 @@ _AXIS_SNAP = 1e-13
 #: which a non-improving iterate stops (_RESIDUAL_STOP) and below which it has converged
 #: (_RESIDUAL_OK)
 _STEP_ROUND = 8e-16
+#: Newton on a rung of the ladder (not the target) stops after a relative step below this:
+#: the rung only starts the next one, and the error after such a step is its square (as in
+#: subordination_law's ladder); the target's Newton runs to rounding (_STEP_ROUND)
+_RUNG_STEP = 1e-6
 _RESIDUAL_STOP = 1e-13
 _RESIDUAL_OK = 1e-11
 #: the on-axis solution may move at most _JUMP·scale from the lowest rung's; retry ladder
@@ -277,7 +281,10 @@ class RectangularConvolution(Law):
         J = [[dD1 * y, -dD2 * y], [(q * e1 - (f2 + 1) * y * dD1) / yD, q * e2 / yD]]
         return (f1, f2), J, s
 
-    def _newton(self, u1, u2, y, st, maxit, deflate=False):
+    def _newton(self, u1, u2, y, st, maxit, deflate=False, tol=_STEP_ROUND):
+        """Newton on the system at y from (u₁, u₂): (u₁, u₂, converged), the inputs' states
+        in ``st`` at the returned points.  A point stops at a relative step ≤ ``tol``; above
+        rounding (a rung's ``tol``) that last step is taken (its error is the step squared)."""
         N = y.shape[0]
         best1, best2 = u1.copy(), u2.copy()
         best = np.full(N, np.inf)
@@ -316,8 +323,13 @@ class RectangularConvolution(Law):
                 n2 = np.where(far2, 1 / (1 / ua2 - d2), ua2 - d2)
                 step = np.abs(d1) / np.where(far1, np.abs(1 / ua1), np.abs(ua1)) \
                     + np.abs(d2) / np.where(far2, np.abs(1 / ua2), np.abs(ua2))
-                fin = ~np.isfinite(step) | (step <= _STEP_ROUND) | \
-                    (~better & (best[act] <= _RESIDUAL_STOP))
+                small = step <= tol
+                fin = ~np.isfinite(step) | small | (~better & (best[act] <= _RESIDUAL_STOP))
+                if tol > _STEP_ROUND:
+                    # the last step from the best iterate is taken (states re-evaluated below)
+                    take = small & better & np.isfinite(n1) & np.isfinite(n2)
+                    best1[act] = np.where(take, n1, best1[act])
+                    best2[act] = np.where(take, n2, best2[act])
                 u1[act] = np.where(fin | ~np.isfinite(n1), u1[act], n1)
                 u2[act] = np.where(fin | ~np.isfinite(n2), u2[act], n2)
                 act = act[~fin]
@@ -367,7 +379,7 @@ class RectangularConvolution(Law):
         gap at 0.9116 whose edge refinement did not return."""
         saved = {i: tuple(c.copy() for c in v) for i, v in st.items()}
         p1, p2 = self._predict(u1, u2, y0, y1, st, deflate)
-        n1, n2, _ = self._newton(p1, p2, y1, st, 12, deflate)
+        n1, n2, _ = self._newton(p1, p2, y1, st, 12, deflate, tol=_RUNG_STEP)
         if depth >= _SUBRUNG_DEPTH:
             return n1, n2
         with np.errstate(all="ignore"):

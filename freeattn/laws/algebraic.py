@@ -355,6 +355,10 @@ class AlgebraicLaw(DensityMixin, BranchMixin, PathsMixin, LocalMixin, AtomsMixin
             m = (x > t["a"]) & (x < t["b"])
             if np.any(m):
                 out[m] = np.maximum(-self._branch_in_table(t, x[m]).imag / math.pi, 0.0)
+        # x at a breakpoint (hard edges are breakpoints too, and probing for them costs
+        # branch evaluations next to each pole: only then)
+        if not np.any(np.isin(x, [float(e) for e in self._branch(None).breakpoints])):
+            return out
         # a breakpoint strictly inside the support (a pole or branch point of other sheets,
         # where the Stieltjes branch stays finite): the density is the limit G(x + i0) there
         bps = [t["b"] for t in self._tables[:-1]]

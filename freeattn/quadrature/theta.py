@@ -17,7 +17,7 @@ except ImportError:  # pragma: no cover - exercised only without python-flint
     flint = None
 
 __all__ = ["x_of_theta", "theta_of_x", "gauss_legendre", "gauss_legendre_mp", "graded_panels", "graded_half_panels",
-           "panel_integrals", "adaptive_panels", "cumulative_in_panels"]
+           "panel_integrals", "adaptive_panels", "cumulative_in_panels", "mpf_to_arb", "arb_to_mpf"]
 
 
 def x_of_theta(a, b, th):
@@ -51,6 +51,24 @@ def gauss_legendre(nodes):
 GL_MP_GUARD_BITS = 20
 
 
+def mpf_to_arb(v):
+    """An mpf (finite) as an exact python-flint ``arb`` (its binary mantissa and exponent: no
+    decimal string, no rounding)."""
+    sign, man, exp, _ = v._mpf_
+    if not man:
+        if exp:  # ±inf, nan: mpmath's special values have a zero mantissa and exp ≠ 0
+            raise ValueError(f"mpf_to_arb: v must be finite, got {v}")
+        return flint.arb(0)
+    return flint.arb((-man if sign else man, exp))
+
+
+def arb_to_mpf(x):
+    """The midpoint of an ``arb`` as an mpf, exactly (round it with ``+`` to the working
+    precision)."""
+    m, e = x.mid().man_exp()
+    return mpmath.mpf((int(m), int(e)))
+
+
 @functools.lru_cache(maxsize=None)
 def gauss_legendre_mp(nodes, prec):
     """Gauss–Legendre nodes and weights on [−1, 1] as mpf at ``prec`` bits, cached per (nodes,
@@ -70,8 +88,7 @@ def gauss_legendre_mp(nodes, prec):
             with mpmath.workprec(work):
                 for k in range(n):
                     x, w = flint.arb.legendre_p_root(n, k, weight=True)
-                    out.append(tuple(mpmath.mpf(tuple(int(v) for v in u.mid().man_exp()))
-                                     for u in (x, w)))
+                    out.append((arb_to_mpf(x), arb_to_mpf(w)))
         finally:
             flint.ctx.prec = old
     else:  # pragma: no cover - exercised only without python-flint

@@ -1,0 +1,750 @@
+"""Many parameter points of ONE algebraic structure at once: edges, atoms, moments, pdf.
+
+A sweep over (β, γ_K) of :func:`freeattn.attention_law` meets one polynomial P(G, z) in
+parameter symbols, with different values at each point.  :class:`BatchStructure` evaluates
+all points together in float64 (numpy arrays over points, and over (point, x) pairs):
+
+* P's coefficients at every point (its terms' exponent table, one matrix product);
+* breakpoints: the real roots of the structure's discriminant and leading-coefficient factors
+  (:func:`~freeattn.algebraic.discriminant.discriminant_tables`, computed once), support edges
+  polished as real double roots of P (Newton on P = ∂_G P = 0 in (G, x));
+* the Stieltjes branch at every (point, x) pair by a vectorised ladder from x + iH (G ~ 1/z)
+  down to the axis: Newton steps on P from a predictor, each accepted only where the root it
+  reaches is the unique root near the predictor (a Fujiwara bound on the other roots'
+  distance) and obeys the Nevanlinna conditions, the last step a jump onto the axis;
+* each interval between breakpoints classified by the branch's density at its midpoint;
+* atoms at the poles from the Newton-polygon candidates and the law's exact atom at 0;
+* moments m_1..m_K from the series of P at infinity (Rao & Edelman 2008, §5), vectorised.
+
+Every point carries its own verification: colliding breakpoints, a ladder pair that fails,
+a classification unlike a reference law's, an ambiguous atom, or a total mass (atoms + the
+support intervals by a cheap quadrature on solved nodes) other than 1 mark the point for the
+full :class:`~freeattn.laws.algebraic.AlgebraicLaw` route (``fallback``).
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .._context import FLOAT_EPS, TINY, to_mp
+from .discriminant import discriminant_tables
+from .exact import free_symbols
+from .numeric_polynomial import NumericPolynomial
+from .polynomial import G, parameter_order, substitute_polynomial, z
+
+__all__ = ["BatchStructure", "evaluate_laws", "BATCH_MASS_TOL"]
+
+#: the cheap mass check (atoms + each support interval's mass as the contour integral of G
+#: on an ellipse about it, trapezoid on _CONTOUR_NODES + 1 nodes of its upper half:
+#: geometric convergence away from the axis, where the density's end singularities and
+#: near-singularities do not slow it) must give 1 to this, else the point falls back: it
+#: detects a missed or spurious component, not rounding
+BATCH_MASS_TOL = 1e-6
+_CONTOUR_NODES = 64
+#: the largest crowding κ of the contour's nodes at its axis crossings
+_CONTOUR_CROWD = 0.98
+#: ladder step control (as NumericPolynomial.track): the largest step in ln h, the corrector
+#: within _BEND × the predicted move (+ _SLACK × |G|) and within _UNIQUE × the bound on the
+#: distance to the other roots
+_MAX_DT = -0.5
+_BEND = 0.25
+_SLACK = 1e-12
+_UNIQUE = 0.25
+_MIN_DT = 1e-9
+#: the jump onto the target is tried from heights within this × the target's distance to the
+#: nearest breakpoint
+_JUMP_REACH = 2.0
+_NEWTON_STEPS = 8
+#: relative size of a converged Newton step
+_NEWTON_RTOL = 1e-13
+#: Nevanlinna conditions' slack (Im(1/G) ≥ Im z, |G| Im z ≤ 1)
+_NEVANLINNA_SLACK = 1e-9
+#: lowest ladder height (× (scale + |x|)) before a pair gives up
+_MIN_HEIGHT = 1e-17
+#: a root of a factor is real when |Im r| ≤ this × (1 + |r|)
+_REAL_ROOT = 1e-7
+#: roots of several factors within this (relative) are one breakpoint (BranchData merges
+#: within 10^-35 at 30 digits; float64 factors round a vanishing constant term to ~1e-17)
+_SAME_POINT = 1e-12
+#: two breakpoints closer than this × (1 + scale) collide (ambiguous: fall back)
+_COLLIDE = 1e-9
+#: an interval is support where −Im G ≥ _SUPPORT × |G| at its midpoint, a gap where it is
+#: ≤ _GAP × |G|; in between the point falls back
+_SUPPORT = 1e-8
+_GAP = 1e-11
+#: Newton steps of the edge polish and its acceptance (relative move of x)
+_EDGE_STEPS = 6
+_EDGE_MATCH = 1e-6
+#: pairs per ladder block (memory: the pairs' coefficient tables)
+_BLOCK = 200_000
+#: mass candidates of a pole: real within this, in (0, 1 + _MASS_SLACK]
+_CANDIDATE_REAL = 1e-8
+_MASS_SLACK = 1e-9
+#: an atom is kept when its mass exceeds this (AtomsMixin: tolerance(15))
+_ATOM_FLOOR = 1e-15
+#: the law's exact atom at 0 matches a candidate within this
+_ATOM_MATCH = 1e-8
+#: float64 Newton-polygon coefficients below this (relative) count as lost to cancellation
+_POLYGON_LOST = 1e3 * FLOAT_EPS
+#: a pole within this (× (1 + scale)) of 0 is the pole at 0
+_POLE_AT_ZERO = 1e-12
+#: the series lead coefficient must vanish to this (relative), as series.py's _SERIES_LEAD_TOL
+_SERIES_LEAD_TOL = 1e-8
+
+
+# ------------------------------------------------------------------ coefficient evaluation
+def _horner_z(cf, zz):
+    """c_k(z) and c_k'(z) for pairs: cf (M, D + 1, J + 1) (G^D first, z^J first), z (M,)."""
+    ck = cf[:, :, 0].astype(complex)
+    dck = np.zeros_like(ck)
+    for j in range(1, cf.shape[2]):
+        dck = dck * zz[:, None] + ck
+        ck = ck * zz[:, None] + cf[:, :, j]
+    return ck, dck
+
+
+def _horner_g(ck, g, dck=None):
+    """P, ∂_G P (and ∂_z P with ``dck``) at g from the coefficients ck (M, D + 1)."""
+    p = np.zeros(g.shape, complex)
+    pg = np.zeros(g.shape, complex)
+    pz = np.zeros(g.shape, complex)
+    for k in range(ck.shape[1]):
+        pg = pg * g + p
+        p = p * g + ck[:, k]
+        if dck is not None:
+            pz = pz * g + dck[:, k]
+    return p, pg, pz
+
+
+def _newton(ck, g, steps=_NEWTON_STEPS):
+    """Newton on P(·, z) from g (coefficients ck): (root, converged); each step only on the
+    pairs not yet converged."""
+    g = g.copy()
+    conv = np.zeros(g.shape, bool)
+    idx = np.arange(g.size)
+    for _ in range(steps):
+        p, pg, _ = _horner_g(ck[idx], g[idx])
+        with np.errstate(divide="ignore", invalid="ignore"):
+            step = np.where(pg != 0, p / np.where(pg != 0, pg, 1), np.inf)
+            gi = g[idx] - step
+        g[idx] = gi
+        c = np.abs(step) <= _NEWTON_RTOL * np.abs(gi) + TINY
+        conv[idx[c]] = True
+        idx = idx[~c]
+        if not idx.size:
+            break
+    return g, conv & np.isfinite(g)
+
+
+def _separation(ck, g):
+    """A lower bound on the distance from g (a root of P(·, z)) to the other roots: the
+    Taylor coefficients t_m of P at g give, for the deflated polynomial Σ t_{m+1} u^m,
+    |u| ≥ 1/(2 max_m |t_{m+1}/t_1|^{1/m}) (Fujiwara's bound on the reversed polynomial)."""
+    D = ck.shape[1] - 1
+    if D <= 1:
+        return np.full(g.shape, np.inf)
+    b = [ck[:, k].copy() for k in range(D + 1)]
+    for i in range(D):  # Horner's Taylor shift: b[D - m] = t_m
+        for k in range(1, D + 1 - i):
+            b[k] = b[k] + g * b[k - 1]
+    t1 = np.abs(b[D - 1])
+    worst = np.zeros(g.shape)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        for m in range(1, D):
+            worst = np.maximum(worst, (np.abs(b[D - 1 - m]) / t1) ** (1.0 / m))
+        return np.where(t1 > 0, 1.0 / (2.0 * worst), 0.0)
+
+
+def _accept(gn, pred, g, sep):
+    move = np.abs(pred - g)
+    d = np.abs(gn - pred)
+    return np.isfinite(gn) & (d <= _UNIQUE * sep) & (d <= _BEND * move + _SLACK * np.abs(g))
+
+
+def ladder(cf, x, scale, y=None, near=None):
+    """The Stieltjes branch G(x + i0) at pairs (coefficient table cf[i], real x[i]).
+
+    From x + iH, H = 8 (scale + |x| + 1), where G ~ 1/z, down geometric heights with Newton
+    steps on P from the linear predictor; every rung (and the final jump onto the axis,
+    tried at each rung) is accepted only where the corrector is small against the predicted
+    move and against the bound on the other roots' distance (:func:`_separation`), and the
+    rung's value obeys the Nevanlinna conditions.  ``y`` (≥ 0 per pair, default 0): the
+    height of the target x + iy; ``near`` (per pair, default ∞): its distance to the
+    nearest breakpoint, within a multiple of which the jump is tried.  Returns (G at the
+    targets, ok)."""
+    M = x.size
+    y = np.zeros(M) if y is None else np.asarray(y, float)
+    near = np.full(M, np.inf) if near is None else np.asarray(near, float)
+    g_out = np.full(M, np.nan + 0j)
+    ok_out = np.zeros(M, bool)
+    for s in range(0, M, _BLOCK):
+        sl = slice(s, min(M, s + _BLOCK))
+        g_out[sl], ok_out[sl] = _ladder_block(cf[sl], x[sl], scale[sl], y[sl], near[sl])
+    return g_out, ok_out
+
+
+def _nevanlinna(gs, hn):
+    inv = 1.0 / gs
+    return ((gs.imag < 0) & (inv.imag >= hn * (1 - _NEVANLINNA_SLACK))
+            & (np.abs(gs) * hn <= 1 + _NEVANLINNA_SLACK))
+
+
+def _ladder_block(cf, x, scale, y, near):
+    M = x.size
+    H = 8.0 * (scale + np.abs(x) + 1.0)
+    z0 = x + 1j * H
+    ck0, _ = _horner_z(cf, z0)
+    with np.errstate(all="ignore"):
+        g, ok = _newton(ck0, 1.0 / z0)
+    t = np.log(H)
+    t_min = np.log(_MIN_HEIGHT * (scale + np.abs(x) + 1.0))
+    with np.errstate(divide="ignore"):
+        t_floor = np.maximum(t_min, np.log(y))
+    dt = np.full(M, _MAX_DT)
+    done = np.zeros(M, bool)
+    out = np.full(M, np.nan + 0j)
+    zt = x + 1j * y
+    ck_axis, _ = _horner_z(cf, zt)
+    active = ok.copy()
+    while np.any(active):
+        ia = np.flatnonzero(active)
+        h = np.exp(t[ia])
+        zc = x[ia] + 1j * h
+        with np.errstate(all="ignore"):
+            ckc, dckc = _horner_z(cf[ia], zc)
+            _, pg, pz = _horner_g(ckc, g[ia], dckc)
+            dg = -pz / pg
+            # the jump onto the target, tried only within reach of it (a longer jump's
+            # linear predictor misses by more than the bend allows: wasted Newton work)
+            jump = np.zeros(ia.size, bool)
+            tr = np.flatnonzero(h - y[ia] <= _JUMP_REACH * near[ia])
+            pred = g[ia[tr]] + dg[tr] * (zt[ia[tr]] - zc[tr])
+            pred = np.where(np.isfinite(pred), pred, g[ia[tr]])
+            gn, conv = _newton(ck_axis[ia[tr]], pred)
+            sep = _separation(ck_axis[ia[tr]], gn)
+            yt = y[ia[tr]]
+            sign = np.where(yt > 0, _nevanlinna(gn, yt), gn.imag <= _SLACK * np.abs(gn))
+            jump[tr] = conv & _accept(gn, pred, g[ia[tr]], sep) & sign
+            gfull = np.full(ia.size, np.nan + 0j)
+            gfull[tr] = gn
+            gn = gfull
+        jd = ia[jump]
+        out[jd] = gn[jump]
+        done[jd] = True
+        rest = ~jump
+        ib = ia[rest]
+        if ib.size:
+            tn = np.maximum(t[ib] + dt[ib], t_floor[ib])
+            hn = np.exp(tn)
+            zn = x[ib] + 1j * hn
+            with np.errstate(all="ignore"):
+                ckn, _ = _horner_z(cf[ib], zn)
+                pred = g[ib] + dg[rest] * (zn - zc[rest])
+                pred = np.where(np.isfinite(pred), pred, g[ib])
+                gs, conv = _newton(ckn, pred)
+                sep = _separation(ckn, gs)
+                nev = _nevanlinna(gs, hn)
+                acc = conv & _accept(gs, pred, g[ib], sep) & nev
+            ja = ib[acc]
+            g[ja] = gs[acc]
+            t[ja] = tn[acc]
+            dt[ja] = np.maximum(dt[ja] * 1.5, _MAX_DT)
+            jr = ib[~acc]
+            dt[jr] *= 0.5
+            bottom = ja[(t[ja] <= t_min[ja]) & (y[ja] == 0)]
+            ok[jr[np.abs(dt[jr]) < _MIN_DT]] = False
+            ok[bottom] = False
+        active = ok & ~done
+    return out, done
+
+
+# ------------------------------------------------------------------ the structure
+class BatchStructure:
+    """One algebraic structure P(G, z) (parameters symbolic) and its float64 machinery.
+
+    Parameters
+    ----------
+    P : sympy expression
+        The Stieltjes factor of a law (``law._factor``), parameters symbolic.
+    fixed : dict
+        Parameter symbol → exact rational value shared by every point (substituted).
+    template_values : dict
+        Exact values of the remaining parameters at one point (to build the term table).
+    """
+
+    def __init__(self, P, fixed, template_values):
+        self.P = substitute_polynomial(P, fixed) if fixed else P
+        self.params = sorted(free_symbols(self.P) - {G, z}, key=parameter_order)
+        num = NumericPolynomial(self.P, {s: template_values[s] for s in self.params})
+        arr = num.row_arrays()
+        if arr is None or list(num._params) != self.params:
+            raise ValueError("the structure has no rational term table")
+        kk, jj, coef, ex = arr
+        self.deg, self.deg_z = num.deg, num.deg_z
+        self._coef, self._ex = coef, ex
+        # terms -> flat (G-row, z-column) of cf (G^deg first, z^deg_z first)
+        self._scatter = np.zeros((coef.size, (self.deg + 1) * (self.deg_z + 1)))
+        self._scatter[np.arange(coef.size), kk * (self.deg_z + 1) + jj] = coef
+        self.factors = []
+        for table, kind in discriminant_tables(self.P):
+            idx = [self.params.index(s) for s in table.symbols]
+            rows = []
+            for row in table.terms:
+                e = np.zeros((len(row), len(self.params)))
+                for r, (ex_, _) in enumerate(row):
+                    for i, k in zip(idx, ex_):
+                        e[r, i] = k
+                rows.append((e, np.array([float(c) for _, c in row])))
+            self.factors.append((rows, kind))
+
+    # ------------------------------------------------------------------ per point values
+    def coefficient_tables(self, V):
+        """cf (N, deg + 1, deg_z + 1) at parameter rows V (N, p) (float64)."""
+        with np.errstate(over="ignore", invalid="ignore"):
+            mono = np.prod(V[:, None, :] ** self._ex[None, :, :], axis=2)
+        return (mono @ self._scatter).reshape(V.shape[0], self.deg + 1, self.deg_z + 1)
+
+    def factor_coefficients(self, V):
+        """Per factor: (coefficients of z^0..z^d, shape (N, d + 1), kind)."""
+        out = []
+        for rows, kind in self.factors:
+            cols = []
+            for e, c in rows:
+                if not c.size:
+                    cols.append(np.zeros(V.shape[0]))
+                    continue
+                with np.errstate(over="ignore", invalid="ignore"):
+                    cols.append(np.prod(V[:, None, :] ** e[None, :, :], axis=2) @ c)
+            out.append((np.stack(cols, axis=1), kind))
+        return out
+
+    # ------------------------------------------------------------------ evaluation
+    def evaluate(self, V, x=None, moments=4, zero_atoms=None):
+        """Everything of the points V (N, p).
+
+        ``zero_atoms``: per point the law's exact mass of its atom at 0 (float) or None.
+
+        Returns a dict of per-point lists/arrays: ``breakpoints``, ``flags`` (support per
+        interval), ``support`` (merged intervals), ``atoms``, ``moments`` (N, K), ``pdf``
+        (N, nx) and ``fallback`` (bool, N) with ``why`` (reason per fallen point)."""
+        N = V.shape[0]
+        cf = self.coefficient_tables(V)
+        fall = ~np.all(np.isfinite(cf.reshape(N, -1)), axis=1)
+        why = {int(i): "coefficients not finite" for i in np.flatnonzero(fall)}
+        # the leading coefficient in G must not vanish identically (degree drop)
+        lead_zero = np.all(cf[:, 0, :] == 0, axis=1)
+        for i in np.flatnonzero(lead_zero & ~fall):
+            why[int(i)] = "degree in G drops"
+        fall |= lead_zero
+        bps, poles = self._breakpoints(V, cf, fall, why)
+        scale = np.array([max([abs(b) for b in bp], default=1.0) for bp in bps])
+        # classification at the midpoints
+        pid, xs, slot = [], [], []
+        for i in range(N):
+            if fall[i]:
+                continue
+            bp = bps[i]
+            if not bp:
+                fall[i] = True
+                why[i] = "no breakpoint"
+                continue
+            mids = [bp[0] - (1 + abs(bp[0]))] + [0.5 * (a + b) for a, b in zip(bp[:-1], bp[1:])] \
+                + [bp[-1] + (1 + abs(bp[-1]))]
+            for k, m in enumerate(mids):
+                pid.append(i)
+                xs.append(m)
+                slot.append(k)
+        pid, xs = np.array(pid, int), np.array(xs, float)
+        g, ok = ladder(cf[pid], xs, scale[pid], near=_nearest(xs, pid, bps))
+        flags = [[] for _ in range(N)]
+        for i, xv, gv, okv in zip(pid, xs, g, ok):
+            if fall[i]:
+                continue
+            if not okv:
+                fall[i] = True
+                why[int(i)] = f"ladder failed at the midpoint {xv!r}"
+                continue
+            rel = -gv.imag / max(abs(gv), TINY)
+            if rel >= _SUPPORT:
+                flags[i].append(True)
+            elif abs(rel) <= _GAP:
+                flags[i].append(False)
+            else:
+                fall[i] = True
+                why[int(i)] = f"interval at {xv!r} neither support nor gap (Im G/|G| = {-rel!r})"
+        support = [None] * N
+        atoms = [None] * N
+        for i in range(N):
+            if fall[i]:
+                continue
+            fl, bp = flags[i], bps[i]
+            if fl[0] or fl[-1]:
+                fall[i] = True
+                why[i] = "unbounded support"
+                continue
+            at = self._atoms(cf[i], bp, poles[i], zero_atoms[i] if zero_atoms else None,
+                             scale[i])
+            if at is None:
+                fall[i] = True
+                why[i] = "atom mass ambiguous"
+                continue
+            atoms[i] = at
+            locs = {a for a, _ in at}
+            out = []
+            for k in range(1, len(bp)):
+                if fl[k]:
+                    a, b = bp[k - 1], bp[k]
+                    if out and out[-1][1] == a and a not in locs:
+                        out[-1] = (out[-1][0], b)
+                    else:
+                        out.append((a, b))
+            support[i] = out
+        # the mass check and the pdf on x: one ladder call
+        sn = np.linspace(0.0, 1.0, _CONTOUR_NODES + 1)
+        ends = np.full(sn.size, 1.0 / _CONTOUR_NODES)
+        ends[[0, -1]] *= 0.5
+        xg = None if x is None else np.asarray(x, float)
+        pid, xs, ys, wq = [], [], [], []
+        outside = [list(at) if at is not None else [] for at in atoms]
+        for i in range(N):
+            if fall[i]:
+                continue
+            bp = bps[i]
+            for a, b in support[i]:
+                # an ellipse about [a, b] crossing the axis halfway to the next breakpoints
+                # (in gaps): (1/π) ∫_0^π Im(G(z) z′) dθ is the mass inside (G(z̄) = conj G(z))
+                lo = [v for v in bp if v < a]
+                hi = [v for v in bp if v > b]
+                L = a - 0.5 * ((a - lo[-1]) if lo else (b - a))
+                R = b + 0.5 * ((hi[0] - b) if hi else (b - a))
+                c, A = 0.5 * (L + R), 0.5 * (R - L)
+                # nodes crowded at the axis crossings, a distance δ from the nearest
+                # breakpoint: θ = π(s − κ sin(2πs)/(2π)) spaces them ~πA(1 − κ)/n there
+                kappa = min(_CONTOUR_CROWD, max(0.0, 1.0 - _CONTOUR_NODES * min(a - L, R - b)
+                                                / (2 * math.pi * A)))
+                th = math.pi * (sn - kappa / (2 * math.pi) * np.sin(2 * math.pi * sn))
+                wt = ends * math.pi * (1 - kappa * np.cos(2 * math.pi * sn))
+                zz = c + A * np.cos(th) + 1j * A * np.sin(th)
+                dz = -A * np.sin(th) + 1j * A * np.cos(th)
+                pid.append(np.full(th.size, i))
+                xs.append(zz.real)
+                ys.append(np.where((sn == 0) | (sn == 1), 0.0, np.abs(zz.imag)))
+                wq.append(wt * dz)
+                outside[i] = [(u, m) for u, m in outside[i] if not L < u < R]
+            if xg is not None:
+                inside = np.zeros(xg.size, bool)
+                for a, b in support[i]:
+                    inside |= (xg > a) & (xg < b)
+                on = np.isin(xg, bps[i])
+                if np.any(on & inside):
+                    fall[i] = True
+                    why[i] = "an x sits on a breakpoint inside the support"
+                pid.append(np.full(int(inside.sum()), i))
+                xs.append(xg[inside])
+                ys.append(np.zeros(int(inside.sum())))
+                wq.append(np.full(int(inside.sum()), np.nan + 0j))  # pdf pairs: no weight
+        if pid:
+            pid, xs, ys, wq = (np.concatenate(pid), np.concatenate(xs), np.concatenate(ys),
+                               np.concatenate(wq))
+        else:
+            pid, xs, ys, wq = np.zeros(0, int), np.zeros(0), np.zeros(0), np.zeros(0, complex)
+        g, ok = ladder(cf[pid], xs, scale[pid], ys, near=_nearest(xs + 1j * ys, pid, bps))
+        dens = np.maximum(-g.imag / math.pi, 0.0)
+        bad = np.zeros(N, bool)
+        np.logical_or.at(bad, pid, ~ok)
+        for i in np.flatnonzero(bad & ~fall):
+            fall[i] = True
+            why[int(i)] = "ladder failed on a node or an x"
+        isq = ~np.isnan(wq)
+        mass = np.zeros(N)
+        np.add.at(mass, pid[isq], np.where(ok[isq], (g[isq] * wq[isq]).imag / math.pi, 0.0))
+        pdf = None
+        if xg is not None:
+            pdf = np.zeros((N, xg.size))
+            ip = ~isq
+            # vectorised placement: rank of each pdf pair within its point
+            pp, vv, xx = pid[ip], dens[ip], xs[ip]
+            col = np.searchsorted(xg, xx) if np.all(np.diff(xg) > 0) else None
+            if col is None:
+                order = {float(v): k for k, v in enumerate(xg)}
+                col = np.array([order[float(v)] for v in xx], int)
+            pdf[pp, col] = vv
+        for i in range(N):
+            if fall[i]:
+                continue
+            total = mass[i] + math.fsum(m for _, m in outside[i])
+            if not abs(total - 1.0) <= BATCH_MASS_TOL:
+                fall[i] = True
+                why[i] = f"mass check: atoms and support carry {total!r}"
+        mom = self._moments(cf, moments)
+        if mom is not None:
+            fall |= ~np.all(np.isfinite(mom), axis=1)
+        return {"breakpoints": bps, "flags": flags, "support": support, "atoms": atoms,
+                "moments": mom, "pdf": pdf, "fallback": fall, "why": why}
+
+    def _breakpoints(self, V, cf, fall, why):
+        """Sorted real roots of the factors per point (edges polished), and the poles."""
+        N = V.shape[0]
+        bps = [[] for _ in range(N)]
+        poles = [[] for _ in range(N)]
+        found = []  # (point, root, is_lead)
+        for coeffs, kind in self.factor_coefficients(V):
+            zero = np.all(coeffs == 0, axis=1) & ~fall
+            for i in np.flatnonzero(zero):
+                fall[i] = True
+                why[int(i)] = "a discriminant factor vanishes identically"
+            # effective degree: the highest nonzero coefficient (exact zeros only)
+            nzc = coeffs != 0
+            top = coeffs.shape[1] - 1 - np.argmax(nzc[:, ::-1], axis=1)
+            for d in np.unique(top[~fall]):
+                if d < 1:
+                    continue
+                rows = np.flatnonzero((top == d) & ~fall)
+                c = coeffs[rows, :d + 1]  # z^0..z^d
+                comp = np.zeros((rows.size, d, d))
+                comp[:, 0, :] = -c[:, d - 1::-1] / c[:, d:d + 1]
+                if d > 1:
+                    comp[:, np.arange(1, d), np.arange(d - 1)] = 1.0
+                with np.errstate(all="ignore"):
+                    r = np.linalg.eigvals(comp)
+                real = np.abs(r.imag) <= _REAL_ROOT * (1 + np.abs(r))
+                ri, rk = np.nonzero(real & np.isfinite(r))
+                vals = _polish_rows(c[ri][:, ::-1], r[ri, rk].real)
+                for i, v in zip(rows[ri], vals):
+                    found.append((int(i), float(v), kind == "lead"))
+        for i, v, lead in found:
+            bps[i].append(v)
+            if lead:
+                poles[i].append(v)
+        todo = []  # (point, index in its breakpoints) of the roots to polish as edges
+        for i in range(N):
+            if fall[i]:
+                continue
+            pol = set(poles[i])
+            # one breakpoint from several factors (a pole at 0 that is also a root of a
+            # discriminant factor whose constant term cancels to ~1e-17): the pole stands
+            merged = []
+            for b in sorted(bps[i]):
+                if merged and b - merged[-1] <= _SAME_POINT * (1 + abs(b)):
+                    if b in pol:
+                        merged[-1] = b
+                    continue
+                merged.append(b)
+            bp = merged
+            sc = 1 + max([abs(b) for b in bp], default=0.0)
+            if any(b - a <= _COLLIDE * sc for a, b in zip(bp[:-1], bp[1:])):
+                # a pole on a branch point (or a repeated root): the full law decides
+                fall[i] = True
+                why[i] = "breakpoints collide"
+                continue
+            bps[i] = bp
+            poles[i] = sorted(pol & set(bp))
+            todo += [(i, k) for k, b in enumerate(bp) if b not in pol]
+        if todo:
+            ii = np.array([i for i, _ in todo])
+            x0 = np.array([bps[i][k] for i, k in todo])
+            x1 = self._polish_edges(cf[ii], x0)
+            for (i, k), v in zip(todo, x1):
+                bps[i][k] = float(v)
+        for i in range(N):
+            if not fall[i] and any(b <= a for a, b in zip(bps[i][:-1], bps[i][1:])):
+                fall[i] = True
+                why[i] = "edge polish reordered the breakpoints"
+        return bps, poles
+
+    def _polish_edges(self, cf, x0):
+        """Breakpoints at which P(·, x0) has a real double root: Newton on P = ∂_G P = 0 in
+        (G, x) (the discriminant's float64 coefficients cancel; P's far less), vectorised.
+        The others (complex double roots: branch points of other sheets) stay as they are."""
+        D = self.deg
+        ck, _ = _horner_z(cf, x0.astype(complex))
+        ck = ck.real
+        comp = np.zeros((x0.size, D, D))
+        with np.errstate(all="ignore"):
+            comp[:, 0, :] = -ck[:, 1:] / ck[:, :1]
+            if D > 1:
+                comp[:, np.arange(1, D), np.arange(D - 1)] = 1.0
+            r = np.linalg.eigvals(np.where(np.isfinite(comp), comp, 0.0))
+        d = np.abs(r[:, :, None] - r[:, None, :]) + np.diag(np.full(D, np.inf))[None]
+        flat = np.argmin(d.reshape(x0.size, -1), axis=1)
+        a, b = flat // D, flat % D
+        rows = np.arange(x0.size)
+        g = 0.5 * (r[rows, a] + r[rows, b])
+        real = (np.abs(g.imag) <= _REAL_ROOT * (1 + np.abs(g))) & np.isfinite(ck[:, 0]) \
+            & (ck[:, 0] != 0)
+        g, x = g.real.copy(), x0.copy()
+        J = cf.shape[2] - 1
+        zp = np.arange(J, -1, -1, dtype=float)  # powers of z of cf's columns
+        gp = np.arange(D, -1, -1, dtype=float)
+        with np.errstate(all="ignore"):
+            for _ in range(_EDGE_STEPS):
+                xz = x[:, None] ** zp[None, :]
+                dxz = np.where(zp[None, :] > 0, zp[None, :] * x[:, None] ** (zp[None, :] - 1), 0)
+                c = np.einsum("nkj,nj->nk", cf, xz)
+                cz = np.einsum("nkj,nj->nk", cf, dxz)
+                gk = g[:, None] ** gp[None, :]
+                dgk = np.where(gp > 0, gp * g[:, None] ** (gp - 1), 0)
+                ddgk = np.where(gp > 1, gp * (gp - 1) * g[:, None] ** (gp - 2), 0)
+                p, pg, pgg = (c * gk).sum(1), (c * dgk).sum(1), (c * ddgk).sum(1)
+                pz, pgz = (cz * gk).sum(1), (cz * dgk).sum(1)
+                det = pg * pgz - pz * pgg
+                dg = (p * pgz - pz * pg) / det
+                dx = (pg * pg - p * pgg) / det
+                step = np.isfinite(dg) & np.isfinite(dx) & real
+                g = np.where(step, g - dg, g)
+                x = np.where(step, x - dx, x)
+        good = real & np.isfinite(x) & (np.abs(x - x0) <= _EDGE_MATCH * (1 + np.abs(x0)))
+        return np.where(good, x, x0)
+
+    def _atoms(self, cf, bp, poles, zero_mass, scale):
+        """[(location, mass)] at the poles, or None where a mass is ambiguous: the candidates
+        are the roots of the lowest power of s in s^deg P(H/s, a + s) (as
+        :meth:`~freeattn.algebraic.atoms.AtomsMixin._pole_mass`); a single candidate 0 is no
+        atom; at 0 the law's exact atom decides when it is a candidate; else the full law."""
+        out = []
+        d = self.deg
+        c = cf[::-1, ::-1]  # c[k][j]: G^k z^j
+        for a in poles:
+            by_power = {}
+            for k in range(d + 1):
+                for j in range(self.deg_z + 1):
+                    v = c[k, j]
+                    if v == 0:
+                        continue
+                    for i in range(j + 1):
+                        ps = d - k + i
+                        by_power.setdefault(ps, {})
+                        by_power[ps][k] = by_power[ps].get(k, 0.0) + v * math.comb(j, i) * a ** (j - i)
+            cands = []
+            for ps in sorted(by_power):
+                co = by_power[ps]
+                size = max(abs(v) for v in co.values())
+                if size <= _POLYGON_LOST * np.abs(cf).max() * (1 + abs(a)) ** self.deg_z:
+                    continue
+                degH = max(co)
+                cl = np.array([co.get(k, 0.0) for k in range(degH, -1, -1)])
+                cl[np.abs(cl) <= _POLYGON_LOST * size] = 0.0
+                while cl.size and cl[-1] == 0:
+                    cl = cl[:-1]
+                while cl.size > 1 and cl[0] == 0:
+                    cl = cl[1:]
+                if cl.size >= 2:
+                    r = np.roots(cl)
+                    cands = [float(v.real) for v in r
+                             if abs(v.imag) <= _CANDIDATE_REAL * (1 + abs(v))
+                             and 0 < v.real <= 1 + _MASS_SLACK]
+                break
+            if not cands:
+                continue  # only the candidate 0: no atom
+            if abs(a) <= _POLE_AT_ZERO * (1 + scale) and zero_mass is not None:
+                if zero_mass == 0:
+                    continue
+                if any(abs(m - zero_mass) <= _ATOM_MATCH * (1 + m) for m in cands):
+                    if zero_mass > _ATOM_FLOOR:
+                        out.append((0.0 if a == 0 else float(a), float(zero_mass)))
+                    continue
+            return None
+        return out
+
+    def _moments(self, cf, order):
+        """m_1..m_order at every point (N, order): the series recursion of
+        :func:`~freeattn.algebraic.series.series_moments_numeric`, here over arrays of points
+        (that function takes one point's number type; the terms' pattern is the structure's)."""
+        N = cf.shape[0]
+        if order == 0:
+            return np.zeros((N, 0))
+        deg, degz = self.deg, self.deg_z
+        c = cf[:, ::-1, ::-1]  # c[:, k, j]: G^k z^j
+        pattern = np.any(c != 0, axis=0)
+        terms = [(k, k - j + degz, c[:, k, j]) for k in range(deg + 1) for j in range(degz + 1)
+                 if pattern[k, j]]
+        s0 = min(s for _, s, _ in terms)
+        lead = sum(cv for k, s, cv in terms if s == s0)
+        dq = sum(k * cv for k, s, cv in terms if s == s0)
+        scl = np.max(np.abs(c.reshape(N, -1)), axis=1)
+        bad = (np.abs(lead) > _SERIES_LEAD_TOL * scl) | (dq == 0)
+        one, zero = np.ones(N), np.zeros(N)
+        m = [one]
+        powers = [[one] for _ in range(deg + 1)]
+        with np.errstate(all="ignore"):
+            for n in range(1, order + 1):
+                m.append(zero)
+                for k in range(1, deg + 1):
+                    prev = powers[k - 1]
+                    acc = zero
+                    for a in range(n + 1):
+                        if a < len(m) and n - a < len(prev):
+                            acc = acc + m[a] * prev[n - a]
+                    powers[k].append(acc)
+                powers[0].append(zero)
+                total = zero
+                for k, s, cv in terms:
+                    idx = s0 + n - s
+                    if 0 <= idx <= n:
+                        total = total + cv * powers[k][idx]
+                mn = -total / dq
+                m[n] = mn
+                for k in range(1, deg + 1):
+                    powers[k][n] = powers[k][n] + k * mn
+        out = np.stack(m[1:], axis=1)
+        out[bad] = np.nan
+        return out
+
+
+def _nearest(zs, pid, bps):
+    """Per pair, the distance from its target zs to its point's nearest breakpoint."""
+    out = np.full(len(pid), np.inf)
+    order = np.argsort(pid, kind="stable")
+    ps = pid[order]
+    starts = np.searchsorted(ps, np.arange(len(bps) + 1))
+    for i in np.unique(ps):
+        sel = order[starts[i]:starts[i + 1]]
+        if bps[i]:
+            out[sel] = np.min(np.abs(zs[sel][:, None] - np.asarray(bps[i])[None, :]), axis=1)
+    return out
+
+
+def _polish_rows(c, r):
+    """Newton on real polynomials (rows of c, highest power first) from real roots r."""
+    dc = c[:, :-1] * np.arange(c.shape[1] - 1, 0, -1)[None, :]
+    with np.errstate(all="ignore"):
+        for _ in range(3):
+            p = np.zeros(r.shape)
+            for k in range(c.shape[1]):
+                p = p * r + c[:, k]
+            d = np.zeros(r.shape)
+            for k in range(dc.shape[1]):
+                d = d * r + dc[:, k]
+            step = p / d
+            r = np.where(np.isfinite(step), r - step, r)
+    return r
+
+
+def _exact_values(law):
+    """The law's parameter symbols (in :func:`parameter_order`) and their exact values."""
+    syms = sorted(free_symbols(law._factor) - {G, z}, key=parameter_order)
+    return syms, [law.values[s] for s in syms]
+
+
+def evaluate_laws(laws, x=None, moments=4):
+    """:meth:`BatchStructure.evaluate` for ``laws``, AlgebraicLaws of one structure (equal
+    :func:`~freeattn.algebraic.numeric.structure_key`): the parameters whose exact value is
+    one rational at every point are substituted, the others are the batch's columns.
+
+    Raises ValueError when the structure has no rational term table or discriminant tables
+    (then the caller evaluates the laws one by one)."""
+    syms0, vals0 = _exact_values(laws[0])
+    rows = [_exact_values(law)[1] for law in laws]
+    if any(len(r) != len(syms0) for r in rows):
+        raise ValueError("the laws do not share one structure")
+    fixed = {s: v for k, (s, v) in enumerate(zip(syms0, vals0))
+             if getattr(v, "is_Rational", False) and all(r[k] == v for r in rows)}
+    keep = [k for k, s in enumerate(syms0) if s not in fixed]
+    st = BatchStructure(laws[0]._factor, fixed, {syms0[k]: vals0[k] for k in keep})
+    if [syms0[k] for k in keep] != st.params:
+        raise ValueError("the substituted structure lost a parameter")
+    V = np.array([[float(to_mp(r[k])) for k in keep] for r in rows]).reshape(len(laws), len(keep))
+    zero = [law._exact_atom_at_zero(30) for law in laws]
+    zero = [None if m is None else float(m) for m in zero]
+    return st.evaluate(V, x=x, moments=moments, zero_atoms=zero)

@@ -1,0 +1,104 @@
+"""The batch evaluator (freeattn.algebraic.batch) against the full law, point by point."""
+import numpy as np
+import pytest
+
+from freeattn import attention_law
+from freeattn.algebraic.batch import evaluate_laws
+
+#: batch and full law agree to this (relative; pdf relative to the point's largest density):
+#: both are float64 Newton roots of P's float64 coefficients, edges polished on P = ∂_G P = 0
+AGREE = 1e-13
+
+
+def _single_head_points(n, seed):
+    rng = np.random.default_rng(seed)
+    betas = rng.uniform(0.3, 2.0, n)
+    gks = np.exp(rng.uniform(np.log(0.2), np.log(5.0), n))
+    return [(float(b), float(g)) for b, g in zip(betas, gks)]
+
+
+def _compare(laws, res, x, K):
+    checked = 0
+    for i, law in enumerate(laws):
+        if res["fallback"][i]:
+            continue
+        checked += 1
+        sup = law.support()
+        got = res["support"][i]
+        assert len(got) == len(sup)
+        for (a, b), (c, d) in zip(got, sup):
+            assert abs(a - c) <= AGREE * max(1.0, abs(c))
+            assert abs(b - d) <= AGREE * max(1.0, abs(d))
+        ref_atoms = law.atoms()
+        assert len(res["atoms"][i]) == len(ref_atoms)
+        for (a, m), (c, n) in zip(res["atoms"][i], ref_atoms):
+            assert abs(a - c) <= AGREE * (1 + abs(c)) and abs(m - n) <= AGREE
+        mom = np.array([law.moment(k) for k in range(1, K + 1)])
+        np.testing.assert_allclose(res["moments"][i], mom, rtol=AGREE, atol=0)
+        pdf = law.pdf(x)
+        assert np.max(np.abs(res["pdf"][i] - pdf)) <= AGREE * np.max(pdf)
+    return checked
+
+
+def test_single_head_batch_equals_points():
+    pts = _single_head_points(60, 7)
+    x = np.linspace(0.01, 10, 100)
+    laws = [attention_law(b, g) for b, g in pts]
+    res = evaluate_laws(laws, x=x, moments=4)
+    checked = _compare([attention_law(b, g) for b, g in pts], res, x, 4)
+    # most points take the batch route (the rest fell back and say why)
+    assert checked >= 55, res["why"]
+    assert set(res["why"]) == set(np.flatnonzero(res["fallback"]))
+
+
+def test_sweep_batch_route_equals_points_route():
+    from freeattn import sweep
+
+    betas, gks = [0.4, 0.9, 1.6], [0.3, 1.0, 3.7]  # γ_K < 1 and > 1: hard edge at 0 or not
+    x = np.linspace(0.01, 8, 40)
+    kw = dict(beta=betas, gamma_k=gks, moments=3, x=x, progress=False)
+    fast = sweep(attention_law, route="batch", **kw)
+    slow = sweep(attention_law, route="points", **kw)
+    assert fast.route == "batch" and slow.route == "points" and slow.fallback is None
+    assert fast.fallback.shape == fast.shape and not fast.fallback.all()
+    for name in ("left_edge", "right_edge"):
+        np.testing.assert_allclose(getattr(fast, name), getattr(slow, name), rtol=AGREE, atol=AGREE)
+    for name in ("intervals", "atoms_count"):
+        assert np.array_equal(getattr(fast, name), getattr(slow, name))
+    np.testing.assert_allclose(fast.moments, slow.moments, rtol=AGREE, atol=0)
+    scale = np.max(slow.pdf, axis=-1, keepdims=True)
+    assert np.all(np.abs(fast.pdf - slow.pdf) <= AGREE * scale)
+
+
+def test_sweep_route_bad_input():
+    from freeattn import sweep
+    from freeattn._validation import ParameterError
+
+    with pytest.raises(ParameterError) as info:
+        sweep(attention_law, beta=[1.0], gamma_k=[1.0], route="fast", progress=False)
+    assert info.value.param == "route"
+    with pytest.raises(ParameterError) as info:
+        sweep(attention_law, beta=[1.0], gamma_k=[1.0], x=[1.0], cdf=True, route="batch",
+              progress=False)
+    assert info.value.param == "route"
+
+
+def _bert_layer(beta, heads):
+    from freeattn import MHAConfig
+
+    return MHAConfig.preset("bert-base", beta=beta, heads=heads, kv_heads=heads).law()
+
+
+def test_layer_structure_falls_back_whole():
+    """The full layer over (β, h): its discriminant with the varying parameters symbolic is
+    beyond DISCRIMINANT_SIZE_LIMIT, so every point goes by its own law (mask all True), equal
+    to the points route."""
+    from freeattn import sweep
+
+    kw = dict(beta=[0.7, 1.2], heads=[2, 12], moments=2, x=np.linspace(0.01, 20, 11),
+              progress=False)
+    fast = sweep(_bert_layer, route="batch", **kw)
+    slow = sweep(_bert_layer, route="points", **kw)
+    assert fast.fallback.all()
+    for name in ("left_edge", "right_edge", "moments", "pdf", "atom_mass"):
+        assert np.array_equal(getattr(fast, name), getattr(slow, name)), name
