@@ -43,8 +43,6 @@ KNOWN = {
         'item 6: measured error 2.22e-16 (tol 0); cdf(231.57027985670453) = 0.9990009632276529 > cdf(nextafter) = 0.9990009632276526',
     ('mha_rho-0', 'cdf_monotone'):
         'item 6: measured error {err:.3g} (one ulp); cdf decreases by one ulp between neighbouring points (two sides L/(L+R) of quadrature.tables)',
-    ('mha_rho-0', 'quantiles'):
-        'N15: raises; CallTimeout: quantiles did not return within 30 s',
     ('mp_near1-1', 'outside'):
         'N15: raises; CallTimeout: outside did not return within 30 s',
     ('pointmass-15', 'cauchy'):
@@ -67,10 +65,6 @@ KNOWN = {
         'N4: measured error 0.000305 (tol 1e-10); atoms 0 + density 0.9996954853666407',
     ('pushforward-8', 'moments'):
         'N5: measured error 1.04e-05 (tol 1e-09); m1: law -2.044718164127109, quadrature -2.044809942498691; exact -2.044718164127109; m2: law 78.1583906492682, quadrature 78.15836282075614; exact 78.1583906492',
-    ('mha_rho-0', 'mass'):
-        'N15: the shared reference quadrature (checks.Reference, 273 panels, ~8.5k pdf nodes at ~3.5 ms each) takes 30.8 s at load 7 against its 30 s bound (session 7; the old mass check alone took 10 s)',
-    ('mha_rho-0', 'moments'):
-        'N15: the shared reference quadrature (checks.Reference) takes 30.8 s at load 7 against its 30 s bound (session 7)',
     ('preset-3', 'quantiles'):
         "N14: raises; RuntimeWarning: divide by zero encountered in log (quantiles of MHAConfig.preset('mistral-7b', beta=0.0197).law('values'), session 7's merged hard-end routes; found by the fresh-clone run)",
     ('boxtimes_num-0', 'mass'):
