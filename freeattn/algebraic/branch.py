@@ -21,7 +21,7 @@ from functools import cached_property
 import mpmath
 import numpy as np
 
-from .._context import FLOAT_REFERENCE_DPS, MPMATH, TINY, tolerance, workdps
+from .._context import FLOAT64, FLOAT_REFERENCE_DPS, MPMATH, TINY, tolerance, workdps
 from ..quadrature.theta import theta_of_x as _theta_of_x, x_of_theta as _x_of_theta
 from .local import _FLOAT_RANGE_DECADES, edge_root
 from .numeric import _TABLE_NODES
@@ -588,20 +588,141 @@ class BranchMixin:
         """G on the upper half-plane.  The Stieltjes branch satisfies Im G < 0 and
         Im(1/G) ≥ Im z (1/G is a Nevanlinna function with F(z) − z ↦ ℂ⁺ ∪ ℝ); where exactly
         one root of P(·, z) does, that is G.  Elsewhere the branch is continued down from
-        Re z + iY (G ~ 1/z) with adaptive steps (:meth:`NumericPolynomial.track`)."""
+        Re z + iY (G ~ 1/z) with adaptive steps (:meth:`NumericPolynomial.track`).
+
+        Next to a singular point of the branch float64 roots of P(·, z) do not separate the
+        sheets that meet there (issue 21 item 18: G at 1e-10 of the width above an atom or a
+        square-root edge raised "branch continuation failed"): within the inner disc of an
+        isolated atom G is its Laurent expansion (:meth:`_atom_disc_cauchy`), and next to a
+        square-root edge where the continuation fails the edge expansion in δ = z − e
+        (:meth:`_edge_zone_cauchy`)."""
+        g = np.empty(zz.shape, dtype=complex)
+        disc = self._atom_disc_cauchy(zz, g)
+        rest = ~disc
+        if np.any(rest):
+            zr = zz[rest]
+            gr, ok = self._cauchy_upper_plain(zr)
+            if not np.all(ok):
+                self._edge_zone_cauchy(zr, gr, ok)
+            if not np.all(ok):
+                raise ArithmeticError(f"{self.name}: branch continuation failed at z = "
+                                      f"{zr[~ok][0]!r}")
+            g[rest] = gr
+        return g
+
+    def _cauchy_upper_plain(self, zz):
+        """(G, ok) on the upper half-plane by the unique Nevanlinna root or the tracker
+        (:meth:`_cauchy_upper`); ok False where the continuation failed."""
         bd = self._branch(None)
         self._num.scale_hint = bd._scale()
         self._num.pole_hint = tuple(float(p) for p in bd.poles)
         g, n = self._num.nevanlinna_root(self._num.roots(zz), zz.imag)
         amb = n != 1
+        ok = np.ones(zz.shape, bool)
         if np.any(amb):
-            gt, ok = self._num.track(zz.real[amb], zz.imag[amb])
-            if not np.all(ok):
-                raise ArithmeticError(f"{self.name}: branch continuation failed at z = "
-                                      f"{zz[amb][~ok][0]!r}")
+            gt, okt = self._num.track(zz.real[amb], zz.imag[amb])
             g[amb] = gt
+            ok[amb] = okt
         g, _ = self._num.newton(g, zz, steps=2)
-        return g
+        return g, ok
+
+    #: points of the circle |z − a| = r about an isolated atom a on which G − mass/(z − a) is
+    #: sampled (trapezoidal rule: its Taylor coefficients to (r/ρ)^N, ρ the distance to the
+    #: rest of the spectrum), the circle's radius r and the inner disc's radius (× ρ)
+    _ATOM_DISC_NODES = 32
+    _ATOM_DISC_CIRCLE = 0.25
+    _ATOM_DISC_INNER = 0.125
+
+    @cached_property
+    def _atom_discs(self):
+        """Per atom a isolated from the rest of the spectrum: (a as a double, a − that double,
+        mass, ρ = distance to the nearest support point or other atom); filled with the
+        Laurent data on first use (:meth:`_atom_disc_cauchy`)."""
+        bd = self._branch(None)
+        atoms = [(a, m) for a, m in self._atoms_raw(None)]
+        spans = [(float(i["lo"]), float(i["hi"])) for i in bd.intervals if i["support"]]
+        out = []
+        for a, m in atoms:
+            af = float(a)
+            near = [abs(float(b) - af) for b, _ in atoms if b != a]
+            for lo, hi in spans:
+                near.append(0.0 if lo <= af <= hi else min(abs(af - lo), abs(af - hi)))
+            rho = min(near) if near else float(bd._scale()) + abs(af) + 1.0
+            if rho > 0 and math.isfinite(rho):
+                with workdps(FLOAT_REFERENCE_DPS):
+                    corr = float(mpmath.mpf(af) - a)
+                out.append({"a": af, "corr": corr, "mass": float(m), "rho": rho})
+        return out
+
+    def _atom_disc_cauchy(self, zz, g):
+        """In place: G at the points of ``zz`` (Im > 0) inside the inner disc
+        |z − a| ≤ _ATOM_DISC_INNER·ρ of an isolated atom a (mass m): G = m/(z − a) + R(z),
+        R analytic on |z − a| < ρ, from its Taylor coefficients at a, read off R on the
+        circle |z − a| = _ATOM_DISC_CIRCLE·ρ (values from the general route there, the lower
+        half by G(z̄) = conj G(z); nodes off the axis).  Where sheets share the atom's mass the
+        float64 roots of P(·, z) next to a carry an error ~√ε·|G| (8 roots in pairs split by
+        ~1 at |G| ~ 1e10: mha_output_law(0.8717, 3, 0.5146, 1.0303, 0.003165) at 1.4e-10i);
+        m/δ here carries the full relative accuracy of δ = z − a (a − fl(a) included).
+        Returns the mask of the points so answered."""
+        done = np.zeros(zz.shape, bool)
+        discs = self._atom_discs
+        if not discs:
+            return done
+        for d in discs:
+            delta = (zz - d["a"]) + d["corr"]
+            m = ~done & (np.abs(delta) <= self._ATOM_DISC_INNER * d["rho"])
+            if not np.any(m):
+                continue
+            if "taylor" not in d:
+                n = self._ATOM_DISC_NODES
+                r = self._ATOM_DISC_CIRCLE * d["rho"]
+                w = r * np.exp(2j * math.pi * (np.arange(n // 2) + 0.5) / n)  # upper half
+                gw, ok = self._cauchy_upper_plain(d["a"] - d["corr"] + w)
+                if not np.all(ok & np.isfinite(gw)):
+                    d["taylor"] = None
+                else:
+                    rw = gw - d["mass"] / w
+                    vals = np.concatenate([rw, np.conj(rw[::-1])])  # nodes k = 0 … n − 1
+                    # c_j = (1/n) Σ_k R(w_k) w_k^{−j}: the discrete Fourier sum
+                    nodes = r * np.exp(2j * math.pi * (np.arange(n) + 0.5) / n)
+                    j = np.arange(n)
+                    d["taylor"] = (vals[None, :] * nodes[None, :] ** (-j[:, None])).mean(axis=1)
+            if d["taylor"] is None:
+                continue
+            dm = delta[m]
+            acc = np.zeros(dm.shape, complex)
+            for c in d["taylor"][::-1]:
+                acc = acc * dm + c
+            g[m] = d["mass"] / dm + acc
+            done |= m
+        return done
+
+    def _edge_zone_cauchy(self, zz, g, ok):
+        """In place: G at points of ``zz`` where the continuation failed (``ok`` False) that
+        lie within _EDGE_ZONE·width of a square-root edge e: the root u of the edge
+        expansion P(G_e + u, e + δ) = Σ p_ij u^i δ^j (δ = z − e, exact; p_00 = p_10 = 0)
+        nearest the local quadratic's root with Im u < 0 (of the pair ±c√δ merging at e the
+        branch is the one with Im G < 0).  Next to e ≠ 0 the pair splits by ~√(|δ|/|e|)·|G|,
+        below float64's resolution of P(·, z) in powers of z (mha_output_law(0.1257, 94,
+        0.00401, 0.001, 55.65, sharing='mqa') at b + 2e-7i, b = 1986.6)."""
+        for t in self._tables:
+            width = t["b"] - t["a"]
+            for edge in t["edges"]:
+                if edge.get("pole") or "p" not in edge:
+                    continue
+                idx = np.flatnonzero(~ok)
+                if not idx.size:
+                    return
+                delta = (zz[idx] - edge["x"]) + edge["corr"]
+                near = np.abs(delta) <= _EDGE_ZONE * width
+                if not np.any(near):
+                    continue
+                j = idx[near]
+                u, conv = edge_root(edge["p"], delta[near], 1.0, FLOAT64)
+                gj = edge["g"] + u
+                good = conv & np.isfinite(gj) & (gj.imag < 0)
+                g[j[good]] = gj[good]
+                ok[j[good]] = True
 
     # ------------------------------------------------------------- mpmath
     def _locate_mp(self, x, dps):

@@ -254,14 +254,13 @@ class NumericPolynomial:
 
     def coeffs_at(self, x):
         """Coefficients of P(·, x) for each x: array (deg + 1, N), highest power of G first."""
-        x = np.asarray(x)
-        out = np.empty((self.deg + 1, x.size), dtype=np.result_type(x, float))
-        for i in range(self.deg + 1):
-            acc = np.full(x.size, self.cf[i, 0], dtype=out.dtype)
-            for c in self.cf[i, 1:]:
-                acc = acc * x + c
-            out[i] = acc
-        return out
+        x = np.asarray(x).reshape(-1)
+        # Horner in x on all deg + 1 rows at once (the same operations per entry as row by
+        # row: a scalar x cost (deg + 1)·deg_z numpy calls, 0.8 ms on the ρ layer's 14 × 11)
+        acc = np.repeat(self.cf[:, :1].astype(np.result_type(x, float)), x.size, axis=1)
+        for j in range(1, self.cf.shape[1]):
+            acc = acc * x + self.cf[:, j:j + 1]
+        return acc
 
     def _lost_points(self, x):
         """The points of ``x`` at which double loses a coefficient of P(·, x) (subnormal, 0

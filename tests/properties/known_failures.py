@@ -39,28 +39,14 @@ KNOWN = {
         'item 7/16: measured error 1 (tol 1e-10); inherited: the base law fails the same check (float64 cdf 0 next to its hard edge below ~1e-158); ppf(1e-100) = 8.400010735944668e-113: cdf there 0.0, one ulp left 0.0',
     ('mha-2', 'mass'):
         'N4: measured error 2.64e-10 (tol 1e-10); atoms 0 + density 0.9999999997355625',
-    ('mha-3', 'cauchy'):
-        "item 18: raises; ArithmeticError: mha_output_law(beta=0.871651, heads=3, gamma_k=0.514618, gamma_v=1.03026, gamma_o=0.00316465, sharing='none'): branch continuation failed at z ",
-    ('mha-4', 'cauchy'):
-        "item 18: raises; ArithmeticError: mha_output_law(beta=0.125658, heads=94, gamma_k=0.00401017, gamma_v=0.001, gamma_o=55.654, sharing='mqa'): branch continuation failed at z = 1.",
-    ('mha-7', 'cauchy'):
-        "item 18: raises; ArithmeticError: mha_output_law(beta=0.154497, heads=1, gamma_k=1.81798, gamma_v=0.0137291, gamma_o=0.0442314, sharing='mqa'): branch continuation failed at z =",
-    ('mha_rho-0', 'cauchy'):
-        "item 18: raises; ArithmeticError: mha_output_law(beta=0.915896, heads=1, gamma_k=0.20151, gamma_v=0.20151, gamma_o=0.0138183, sharing='mqa', rho=0.74054): branch continuation fa",
-    ('mha_rho-0', 'quantiles'):
-        'N15: raises; CallTimeout: quantiles did not return within 30 s',
     ('mp_near1-1', 'outside'):
         'N15: raises; CallTimeout: outside did not return within 30 s',
     ('pointmass-15', 'cauchy'):
         'N14: raises; RuntimeWarning: overflow encountered in divide',
     ('pointmass-17', 'cauchy'):
         'N14: raises; RuntimeWarning: overflow encountered in divide',
-    ('pushforward-10', 'cauchy'):
-        'N9: raises; ArithmeticError: ((1/2)·x^0 + (3/2)·x^1 + (7/8)·x^2)#(FreePoisson(rate=0.0144523)): branch continuation failed at z = 0.4999999999999999+3.2602309269354114e-10j',
     ('pushforward-13', 'quantiles'):
         'item 1: measured error 0.00433 (tol 1e-10); isf(4.552998182596209e-15) = 0.6858848055830289: sf there 4.533302453434136e-15, one ulp left 4.533302713302728e-15',
-    ('pushforward-15', 'cauchy'):
-        'N9: raises; ArithmeticError: ((1/2)·x^0 + (-3/2)·x^1 + (5/8)·x^2)#(MarchenkoPastur(ratio=93.1681)): branch continuation failed at z = 0.5+7.877344638875016e-07j',
     ('pushforward-5', 'mass'):
         'N2: the density (numeric Transformed pdf) is noisy: the reference quadrature stops at error estimate 5.2e-09 > 1e-11; to that accuracy atoms + density = 1 − 1.5e-9 (session 7)',
     ('pushforward-5', 'moments'):
@@ -75,10 +61,6 @@ KNOWN = {
         'N4: measured error 0.000305 (tol 1e-10); atoms 0 + density 0.9996954853666407',
     ('pushforward-8', 'moments'):
         'N5: measured error 1.04e-05 (tol 1e-09); m1: law -2.044718164127109, quadrature -2.044809942498691; exact -2.044718164127109; m2: law 78.1583906492682, quadrature 78.15836282075614; exact 78.1583906492',
-    ('mha_rho-0', 'mass'):
-        'N15: the shared reference quadrature (checks.Reference, 273 panels, ~8.5k pdf nodes at ~3.5 ms each) takes 30.8 s at load 7 against its 30 s bound (session 7; the old mass check alone took 10 s)',
-    ('mha_rho-0', 'moments'):
-        'N15: the shared reference quadrature (checks.Reference) takes 30.8 s at load 7 against its 30 s bound (session 7)',
     ('preset-3', 'quantiles'):
         "N14: raises; RuntimeWarning: divide by zero encountered in log (quantiles of MHAConfig.preset('mistral-7b', beta=0.0197).law('values'), session 7's merged hard-end routes; found by the fresh-clone run)",
     ('boxtimes_num-0', 'mass'):
