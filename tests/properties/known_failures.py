@@ -55,10 +55,6 @@ KNOWN = {
         'N15: raises; CallTimeout: quantiles did not return within 30 s',
     ('mp_near1-1', 'outside'):
         'N15: raises; CallTimeout: outside did not return within 30 s',
-    ('pointmass-15', 'cauchy'):
-        'N14: raises; RuntimeWarning: overflow encountered in divide',
-    ('pointmass-17', 'cauchy'):
-        'N14: raises; RuntimeWarning: overflow encountered in divide',
     ('pushforward-10', 'cauchy'):
         'N9: raises; ArithmeticError: ((1/2)·x^0 + (3/2)·x^1 + (7/8)·x^2)#(FreePoisson(rate=0.0144523)): branch continuation failed at z = 0.4999999999999999+3.2602309269354114e-10j',
     ('pushforward-13', 'quantiles'):
