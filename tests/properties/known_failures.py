@@ -53,8 +53,6 @@ KNOWN = {
         'item 6: measured error {err:.3g} (one ulp); cdf decreases by one ulp between neighbouring points (two sides L/(L+R) of quadrature.tables)',
     ('mha_rho-0', 'quantiles'):
         'N15: raises; CallTimeout: quantiles did not return within 30 s',
-    ('mp_near1-1', 'outside'):
-        'N15: raises; CallTimeout: outside did not return within 30 s',
     ('pushforward-10', 'cauchy'):
         'N9: raises; ArithmeticError: ((1/2)·x^0 + (3/2)·x^1 + (7/8)·x^2)#(FreePoisson(rate=0.0144523)): branch continuation failed at z = 0.4999999999999999+3.2602309269354114e-10j',
     ('pushforward-13', 'quantiles'):
