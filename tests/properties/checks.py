@@ -674,9 +674,12 @@ def check_quantiles(law, pt):
 
 
 def _zgrid(geo):
-    x = np.concatenate([np.linspace(geo.lo - 0.25 * geo.width, geo.hi + 0.25 * geo.width, 31),
+    # a point mass at 0 has no length scale: Geometry's fallback width (1e-3·tiny) would ask for
+    # G at |z| < 1e-308, beyond float64's normal range; there any scale serves, take 1
+    w = geo.width if geo.scale > TINY else 1.0
+    x = np.concatenate([np.linspace(geo.lo - 0.25 * w, geo.hi + 0.25 * w, 31),
                         [a for a, _ in geo.atoms]])
-    return np.concatenate([x + 1j * y * geo.width for y in (1e-10, 1e-4, 0.1, 10.0)])
+    return np.concatenate([x + 1j * y * w for y in (1e-10, 1e-4, 0.1, 10.0)])
 
 
 def check_cauchy(law, pt):

@@ -39,12 +39,6 @@ KNOWN = {
         'item 7/16: measured error 1 (tol 1e-10); inherited: the base law fails the same check (float64 cdf 0 next to its hard edge below ~1e-158); ppf(1e-100) = 8.400010735944668e-113: cdf there 0.0, one ulp left 0.0',
     ('mha-2', 'mass'):
         'N4: measured error 2.64e-10 (tol 1e-10); atoms 0 + density 0.9999999997355625',
-    ('mp_near1-1', 'outside'):
-        'N15: raises; CallTimeout: outside did not return within 30 s',
-    ('pointmass-15', 'cauchy'):
-        'N14: raises; RuntimeWarning: overflow encountered in divide',
-    ('pointmass-17', 'cauchy'):
-        'N14: raises; RuntimeWarning: overflow encountered in divide',
     ('pushforward-13', 'quantiles'):
         'item 1: measured error 0.00433 (tol 1e-10); isf(4.552998182596209e-15) = 0.6858848055830289: sf there 4.533302453434136e-15, one ulp left 4.533302713302728e-15',
     ('pushforward-5', 'mass'):
