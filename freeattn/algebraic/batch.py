@@ -33,6 +33,7 @@ from .discriminant import discriminant_tables
 from .exact import free_symbols
 from .numeric_polynomial import NumericPolynomial
 from .polynomial import G, parameter_order, substitute_polynomial, z
+from .series import _SERIES_LEAD_TOL, moments_of_terms
 
 __all__ = ["BatchStructure", "evaluate_laws", "BATCH_MASS_TOL"]
 
@@ -95,8 +96,6 @@ _ATOM_MATCH = 1e-8
 _POLYGON_LOST = 1e3 * FLOAT_EPS
 #: a pole within this (× (1 + scale)) of 0 is the pole at 0
 _POLE_AT_ZERO = 1e-12
-#: the series lead coefficient must vanish to this (relative), as series.py's _SERIES_LEAD_TOL
-_SERIES_LEAD_TOL = 1e-8
 
 
 # ------------------------------------------------------------------ coefficient evaluation
@@ -720,9 +719,9 @@ class BatchStructure:
         return out
 
     def _moments(self, cf, order):
-        """m_1..m_order at every point (N, order): the series recursion of
-        :func:`~freeattn.algebraic.series.series_moments_numeric`, here over arrays of points
-        (that function takes one point's number type; the terms' pattern is the structure's)."""
+        """m_1..m_order at every point (N, order): the series recursion
+        (:func:`~freeattn.algebraic.series.moments_of_terms`) over arrays of points, on the
+        structure's pattern of terms; NaN at points where G ~ 1/z is not a simple root."""
         N = cf.shape[0]
         if order == 0:
             return np.zeros((N, 0))
@@ -736,30 +735,9 @@ class BatchStructure:
         dq = sum(k * cv for k, s, cv in terms if s == s0)
         scl = np.max(np.abs(c.reshape(N, -1)), axis=1)
         bad = (np.abs(lead) > _SERIES_LEAD_TOL * scl) | (dq == 0)
-        one, zero = np.ones(N), np.zeros(N)
-        m = [one]
-        powers = [[one] for _ in range(deg + 1)]
         with np.errstate(all="ignore"):
-            for n in range(1, order + 1):
-                m.append(zero)
-                for k in range(1, deg + 1):
-                    prev = powers[k - 1]
-                    acc = zero
-                    for a in range(n + 1):
-                        if a < len(m) and n - a < len(prev):
-                            acc = acc + m[a] * prev[n - a]
-                    powers[k].append(acc)
-                powers[0].append(zero)
-                total = zero
-                for k, s, cv in terms:
-                    idx = s0 + n - s
-                    if 0 <= idx <= n:
-                        total = total + cv * powers[k][idx]
-                mn = -total / dq
-                m[n] = mn
-                for k in range(1, deg + 1):
-                    powers[k][n] = powers[k][n] + k * mn
-        out = np.stack(m[1:], axis=1)
+            m = moments_of_terms(terms, s0, dq, deg, order, np.zeros(N), np.ones(N))
+        out = np.stack(m, axis=1)
         out[bad] = np.nan
         return out
 

@@ -40,7 +40,7 @@ from .polynomial import G, parameter_order, z
 #: be a root there in the numeric series (float or mpmath coefficients)
 _SERIES_LEAD_TOL = 1e-8
 
-__all__ = ["series_moments_numeric", "series_moments", "series_moments_at"]
+__all__ = ["series_moments_numeric", "moments_of_terms", "series_moments", "series_moments_at"]
 
 
 def series_moments_numeric(coefficients, order):
@@ -79,12 +79,21 @@ def series_moments_numeric(coefficients, order):
     scale = max(abs(cv) for _, _, cv in terms)
     if abs(lead) > _SERIES_LEAD_TOL * scale or dq == 0:
         raise ValueError("G ~ 1/z is not a simple root of P at infinity")
+    return moments_of_terms(terms, s0, dq, deg, order, zero, one)
+
+
+def moments_of_terms(terms, s0, dq, deg, order, zero, one):
+    """m_1..m_order from the terms of P at infinity (:func:`series_moments_numeric`).
+
+    ``terms`` lists ``(k, s, c)``: the coefficient c of M^k u^s in P(G, z) with G = u·M(u),
+    u = 1/z; s0 the lowest s and dq = Σ_{s = s0} k·c (≠ 0).  The numbers may be of any type
+    with + − * / (floats, mpf, Fraction, or numpy arrays of points: the sweep's batch route
+    evaluates many points at once); nothing is updated in place, so ``zero`` and ``one`` may
+    be shared arrays.  Returns the list [m_1, …, m_order].
+    """
     m = [one]
     # powers[k][n] = coefficient of u^n in M(u)^k, k = 0..deg
     powers = [[one] for _ in range(deg + 1)]
-    for k in range(1, deg + 1):
-        powers[k] = [one]
-    powers[0] = [one]
     for n in range(1, order + 1):
         # extend M^k to order n with m_n = 0 (the unknown enters linearly)
         m.append(zero)
@@ -93,19 +102,19 @@ def series_moments_numeric(coefficients, order):
             acc = zero
             for a in range(n + 1):
                 if a < len(m) and n - a < len(prev):
-                    acc += m[a] * prev[n - a]
+                    acc = acc + m[a] * prev[n - a]
             powers[k].append(acc)
         powers[0].append(zero)
         total = zero
         for k, s, cv in terms:
             idx = s0 + n - s
             if 0 <= idx <= n:
-                total += cv * powers[k][idx]
+                total = total + cv * powers[k][idx]
         mn = -total / dq
         m[n] = mn
         # add the m_n contribution to the order-n coefficients of M^k: d(M^k)_n = k m_n
         for k in range(1, deg + 1):
-            powers[k][n] += k * mn
+            powers[k][n] = powers[k][n] + k * mn
     return m[1:]
 
 
