@@ -131,19 +131,26 @@ def _evaluate(build, point, spec):
         return {"error": f"{type(exc).__name__}: {exc}"}
 
 
-def _evaluate_law(law, point, spec):
-    """Everything of one grid point's law (exceptions propagate)."""
-    support = law.support()
-    atoms = law.atoms()
-    out = {
+def _shape_entry(support, atoms, moments):
+    """The scalar summary of one point (edges over support and atoms, counts, atom mass),
+    its atoms and moments: shared by the points and the batch route."""
+    support = [(float(a), float(b)) for a, b in support]
+    atoms = [(float(a), float(m)) for a, m in atoms]
+    return {
         "left_edge": min([a for a, _ in support] + [a for a, _ in atoms], default=math.nan),
         "right_edge": max([b for _, b in support] + [a for a, _ in atoms], default=math.nan),
         "intervals": len(support),
         "atom_mass": math.fsum(m for _, m in atoms),
         "atoms_count": len(atoms),
-        "atoms": [(float(a), float(m)) for a, m in atoms],
-        "moments": np.array([law.moment(k) for k in range(1, spec.moments + 1)], dtype=float),
+        "atoms": atoms,
+        "moments": np.asarray(moments, dtype=float),
     }
+
+
+def _evaluate_law(law, point, spec):
+    """Everything of one grid point's law (exceptions propagate)."""
+    out = _shape_entry(law.support(), law.atoms(),
+                       [law.moment(k) for k in range(1, spec.moments + 1)])
     if spec.x is not None:
         out["pdf"] = np.asarray(law.pdf(spec.x), dtype=float)
         if spec.cdf:
@@ -396,14 +403,7 @@ def _run_processes(build, points, spec, workers, bar, chunk):
 
 def _batch_entry(res, i, spec):
     """One batch point's results in :func:`_evaluate`'s layout."""
-    support = [(float(a), float(b)) for a, b in res["support"][i]]
-    atoms = [(float(a), float(m)) for a, m in res["atoms"][i]]
-    out = {
-        "left_edge": min([a for a, _ in support] + [a for a, _ in atoms], default=math.nan),
-        "right_edge": max([b for _, b in support] + [a for a, _ in atoms], default=math.nan),
-        "intervals": len(support), "atom_mass": math.fsum(m for _, m in atoms),
-        "atoms_count": len(atoms), "atoms": atoms,
-        "moments": np.asarray(res["moments"][i], dtype=float)}
+    out = _shape_entry(res["support"][i], res["atoms"][i], res["moments"][i])
     if spec.x is not None:
         out["pdf"] = np.asarray(res["pdf"][i], dtype=float)
     return out
