@@ -31,7 +31,9 @@ from scipy.linalg import eigvals
 from .._context import FLOAT_EPS, TINY, to_mp
 from .discriminant import discriminant_tables
 from .exact import free_symbols
-from .numeric_polynomial import NumericPolynomial
+from .numeric_polynomial import (NumericPolynomial, _NEVANLINNA_SLACK, _TRACK_BEND as _BEND,
+                                 _TRACK_MAX_DT as _MAX_DT, _TRACK_MIN_DT as _MIN_DT,
+                                 _TRACK_SLACK as _SLACK)
 from .polynomial import G, parameter_order, substitute_polynomial, z
 from .series import _SERIES_LEAD_TOL, moments_of_terms
 
@@ -49,22 +51,16 @@ _CONTOUR_CROWD = 0.98
 #: an ellipse whose crossings are too close to a breakpoint for _CONTOUR_NODES at the
 #: largest crowding gets more nodes (spacing there ~ the distance), up to this many
 _CONTOUR_MAX_NODES = 1024
-#: ladder step control (as NumericPolynomial.track): the largest step in ln h, the corrector
-#: within _BEND × the predicted move (+ _SLACK × |G|) and within _UNIQUE × the bound on the
-#: distance to the other roots
-_MAX_DT = -0.5
-_BEND = 0.25
-_SLACK = 1e-12
+#: ladder step control: NumericPolynomial.track's (largest step in ln h _MAX_DT, corrector
+#: within _BEND × the predicted move + _SLACK × |G|, smallest step _MIN_DT; imported above),
+#: and the corrector within _UNIQUE × the bound on the distance to the other roots
 _UNIQUE = 0.25
-_MIN_DT = 1e-9
 #: the jump onto the target is tried from heights within this × the target's distance to the
 #: nearest breakpoint
 _JUMP_REACH = 2.0
 _NEWTON_STEPS = 8
 #: relative size of a converged Newton step
 _NEWTON_RTOL = 1e-13
-#: Nevanlinna conditions' slack (Im(1/G) ≥ Im z, |G| Im z ≤ 1)
-_NEVANLINNA_SLACK = 1e-9
 #: lowest ladder height (× (scale + |x|)) before a pair gives up
 _MIN_HEIGHT = 1e-17
 #: a root of a factor is real when |Im r| ≤ this × (1 + |r|)
