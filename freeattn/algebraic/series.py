@@ -83,13 +83,44 @@ def series_moments_numeric(coefficients, order):
 
 
 def moments_of_terms(terms, s0, dq, deg, order, zero, one):
-    """m_1..m_order from the terms of P at infinity (:func:`series_moments_numeric`).
+    """Moments m_1, …, m_order of a law from the terms of its polynomial P at infinity.
 
-    ``terms`` lists ``(k, s, c)``: the coefficient c of M^k u^s in P(G, z) with G = u·M(u),
-    u = 1/z; s0 the lowest s and dq = Σ_{s = s0} k·c (≠ 0).  The numbers may be of any type
-    with + − * / (floats, mpf, Fraction, or numpy arrays of points: the sweep's batch route
-    evaluates many points at once); nothing is updated in place, so ``zero`` and ``one`` may
-    be shared arrays.  Returns the list [m_1, …, m_order].
+    Writes G = u·M(u) with u = 1/z and M(u) = Σ_n m_n u^n, substitutes into P(G, z) and solves
+    order by order: the unknown m_n enters the coefficient of u^(s0 + n) linearly, with factor
+    dq.  This is the recursion of :func:`series_moments_numeric`, written once for every
+    number type.
+
+    Parameters
+    ----------
+    terms : sequence of (int, int, number)
+        ``(k, s, c)``: the coefficient c of M^k u^s in P(u·M, 1/u) (after clearing powers of u).
+    s0 : int
+        The lowest power s among ``terms``.
+    dq : number
+        Σ k·c over the terms with s = s0; must be non-zero (the recursion divides by it).
+    deg : int
+        The degree of P in G (the highest k).
+    order : int
+        How many moments to return (≥ 0).
+    zero, one : number
+        The additive and multiplicative units of the number type: floats, mpmath ``mpf``,
+        ``Fraction``, or numpy arrays of shape (npoints,) for many parameter points at once
+        (the sweep's batch route).  Nothing is updated in place, so they may be shared arrays.
+
+    Returns
+    -------
+    list
+        ``[m_1, …, m_order]``, each of the type (and shape) of ``one``; m_0 = 1 is implied.
+
+    Raises
+    ------
+    ZeroDivisionError
+        If ``dq`` is a zero scalar (arrays give inf/nan entries instead; callers mark them).
+
+    Notes
+    -----
+    The moment series of the Cauchy transform at infinity, G(z) = Σ_{n≥0} m_n z^(−n−1), read off
+    the algebraic equation P(G, z) = 0 term by term (a power-series solution of P = 0).
     """
     m = [one]
     # powers[k][n] = coefficient of u^n in M(u)^k, k = 0..deg
