@@ -98,11 +98,16 @@ class BranchMixin:
 
     # ----------------------------------------------------- float64 tables
     @cached_property
+    def _breakpoints_float(self):
+        """The float64 breakpoints of the branch (built once: every pdf call tests x against them)."""
+        return np.array([float(b) for b in self._branch(None).breakpoints])
+
+    @cached_property
     def _tables(self):
         """Per support interval: θ-grid branch table (Newton starts); its edge expansions
         (``"edges"``) are built on first read (:meth:`_table_edges`)."""
         bd = self._branch(None)
-        bps = [float(b) for b in bd.breakpoints]
+        bps = list(self._breakpoints_float)
         tables = []
         theta = np.linspace(0, math.pi, _TABLE_NODES)[1:-1]
         for i, info in enumerate(bd.intervals):
@@ -491,7 +496,7 @@ class BranchMixin:
         bd = self._branch(None)
         atoms = {float(a) for a, _ in self._atoms_raw(None)}
         out = []
-        bps = [float(b) for b in bd.breakpoints]
+        bps = list(self._breakpoints_float)
         for i, p in enumerate(bd.breakpoints):
             if p not in bd.poles or float(p) in atoms:
                 continue

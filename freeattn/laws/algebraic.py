@@ -34,8 +34,8 @@ from .base import Law, _coefficients
 __all__ = ["AlgebraicLaw", "AlgebraicAffineImage", "AtomAtZero"]
 
 #: the caches of a law built on its float64 branch classification (dropped by _reclassify)
-_BRANCH_DEPENDENT = ("_branch_cache", "_tables", "_hard_edges", "_cdf_tables",
-                     "_quick_interval_masses", "_zero_sheets_merge", "_bp_cache",
+_BRANCH_DEPENDENT = ("_branch_cache", "_breakpoints_float", "_tables", "_hard_edges",
+                     "_cdf_tables", "_quick_interval_masses", "_zero_sheets_merge", "_bp_cache",
                      "_mass_mp_cache", "_atom_cache", "_tiny_cache", "_mass_verdict")
 
 #: most parameter symbols for which the discriminant is taken with parameters symbolic
@@ -357,7 +357,7 @@ class AlgebraicLaw(DensityMixin, BranchMixin, PathsMixin, LocalMixin, AtomsMixin
                 out[m] = np.maximum(-self._branch_in_table(t, x[m]).imag / math.pi, 0.0)
         # x at a breakpoint (hard edges are breakpoints too, and probing for them costs
         # branch evaluations next to each pole: only then)
-        if not np.any(np.isin(x, [float(e) for e in self._branch(None).breakpoints])):
+        if not np.any(np.isin(x, self._breakpoints_float)):
             return out
         # a breakpoint strictly inside the support (a pole or branch point of other sheets,
         # where the Stieltjes branch stays finite): the density is the limit G(x + i0) there
