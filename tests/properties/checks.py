@@ -74,7 +74,10 @@ class Geometry:
         self.lo, self.hi = min(ends), max(ends)
         self.width = self.hi - self.lo
         if not self.width > 0:
-            self.width = max(abs(self.lo), TINY) * 1e-3
+            # a single point: 1e-3 of its distance from 0; a point mass at 0 has no length
+            # scale at all (1e-3·tiny would ask for G at |z| below float64's normal range), any
+            # width serves there, take 1
+            self.width = max(abs(self.lo), TINY) * 1e-3 if self.lo != 0 else 1.0
         self.scale = max(abs(self.lo), abs(self.hi), self.width)
 
     def inside_grid(self, n=41):
@@ -674,9 +677,7 @@ def check_quantiles(law, pt):
 
 
 def _zgrid(geo):
-    # a point mass at 0 has no length scale: Geometry's fallback width (1e-3·tiny) would ask for
-    # G at |z| < 1e-308, beyond float64's normal range; there any scale serves, take 1
-    w = geo.width if geo.scale > TINY else 1.0
+    w = geo.width
     x = np.concatenate([np.linspace(geo.lo - 0.25 * w, geo.hi + 0.25 * w, 31),
                         [a for a, _ in geo.atoms]])
     return np.concatenate([x + 1j * y * w for y in (1e-10, 1e-4, 0.1, 10.0)])
