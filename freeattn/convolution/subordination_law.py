@@ -17,7 +17,7 @@ import math
 import mpmath
 import numpy as np
 
-from .._context import MASS_TOL, TINY, inner_dps, mp_route, tolerance
+from .._context import FLOAT_EPS, MASS_TOL, TINY, inner_dps, mp_route, tolerance
 from ..laws.base import Law
 from ..laws.generic import density_interval
 from ..quadrature.tables import cdf_sf, quantile
@@ -71,8 +71,18 @@ _CIRCLE_BITS_PER_DIGIT = 3.33
 _CIRCLE_EXTRA_NODES = 16
 #: inside the support ⟺ some subordination function has Im u above this × Σ|u|
 _OFF_AXIS_RTOL = 1e-11
-#: reference distance (fraction of the local scale) of the end fit (_end_fit)
+#: reference distance (fraction of the local scale) of the end fit (_end_fit) at a hard end
 _END_FIT_REF = 1e-12
+#: the same at a square-root edge, tried in turn (a fold of the system: its Jacobian is
+#: singular there, so the on-axis density carries rounding ~ 0.1·eps·ℓ/δ, while the fit's
+#: omitted term grows like δ_r⁴ on the scale of the corrections, which ℓ only bounds)
+_SQRT_FIT_REFS = (1e-3, 1e-4, 1e-5, 1e-6)
+#: a square-root fit is accepted when it predicts the on-axis density at δ_r/16 to this
+#: (relative), or to ``_SQRT_FIT_ROUNDING`` × eps·ℓ/δ there where that is larger
+_SQRT_FIT_RTOL = 1e-11
+_SQRT_FIT_ROUNDING = 4.0
+#: an end whose fitted exponent (ρ ∝ δ^q) is within this of q = 1/2 is a square-root edge
+_SQRT_EXPONENT_TOL = 1e-4
 #: trapezoidal nodes of the mean-value circle of G at a singular gap point (error 2^-n)
 _GAP_NODES = 64
 #: on a gap, G is real: an on-axis solution with |Im G| above this × |G| is on a wrong sheet
@@ -550,12 +560,24 @@ class SubordinationLaw(SupportEdges, Law):
             xm = x[m]
             G, ok = self._on_axis(xm, t)
             rho = np.maximum(-G.imag / math.pi, 0.0)
-            if not np.all(ok):  # next to an end: the end fit below its reference points
-                for end, dist in (("a", xm - a), ("b", b - xm)):
-                    deep = ~ok & (dist < _END_FIT_REF * self._end_scale(t, end) / 8)
+            # next to an end, below the end fit's reference points: at a square-root edge
+            # always (the on-axis value there is rounding-limited), at a hard end where the
+            # on-axis solve did not converge
+            for end, dist in (("a", xm - a), ("b", b - xm)):
+                scale = self._end_scale(t, end)
+                if not np.any(dist < _SQRT_FIT_REFS[0] * scale / 8):
+                    continue
+                fit, below = self._end_fit(t, end, sqrt_edge=True)
+                if fit is None:  # a hard end: the fit only where the on-axis solve failed
+                    below = _END_FIT_REF * scale / 8
+                    deep = ~ok & (dist < below)
                     if np.any(deep):
-                        rho[deep] = self._end_fit(t, end)(dist[deep])
-                        ok |= deep
+                        fit, _ = self._end_fit(t, end, sqrt_edge=False)
+                else:
+                    deep = dist < below
+                if np.any(deep):
+                    rho[deep] = fit(dist[deep])
+                    ok |= deep
             if not np.all(ok):
                 raise ArithmeticError(f"{self.name}: subordination did not converge at "
                                       f"x = {xm[~ok][:3]}")
@@ -571,34 +593,86 @@ class SubordinationLaw(SupportEdges, Law):
         dist = [abs(v - e) for v in others if v != e]
         return min(dist + [t["b"] - t["a"]])
 
-    def _end_fit(self, t, end):
-        """The density within ``_END_FIT_REF`` of the width from an end of a support interval:
-        log ρ(δ) = log c − p log δ + c₁δ + c₂δ² (δ: the distance to the end) fitted at
-        δ = δ_r·(1/8, 1/4, 1/2, 1), δ_r = ``_END_FIT_REF`` × ℓ (ℓ: :meth:`_end_scale`, the
-        distance to the nearest other singular point), used below δ_r/8 where the on-axis solve
-        itself does not converge: the omitted term is O((δ_r/ℓ)³) relative.
+    def _end_fit(self, t, end, sqrt_edge):
+        """The density next to an end of a support interval, from a fit to on-axis values
+        where those are accurate.  With ``sqrt_edge`` returns (δ ↦ ρ vectorised, the distance
+        below which it replaces the on-axis value), or (None, None) when the end is not a
+        confirmed square-root edge; without, the hard-end fit (δ ↦ ρ, None).  δ is the
+        distance to the end, ℓ the local scale (:meth:`_end_scale`: the distance to the nearest other singular
+        point).
 
-        Next to an end the on-axis system is ill-conditioned (its Jacobian is singular at a
-        critical-point edge: rounding grows like eps/δ, the pdf was 4.8× off at 1e-13 of the
-        width), and next to a hard edge at 0 with an atom there the atom dominates G (|G| ~ m₀/x
-        against a density ~ x^(−p)), so float64 resolved the density only down to x ~ eps² (the
-        free Jacobi law Discrete([0, 1]) ⊠ Discrete([0, 1]) did not converge below 1e-30).
-        Every end of an interval is a power law in δ (square root p = −1/2, hard edges
-        p = 1/2, 2/3, ...), with analytic corrections.  Returns a vectorised δ ↦ ρ."""
-        key = ("_end_fit", t["a"], t["b"], end)
+        Every end is a power law in δ with analytic corrections.  At a **square-root edge**
+        (a real critical point of the system) G(x + i0) = g₀ + g₁√(−δ) + g₂δ + g₃(−δ)^{3/2} + …,
+        so ρ = δ^{1/2}(a₀ + a₁δ + a₂δ² + …) exactly; but the system's Jacobian is singular
+        there, so the on-axis density carries rounding ~ eps·ℓ/δ (3e-6 relative at 1e-10 of
+        the width, 2e-5 at 1e-12: the sf 1e-8 of the width from the edge was 3.8e-6 off).
+        For δ_r = ``_SQRT_FIT_REFS``·ℓ in turn the on-axis values at δ = δ_r·(1/16, …, 1) are
+        taken; log ρ = log c + q log δ + c₁δ + c₂δ² through the outer four gives q; where
+        |q − 1/2| < ``_SQRT_EXPONENT_TOL``, log(ρ/√δ) = c₀ + c₁δ + c₂δ² + c₃δ³ through them
+        (q exact: no error growing with log δ) must predict the value at δ_r/16 to
+        ``_SQRT_FIT_RTOL`` (or to rounding there); the first that does is the density below
+        δ_r/8.  The check at δ_r/16 measures the fit's truncation where ℓ overstates the
+        scale of the corrections (an edge at 0.12 of a law on [0.12, 15.6]: 8.7e-7 off at
+        1e-6 of the width with δ_r = 1e-3·ℓ).
+
+        Any **other end** (a hard end: ρ ~ δ^(−1/2) where μ({a}) + ν({b}) = 1, δ^(−2/3) at 0 of
+        MP₁ ⊠ MP₁, …, or a square-root edge no δ_r confirms) may have fractional-power
+        corrections, so the fit is taken at δ_r = ``_END_FIT_REF``·ℓ (there float64 resolves
+        the density: next to a hard edge at 0 with an atom the atom dominates G, |G| ~ m₀/x,
+        and the free Jacobi law Discrete([0, 1]) ⊠ Discrete([0, 1]) did not converge below
+        1e-30) with q free, and used below δ_r/8 only where the on-axis solve does not
+        converge."""
+        key = ("_end_fit", t["a"], t["b"], end, sqrt_edge)
         if key not in self.__dict__:
-            a, b = t["a"], t["b"]
-            d = _END_FIT_REF * self._end_scale(t, end) * np.array([1.0, 2.0, 4.0, 8.0]) / 8
-            G, ok = self._on_axis(a + d if end == "a" else b - d, t)
-            rho = -G.imag / math.pi
-            if not (np.all(ok) and np.all(rho > 0)):
-                raise ArithmeticError(f"{self.name}: subordination did not converge next to "
-                                      f"the end {a if end == 'a' else b!r}")
-            M = np.column_stack([np.ones(4), np.log(d), d, d * d])
-            self.__dict__[key] = np.linalg.solve(M, np.log(rho))
-        coef = self.__dict__[key]
-        return lambda dist: np.exp(coef[0] + coef[1] * np.log(dist) + coef[2] * dist
-                                   + coef[3] * dist * dist)
+            self.__dict__[key] = (self._sqrt_end_fit(t, end) if sqrt_edge
+                                  else (self._hard_end_fit(t, end), None))
+        found = self.__dict__[key]
+        if found is None:
+            return None, None
+        coef, below = found
+        if below is not None:
+            return (lambda dist: np.sqrt(dist) * np.exp(
+                coef[0] + dist * (coef[1] + dist * (coef[2] + dist * coef[3])))), below
+        return (lambda dist: np.exp(coef[0] + coef[1] * np.log(dist) + coef[2] * dist
+                                    + coef[3] * dist * dist)), None
+
+    def _end_values(self, t, end, d):
+        """On-axis density at distances ``d`` from an end, and whether each converged."""
+        G, ok = self._on_axis(t["a"] + d if end == "a" else t["b"] - d, t)
+        rho = -G.imag / math.pi
+        return rho, ok & (rho > 0)
+
+    def _sqrt_end_fit(self, t, end):
+        """(coefficients of log(ρ/√δ) in 1, δ, δ², δ³; δ_r/8) of the first accepted δ_r, or
+        None (:meth:`_end_fit`)."""
+        scale = self._end_scale(t, end)
+        frac = np.array([1.0, 2.0, 4.0, 8.0, 16.0]) / 16
+        refs = np.array(_SQRT_FIT_REFS) * scale
+        rho, ok = self._end_values(t, end, (refs[:, None] * frac).ravel())
+        for k, ref in enumerate(refs):
+            d, r, good = ref * frac, rho[5 * k:5 * k + 5], ok[5 * k:5 * k + 5]
+            if not np.all(good):
+                continue
+            q = np.linalg.solve(np.column_stack([np.ones(4), np.log(d[1:]), d[1:], d[1:] ** 2]),
+                                np.log(r[1:]))[1]
+            if abs(q - 0.5) >= _SQRT_EXPONENT_TOL:
+                continue
+            coef = np.linalg.solve(np.vander(d[1:], 4, increasing=True),
+                                   np.log(r[1:] / np.sqrt(d[1:])))
+            pred = math.sqrt(d[0]) * math.exp(np.polyval(coef[::-1], d[0]))
+            tol = max(_SQRT_FIT_RTOL, _SQRT_FIT_ROUNDING * FLOAT_EPS * scale / d[0])
+            if abs(pred / r[0] - 1) <= tol:
+                return coef, ref / 8
+        return None
+
+    def _hard_end_fit(self, t, end):
+        """Coefficients of log ρ in (1, log δ, δ, δ²) at δ = ``_END_FIT_REF``·ℓ·(1/8, …, 1)."""
+        d = _END_FIT_REF * self._end_scale(t, end) * np.array([1.0, 2.0, 4.0, 8.0]) / 8
+        rho, ok = self._end_values(t, end, d)
+        if not np.all(ok):
+            raise ArithmeticError(f"{self.name}: subordination did not converge next to "
+                                  f"the end {t['a'] if end == 'a' else t['b']!r}")
+        return np.linalg.solve(np.column_stack([np.ones(4), np.log(d), d, d * d]), np.log(rho))
 
     @mp_route
     def _pdf_mp(self, x, dps):

@@ -57,10 +57,6 @@ KNOWN = {
         'N5: measured error 1.04e-05 (tol 1e-09); m1: law -2.044718164127109, quadrature -2.044809942498691; exact -2.044718164127109; m2: law 78.1583906492682, quadrature 78.15836282075614; exact 78.1583906492',
     ('preset-3', 'quantiles'):
         "N14: raises; RuntimeWarning: divide by zero encountered in log (quantiles of MHAConfig.preset('mistral-7b', beta=0.0197).law('values'), session 7's merged hard-end routes; found by the fresh-clone run)",
-    ('boxtimes_num-0', 'mass'):
-        "N9: raises; ArithmeticError: subordination did not converge at x = [1.21869031] (⊠ of Discrete(2) and a Mixture with an affine Semicircle, after session 7's merges; found by the fresh-clone run)",
-    ('boxtimes_num-0', 'moments'):
-        "N9: raises; ArithmeticError: subordination did not converge at x = [1.21869031] (⊠ of Discrete(2) and a Mixture with an affine Semicircle, after session 7's merges; found by the fresh-clone run)",
     ('mha-4', 'cdf_monotone'):
         'item 6: measured error 2.22e-16 (tol 0); cdf(231.57027985670453) = 0.9990009632276529 > cdf(nextafter) = 0.9990009632276526',
     ('mha_rho-0', 'cdf_monotone'):
