@@ -200,3 +200,81 @@ def test_atom_mapped_inside_the_support():
             assert abs(float(law.sf(y)) - float(1 - ref)) <= CDF_ATOL, (y, float(law.sf(y)), 1 - ref)
     F1 = float(law.cdf(1.0))
     assert float(law.ppf(F1 - 0.5)) == 1.0 and float(law.ppf(F1)) == 1.0
+
+
+MP_DPS = 30
+#: relative error of the dps=30 routes against the 40–60 digit references (a few units of
+#: the last of 30 digits)
+MP_RTOL = 1e-28
+
+
+def _mp(v):
+    with mp.workdps(MP_DPS):
+        return mp.mpf(v)
+
+
+def test_dps_cdf_sf_of_square_of_semicircle_both_tails():
+    """dps=30: cdf next to 0 (the mass of [−√y, √y] around the critical point, where μ's cdf
+    values 1/2 cancel: computed again with the digits lost) and sf next to 4 (from μ's right
+    end), against the closed forms at 60 digits."""
+    law = Transformed(Semicircle(1.0), [0.0, 0.0, 1.0])
+    for y in ["1e-200", "1e-30", "0.5", "3.9"]:
+        yv = _mp(y)
+        got = law.cdf(yv, dps=MP_DPS)
+        with mp.workdps(60):
+            ref = _semicircle_centre_mass(mp.sqrt(yv))
+            assert abs(got - ref) <= MP_RTOL * ref, (y, got, ref)
+    for d in ["1e-25", "1e-10", "0.1"]:
+        with mp.workdps(MP_DPS):
+            yv = 4 - mp.mpf(d)
+        got = law.sf(yv, dps=MP_DPS)
+        with mp.workdps(60):
+            ref = 2 * _semicircle_end_mass(mp.mpf(2), 2 - mp.sqrt(yv))
+            assert abs(got - ref) <= MP_RTOL * ref, (d, got, ref)
+
+
+def test_dps_cdf_of_a_cubic_pushforward():
+    """pushforward-8 at dps=30 against the 30-digit preimage masses (the θ-table route of the
+    generic mpmath cdf was 7.7e-3 off here and took 14 s)."""
+    param, coefs = 2.892957552169478, [0.125, 0.875, -0.75, -0.875]
+    law = Transformed(Semicircle(param), coefs)
+    for y in [-0.687051673943059, 0.0, 5.0]:
+        got = law.cdf(_mp(y), dps=MP_DPS)
+        ref = _reference_cdf(param, coefs, y)
+        assert abs(got - ref) <= MP_RTOL, (y, got, ref)
+
+
+def test_dps_quantiles_of_square_of_semicircle():
+    """ppf(1e-40) and isf(1e-40) at dps=30 are the closed-form quantiles to 30 digits (isf
+    from the upper side: 4 − 1.5e-26, whose distance to 4 a ppf(1 − q) could not resolve)."""
+    law = Transformed(Semicircle(1.0), [0.0, 0.0, 1.0])
+    q = _mp("1e-40")
+    y = law.ppf(q, dps=MP_DPS)
+    yi = law.isf(q, dps=MP_DPS)
+    with mp.workdps(60):
+        qq = mp.mpf(q)
+        s = mp.findroot(lambda t: _semicircle_centre_mass(t) - qq, qq * mp.pi / 2)
+        assert abs(y - s * s) <= MP_RTOL * s * s, (y, s * s)
+        d = mp.findroot(lambda t: 2 * _semicircle_end_mass(mp.mpf(2), t) - qq,
+                        (mp.mpf(0), mp.mpf("1e-10")), solver="anderson")
+        ref = (2 - d) ** 2
+        assert abs(yi - ref) <= MP_RTOL * ref, (yi, ref)
+        assert 4 - yi > 0
+
+
+def test_dps_atom_mapped_inside_the_support():
+    """FreePoisson(1/4) by (x − 1)² at dps=30: atom 3/4 at 1 plus μ_c[1 − √y, 1 + √y]."""
+    law = Transformed(FreePoisson(0.25), [1.0, -2.0, 1.0])
+    with mp.workdps(40):
+        a, b = mp.mpf(1) / 4, mp.mpf(9) / 4
+
+        def rho(x):
+            return mp.sqrt((b - x) * (x - a)) / (2 * mp.pi * x)
+
+    for y in ["1e-20", "0.3", "1.2"]:
+        yv = _mp(y)
+        got = law.cdf(yv, dps=MP_DPS)
+        with mp.workdps(40):
+            s = mp.sqrt(yv)
+            ref = mp.quad(rho, [max(a, 1 - s), 1, min(b, 1 + s)]) + (mp.mpf(3) / 4 if yv >= 1 else 0)
+            assert abs(got - ref) <= MP_RTOL * ref, (y, got, ref)

@@ -624,6 +624,11 @@ _NODE_ROUNDING = 1.5
 #: ulp(e)/|r − e| of a double preimage.  Where it applies, one ulp of r moves the mass by
 #: ≥ 1/(this × FLOAT_EPS) ≈ 4096 of its ulps, so the correction keeps the cdf monotone
 _ROUNDING_RTOL = 2.0 ** -40
+#: dps routes: rounds of the cdf/sf evaluation, each at the digits the last one reported lost
+_MP_REPEATS = 4
+#: dps isf: Newton steps on sf(x) = q, and its relative tolerance on q (× 10^-dps)
+_MP_NEWTON_STEPS = 30
+_MP_QUANTILE_RTOL = 10.0
 
 
 def _coefficients(name, coefficients):
@@ -1061,6 +1066,186 @@ class Transformed(Law):
                 with np.errstate(all="ignore"):
                     out[inside] += np.where(rho > 0, rho / np.abs(d).astype(float), 0.0)
         return out
+
+    # ------------------------------------------------------------ the dps routes
+    def _mp_pieces(self, d):
+        """The monotone pieces of φ at ``d`` digits (the working precision): ``(u, v, sign, lo,
+        hi, a, b)`` as in :meth:`_pieces`, from μ's support and φ's critical points at d."""
+        crit = self._critical_points(d)
+        pieces = []
+        for a, b in self.law.support(d):
+            a, b = mpmath.mpf(a), mpmath.mpf(b)
+            pts = [a] + [c for c in crit if a < c < b] + [b]
+            for u, v in zip(pts[:-1], pts[1:]):
+                fu, fv = self._phi_mp(u), self._phi_mp(v)
+                if fu != fv:
+                    pieces.append((u, v, 1 if fv > fu else -1, min(fu, fv), max(fu, fv), a, b))
+        return pieces
+
+    def _taylor_mp(self, e):
+        """φ⁽ᵏ⁾(e)/k! at the working precision (the coefficients' binary values, exact)."""
+        c = [mpmath.mpf(float(ck)) for ck in self.coefficients]
+        n = len(c) - 1
+        return [mpmath.fsum(mpmath.binomial(j, k) * c[j] * e ** (j - k) for j in range(k, n + 1))
+                for k in range(n + 1)]
+
+    def _piece_root_mp(self, y, u, v, sign):
+        """The x in [u, v] with φ(x) = y on a monotone piece at the working precision, as
+        :meth:`_piece_roots` (the distance s from the nearer end e, Newton safeguarded by the
+        bracket, in φ's Taylor coefficients at e).  Returns (x, φ′(x), e, s)."""
+        tu, tv = self._taylor_mp(u), self._taylor_mp(v)
+        near_v = abs(y - tv[0]) < abs(y - tu[0])
+        e, t, direction = (v, tv, -1) if near_v else (u, tu, 1)
+        b = [tk * direction ** k for k, tk in enumerate(t)]
+        b[0] -= y
+        db = [k * bk for k, bk in enumerate(b)][1:]
+        orient = sign * direction
+        width = v - u
+        lo, hi = mpmath.mpf(0), width
+        s = width
+        for k in range(1, len(b)):
+            if b[k] != 0:
+                s = min(s, (abs(b[0]) / abs(b[k])) ** (mpmath.mpf(1) / k))
+        if not (lo < s < hi):
+            s = (lo + hi) / 2
+        last = hi - lo
+        eps = tolerance(mpmath.mp.dps)
+        for _ in range(_PIECE_STEPS):
+            g = orient * mpmath.polyval(b[::-1], s)
+            d = orient * mpmath.polyval(db[::-1], s)
+            if g == 0:
+                break
+            if g < 0:
+                lo = s
+            else:
+                hi = s
+            sn = s - g / d if d > 0 else None
+            if sn is None or not (lo <= sn <= hi) or 2 * abs(sn - s) > last:
+                sn = (lo + hi) / 2
+            step = abs(sn - s)
+            last, s = step, sn
+            if step <= _PIECE_STEP_ULPS * eps * max(abs(s), mpmath.mpf(TINY)) \
+                    or hi - lo <= _PIECE_STEP_ULPS * eps * max(abs(s), mpmath.mpf(TINY)):
+                break
+        return e + direction * s, direction * mpmath.polyval(db[::-1], s), e, s
+
+    def _partial_mp_at(self, y, d, upper):
+        """cdf (sf with ``upper``) at y as :meth:`_partial_float`, at the working precision of
+        ``d`` digits with μ's routes at d, and the digits it lost: to the cancellation of a cdf
+        difference (log10 of μ's value over the mass) and to the rounding of a root next to
+        the end it is measured from (log10 |r| / |r − e|)."""
+        atoms = self.law.atoms(d)
+        total = mpmath.fsum(w for a, w in self._atoms(d) if (a > y if upper else a <= y))
+        lost = 0
+
+        def continuous(x, up):
+            whole = self.law.sf(x, dps=d) if up else self.law.cdf(x, dps=d)
+            return whole - mpmath.fsum(w for a, w in atoms if (a > x if up else a <= x))
+
+        for u, v, sign, lo, hi, a, b in self._mp_pieces(d):
+            at_u = (sign > 0) != upper
+            if at_u:
+                base, raw = continuous(u, False), self.law.cdf(u, dps=d)
+            else:
+                base, raw = continuous(v, True), self.law.sf(v, dps=d)
+            if (y >= hi) if not upper else (y <= lo):
+                total += (continuous(v, False) if at_u else continuous(u, True)) - base
+            elif lo < y < hi:
+                x, _, e, s = self._piece_root_mp(y, u, v, sign)
+                term = max((continuous(x, False) if at_u else continuous(x, True)) - base, 0)
+                end = u if at_u else v
+                dist = s if e == end else abs(x - end)
+                # all of it cancelled: the mass estimated as ρ_μ(x)·|x − e| (the interior of
+                # μ's support), or the digits doubled where μ's density there is 0
+                guess = term if term > 0 else self.law.pdf(x, dps=d) * dist
+                if guess > 0:
+                    lost = max(lost, int(mpmath.ceil(mpmath.log10((raw + guess) / guess)))
+                               + int(mpmath.ceil(mpmath.log10(max(abs(x), dist) / dist))))
+                elif raw > 0:
+                    lost = max(lost, d)
+                total += term
+        return min(max(total, 0), 1), lost
+
+    @mp_route
+    def _partial_mp(self, y, dps, upper):
+        """cdf/sf at ``dps`` digits: :meth:`_partial_mp_at` at the working precision, repeated
+        (at most ``_MP_REPEATS`` times) with the digits it reports lost added."""
+        lo_all, hi_all = self.hull(inner_dps(dps))
+        if y >= hi_all:
+            return mpmath.mpf(0) if upper else mpmath.mpf(1)
+        if y < lo_all:
+            return mpmath.mpf(1) if upper else mpmath.mpf(0)
+        d = inner_dps(dps)
+        extra = 0
+        for _ in range(_MP_REPEATS):
+            with mpmath.workdps(d + extra):
+                val, lost = self._partial_mp_at(y, d + extra, upper)
+            if lost <= extra:
+                break
+            extra = lost
+        return val
+
+    def _cdf_mp(self, y, dps):
+        if self._pieces() is None:
+            return Law._cdf_mp(self, y, dps)
+        return self._partial_mp(y, dps, False)
+
+    def _sf_mp(self, y, dps):
+        if self._pieces() is None:
+            return Law._sf_mp(self, y, dps)
+        return self._partial_mp(y, dps, True)
+
+    @mp_route
+    def _pdf_pieces_mp(self, y, dps):
+        d = inner_dps(dps)
+        total = mpmath.mpf(0)
+        for u, v, sign, lo, hi, a, b in self._mp_pieces(d):
+            if lo < y < hi:
+                x, dphi, _, _ = self._piece_root_mp(y, u, v, sign)
+                rho = self.law.pdf(x, dps=d)
+                if rho > 0:
+                    total += rho / abs(dphi)
+        return total
+
+    def _pdf_mp(self, y, dps):
+        """Σ ρ_μ(r)/|φ′(r)| over the preimages at ``dps`` digits (μ's own dps density)."""
+        if self._pieces() is None:
+            return Law._pdf_mp(self, y, dps)
+        return self._pdf_pieces_mp(y, dps)
+
+    @mp_route
+    def _isf_mp(self, q, dps):
+        """isf at ``dps`` digits: Newton's method on sf(x) = q (sf from the upper side, so small
+        q keep their relative accuracy) from the float64 isf; an atom's location inside its
+        jump; ``mpmath.findroot`` (Anderson, bracketing) if Newton leaves the support interval."""
+        if self._pieces() is None or not self._pieces():
+            return Law._isf_mp(self, q, inner_dps(dps))
+        d = inner_dps(dps)
+        lo_all, hi_all = self.hull(d)
+        if q <= 0:
+            return hi_all
+        if q >= 1:
+            return lo_all
+        for a, w in self._atoms(d):
+            sa = self._sf_mp(a, d)
+            if sa <= q < sa + w:
+                return a
+        x = mpmath.mpf(float(self._isf_float(np.array([float(q)]))[0]))
+        a, b = next(((a, b) for a, b in self.support(d) if a <= x <= b), (lo_all, hi_all))
+        x = min(max(x, a), b)
+        tol = tolerance(dps, _MP_QUANTILE_RTOL)
+        for _ in range(_MP_NEWTON_STEPS):
+            r = self._sf_mp(x, d) - q
+            if abs(r) <= tol * q:
+                return x
+            rho = self._pdf_mp(x, d)
+            if not (rho > 0) or mpmath.isinf(rho):
+                break
+            xn = x + r / rho
+            if not (a < xn < b):
+                break
+            x = xn
+        return mpmath.findroot(lambda t: self._sf_mp(t, d) - q, (a, b), solver="anderson")
 
     def _pdf_companion(self, y):
         y = np.asarray(y, dtype=float)
