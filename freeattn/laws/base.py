@@ -948,7 +948,15 @@ class Transformed(Law):
         the part of it mapped below (above) y, an interval [u, r] or [r, v] at the root r of
         φ(r) = y.  The mass of an interval next to u is read from μ's cdf, next to v from μ's
         sf (each from its own end: the tails of ν keep μ's relative accuracy where the end is
-        one of μ's), so every term is monotone in y and cdf and sf inherit μ's accuracy."""
+        one of μ's), so every term is monotone in y and cdf and sf inherit μ's accuracy.
+
+        Where that difference would cancel (the interval's end e is a critical point of φ
+        inside μ's support, a local extremum of φ whose neighbourhood is a tail of ν; or an end
+        of μ where μ's cdf or sf is not 0, an atom of μ before it) and |r − e| is short
+        (``_SHORT_FRACTION``), the mass is a Gauss–Legendre sum of μ's density
+        (:meth:`_short_mass`) wherever its error estimate is the smaller.  Next to an end of μ
+        from which μ's cdf or sf is measured, the rounding of the long double root to a double
+        is corrected to first order (``_ROUNDING_RTOL``)."""
         y = np.asarray(y, dtype=float)
         out = np.zeros(y.shape)
         for loc, w in self._atoms(None):
