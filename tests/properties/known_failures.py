@@ -39,22 +39,10 @@ KNOWN = {
         'item 7/16: measured error 1 (tol 1e-10); inherited: the base law fails the same check (float64 cdf 0 next to its hard edge below ~1e-158); ppf(1e-100) = 8.400010735944668e-113: cdf there 0.0, one ulp left 0.0',
     ('mha-2', 'mass'):
         'N4: measured error 2.64e-10 (tol 1e-10); atoms 0 + density 0.9999999997355625',
-    ('pushforward-13', 'quantiles'):
-        'item 1: measured error 0.00433 (tol 1e-10); isf(4.552998182596209e-15) = 0.6858848055830289: sf there 4.533302453434136e-15, one ulp left 4.533302713302728e-15',
-    ('pushforward-5', 'mass'):
-        'N2: the density (numeric Transformed pdf) is noisy: the reference quadrature stops at error estimate 5.2e-09 > 1e-11; to that accuracy atoms + density = 1 − 1.5e-9 (session 7)',
-    ('pushforward-5', 'moments'):
-        'N2: the density (numeric Transformed pdf) is noisy: the reference quadrature of m1 stops at error estimate 5.4e-10 > 1e-10 (session 7)',
-    ('pushforward-5', 'quantiles'):
-        'item 1: measured error 7.8e+04 (tol 1e-10); isf(1.9052534079235427e-15) = 46.7720843131839: sf there 1.4856291273520384e-10, one ulp left 1.4856291275444898e-10',
     ('pushforward-6', 'mass'):
-        'N2: the density (numeric Transformed pdf) is noisy: the reference quadrature stops at error estimate 1.8e-10 > 1e-11; to that accuracy atoms + density = 1 − 2.7e-9 (session 7)',
-    ('pushforward-6', 'quantiles'):
-        'item 1: measured error 1.45e+04 (tol 1e-10); isf(1.7621087139135531e-15) = 38.23402584476052: sf there 2.5496233600472355e-11, one ulp left 2.5496233613615008e-11',
+        'N4: the reference, not the law: measured error 6.07e-10 (tol 1e-10); atoms 0.5970419168961283 + density 0.402958083710564 (quadrature error 2.6e-14).  The reference cuts the density at the float64 critical value 0.2658919175825654, 1.0e-17 from the true δ^{-1/2} point (40 digits); the sub-ulp strip between them holds ~2C√δ ≈ 1e-9 of mass that the rule, singular at the cut, extrapolates.  The law: pdf = ρ_μ(r)/|φ′(r)| at 40-digit roots to 1e-16, cdf(0.26589229726411834) = mpmath.quad of μ between the preimages to 1.5e-15, cdf − reference there = −6.07e-10, the same amount (session 10, s10-push)',
     ('pushforward-8', 'mass'):
-        'N4: measured error 0.000305 (tol 1e-10); atoms 0 + density 0.9996954853666407',
-    ('pushforward-8', 'moments'):
-        'N5: measured error 1.04e-05 (tol 1e-09); m1: law -2.044718164127109, quadrature -2.044809942498691; exact -2.044718164127109; m2: law 78.1583906492682, quadrature 78.15836282075614; exact 78.1583906492',
+        'N4: the reference, not the law: measured error 2.95e-09 (tol 1e-10); atoms 0 + density 1.0000000029503742 (quadrature error 4e-14), all of it on the piece between the cuts -0.6336126444255044 and 0.3019799913642799: the float64 critical values, 1.6e-17 and 3.6e-17 from the true δ^{-1/2} points (40 digits), whose sub-ulp strips hold 2C√δ ≈ 1.1e-9 + 1.7e-9 of mass that the rule, singular at the cuts, extrapolates.  The law: pdf = ρ_μ(r)/|φ′(r)| at 40-digit roots to 1e-16 in the bulk, cdf = closed-form preimage masses to 1e-13 (tests/test_transformed_cdf.py) (session 10, s10-push)',
     ('preset-3', 'quantiles'):
         "N14: raises; RuntimeWarning: divide by zero encountered in log (quantiles of MHAConfig.preset('mistral-7b', beta=0.0197).law('values'), session 7's merged hard-end routes; found by the fresh-clone run)",
     ('mha-4', 'cdf_monotone'):
