@@ -297,3 +297,55 @@ def test_gap_between_coarse_scan_points_found_on_the_tables(monkeypatch):
     assert 0 < a2 - b1 < 0.01
     _agree(mu, nu, lam)
     assert S.total_mass() == pytest.approx(1.0, abs=1e-12)
+
+
+# ------------------------------------------------------------------ cold-start shortcuts
+@pytest.mark.parametrize("shift, scale", [(0, sp.Rational(2, 3)), (sp.Rational(1, 5), sp.Rational(7, 3)),
+                                          (sp.Rational(-1, 5), sp.Rational(-7, 3))])
+def test_affine_input_table_from_its_base_law(shift, scale):
+    # an affine image's polynomial table for the subordination inputs is its base law's,
+    # mapped (no exact P(sG, (z − a)/s) built): the image's own table (exact polynomial,
+    # evaluated at 40 digits) to rounding, up to the constant factor of either
+    from freeattn.attention import attention_law
+    from freeattn.convolution.rectangular import _poly_coefficients
+
+    for base in (MarchenkoPastur(Fraction(1, 3)), attention_law(1, Fraction(1, 2), 3)):
+        img = base.affine(shift, scale)
+        mine = _poly_coefficients(img)
+        assert "_num" not in img.__dict__
+        ref = np.asarray(img._num.cf, dtype=complex)
+        k = np.unravel_index(np.argmax(np.abs(ref)), ref.shape)
+        assert mine.shape == ref.shape
+        np.testing.assert_allclose(mine * (ref[k] / mine[k]), ref, rtol=1e-15,
+                                   atol=1e-15 * abs(ref[k]))
+
+
+@pytest.mark.parametrize("case", ["mp", "two_point", "gap"])
+def test_direct_edges_equal_the_subgrid_route(case, monkeypatch):
+    # edges by Newton straight from the scan bracket (then confirmed by a probe) against the
+    # sub-grid route that shrinks every bracket 1024-fold first (the route before)
+    from freeattn.convolution import rectangular as rect
+
+    mu, nu, lam = {
+        "mp": (MarchenkoPastur(Fraction(1, 2)), MarchenkoPastur(Fraction(1, 2)).dilate(3),
+               Fraction(1, 2)),
+        "two_point": (_two_point(sp.Rational(11, 8), sp.Rational(11, 4), sp.Rational(3, 4)),
+                      PointMass(sp.Rational(9, 4)), Fraction(7, 8)),
+        "gap": (_two_point(1, sp.Rational(5, 4), sp.Rational(1, 2)),
+                MarchenkoPastur(sp.Rational(1, 2)).dilate(sp.Rational(3, 256)), Fraction(1, 2)),
+    }[case]
+    calls = []
+    orig = RectangularConvolution._edge_from_scan
+
+    def spy(self, *args):
+        e = orig(self, *args)
+        calls.append(e)
+        return e
+
+    monkeypatch.setattr(RectangularConvolution, "_edge_from_scan", spy)
+    fast = RectangularConvolution(mu, nu, lam).support()
+    assert any(e is not None for e in calls)  # the direct route took an edge
+    monkeypatch.setattr(RectangularConvolution, "_edge_from_scan", lambda self, *a: None)
+    slow = RectangularConvolution(mu, nu, lam).support()
+    assert len(fast) == len(slow)
+    np.testing.assert_allclose(fast, slow, rtol=4e-15, atol=1e-15)
