@@ -99,6 +99,9 @@ _POLISH_ACCEPT = 1e-11
 _POLISH_SHEET = 1e-12
 _POLISH_NEAR = 0.25
 _POLISH_STEPS = 12
+#: a polish not accepted from the prediction is retried along the segment from the guess's
+#: point in this many predicted and polished steps before the law's own G
+_POLISH_SUBSTEPS = 4
 #: Im u in (−_AXIS_SNAP·|u|, 0) is rounding of a point on the real axis
 _AXIS_SNAP = 1e-13
 #: Newton on the subordination system: relative step at rounding (_STEP_ROUND), residual at
@@ -252,8 +255,36 @@ class _Input(_PolyInput):
         if self.strict:  # no fallback: NaN where the polish is not accepted
             g = np.where(ok, g, np.nan)
         else:
+            if not np.all(ok) and guess is not None and guess[0].shape == u.shape:
+                g, ok = self._substeps(g, ok, u, guess)
             g = self._fallback(g, ok, u)
         return g, self._derivative(g, C, dC)
+
+    def _substeps(self, g, ok, u, guess):
+        """Points whose polish from the first-order prediction was not accepted (a long step
+        of the ladder's upper rungs: the prediction ~30 % off), continued from the guess's
+        point u₀ to u in :data:`_POLISH_SUBSTEPS` equal steps, each predicted and polished
+        under the same rule; the segment stays on one side of the axis, where G is analytic,
+        so the branch continued is the guess's.  A point that fails a sub-step keeps
+        ``ok`` False (the law's own G then).  Before, those points went to the law's G (all
+        roots of P by eigenvalues, then the branch selection): ~40 % of the support's time."""
+        u0, g0, d0 = guess
+        with np.errstate(all="ignore"):
+            idx = np.flatnonzero(~ok & np.isfinite(g0) & np.isfinite(d0) & np.isfinite(u0)
+                                 & (np.sign(u0.imag) == np.sign(u.imag)) & (u.imag != 0))
+            if idx.size == 0:
+                return g, ok
+            ua, ub, ga, da = u0[idx], u[idx], g0[idx], d0[idx]
+            live = np.ones(idx.size, bool)
+            for k in range(1, _POLISH_SUBSTEPS + 1):
+                ut = ua + (ub - ua) * (k / _POLISH_SUBSTEPS)
+                Ct, dCt = self._coeffs(ut, deriv=True)
+                gt, okt = self._polish(ga + da * (ut - ua), ut, Ct)
+                live &= okt
+                ga, da, ua = gt, self._derivative(gt, Ct, dCt), ut
+            g[idx[live]] = ga[live]
+            ok[idx[live]] = True
+        return g, ok
 
     def value_mp(self, u, dps):
         g = mpmath.mpc(self.law.cauchy_transform(u, dps=dps))
