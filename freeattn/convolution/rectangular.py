@@ -594,7 +594,13 @@ class RectangularConvolution(Law):
 
     def _find_support(self):
         """Intervals of the support and their θ-tables: the coarse scan, then the dense one
-        when the coarse one's intervals and atoms miss mass (:data:`_SCAN_MASS_TOL`)."""
+        when the coarse one's intervals and atoms miss mass (:data:`_SCAN_MASS_TOL`).
+
+        The mass check binds: a dense scan whose intervals and atoms still miss mass raises
+        (before, the support was returned and only a cdf's tables refused it).  It also
+        stands for the inputs' hulls, which come from their breakpoints without their own
+        cdf-level mass checks (:func:`~freeattn.convolution._dispatch.hull`): an input mass
+        outside its hull would put mass of μ ⊞_λ ν outside the scanned [0, (√b₁ + √b₂)²]."""
         atoms = math.fsum(m for _, m in self._atom_list)
         for npts in (_SCAN_COARSE, _SCAN_POINTS):
             out, tabs = self._scan_support(npts)
@@ -602,6 +608,10 @@ class RectangularConvolution(Law):
             err = math.fsum([t["mass_err"] for t in tabs])
             if mass >= 1 - _SCAN_MASS_TOL - _MASS_ERR_FACTOR * err:
                 break
+        else:
+            raise ArithmeticError(f"{self.name}: the support's intervals and atoms carry mass "
+                                  f"{mass!r} (θ-rule error {err:.2g}), not 1; the support "
+                                  f"scan missed a component")
         self._tables_v = tabs
         return out
 

@@ -349,3 +349,55 @@ def test_direct_edges_equal_the_subgrid_route(case, monkeypatch):
     slow = RectangularConvolution(mu, nu, lam).support()
     assert len(fast) == len(slow)
     np.testing.assert_allclose(fast, slow, rtol=4e-15, atol=1e-15)
+
+
+def test_an_input_hull_that_misses_mass_is_refused(monkeypatch):
+    # the inputs' hulls come from their breakpoints without their own mass checks, and bound
+    # only the scan: a hull that leaves out part of an input's support either still bounds
+    # the law's support (same law), or the law refuses its support (its density does not
+    # vanish at the scan's end, or, the scan's end in a gap, its mass check) -- never a
+    # short support
+    from freeattn.convolution import rectangular as rect
+    from freeattn.convolution._dispatch import hull
+
+    def cut_hull(law_to_cut, cut):
+        def short(law):
+            lo, hi = hull(law)
+            return (lo, cut * hi) if law is law_to_cut else (lo, hi)
+        return short
+
+    nu = MarchenkoPastur(Fraction(1, 2)).dilate(Fraction(1, 3))
+    true = RectangularConvolution(PointMass(1), nu, Fraction(1, 2)).support()
+    monkeypatch.setattr(rect, "hull", cut_hull(nu, 0.5))
+    np.testing.assert_allclose(RectangularConvolution(PointMass(1), nu, Fraction(1, 2)).support(),
+                               true, rtol=1e-14)
+    monkeypatch.setattr(rect, "hull", cut_hull(nu, 0.2))
+    with pytest.raises(ArithmeticError, match="does not vanish"):
+        RectangularConvolution(PointMass(1), nu, Fraction(1, 2)).support()
+    # two components (the gap case above): the scan ends in the gap, half the mass is missing
+    mu = _two_point(1, sp.Rational(5, 4), sp.Rational(1, 2))
+    nu = MarchenkoPastur(sp.Rational(1, 2)).dilate(sp.Rational(3, 256))
+    monkeypatch.undo()
+    (_, b1), (a2, _) = RectangularConvolution(mu, nu, sp.Rational(1, 2)).support()
+    x = 0.5 * (b1 + a2) / (1 + rect._SCAN_PAD)  # the scan's end, padding included
+    cut = (np.sqrt(x) - np.sqrt(hull(nu)[1])) ** 2 / hull(mu)[1]  # μ's hull cut
+    assert 0 < cut < 1
+    monkeypatch.setattr(rect, "hull", cut_hull(mu, cut))
+    with pytest.raises(ArithmeticError, match="carry mass"):
+        RectangularConvolution(mu, nu, sp.Rational(1, 2)).support()
+
+
+def test_hull_of_an_affine_image_skips_the_base_mass_check():
+    # hull() of an AlgebraicAffineImage maps its base law's hull from the breakpoints (its
+    # _affine_source), without the base law's cdf-level mass check: that check was 0.2 s of a
+    # residual law's cold build (the dilated MHA law), which checks its own mass instead
+    from freeattn.attention import attention_law
+    from freeattn.convolution._dispatch import hull
+
+    base = attention_law(1, Fraction(1, 2), 3)
+    img = base.dilate(Fraction(2, 3))
+    lo, hi = hull(img)
+    assert "_mass_verdict" not in base.__dict__ and "_mass_verdict" not in img.__dict__
+    (a, b), = base.support()  # now the mass check runs, and the ends agree
+    assert (lo, hi) == pytest.approx((2 / 3 * a, 2 / 3 * b), rel=1e-15)
+    assert (lo, hi) == pytest.approx(img.support()[0], rel=1e-15)
