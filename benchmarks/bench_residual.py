@@ -1,7 +1,8 @@
 """Residual-stream law: strict cold build time and density throughput, against the MHA law.
 
     python benchmarks/bench_residual.py [--presets bert-base,dinov3-l16] [--alphas 0.5,1,2]
-                                        [--repeat 3] [--points 100000] [--no-cold] [--no-pdf]
+                                        [--repeat 3] [--points 100000] [--against PATH]
+                                        [--no-cold] [--no-pdf]
 
 Targets (issue 17): the residual law of a preset built in ≤ 1 s cold, its pdf ≥ 1e5 points/s.
 
@@ -16,7 +17,9 @@ then times
 MHA law's strict cold is the floor of any law built on it (the residual law builds it, and
 its support, inside), measured in the same run, interleaved child by child with the
 residual's so that both see the same load; the table gives the min [median] over
-``--repeat`` children and the ratio of the minima.  Children run with
+``--repeat`` children and the ratio of the minima.  ``--against PATH`` times the residual
+law of another checkout (e.g. the main branch before a change) in the same rounds, with
+this tree's speed-up over it.  Children run with
 PYTHONDONTWRITEBYTECODE=1 (nothing written into the checkout).  The load average is printed.
 
 **pdf throughput** (in one process, ``--preset``/``--alpha``): the residual law's pdf on
@@ -55,11 +58,12 @@ print(json.dumps({"t": t, "support": [list(map(float, ab)) for ab in sup]}))
 """
 
 
-def _child(kind, preset, alpha, timeout):
-    env = dict(os.environ, PYTHONPATH=ROOT, PYTHONDONTWRITEBYTECODE="1")
+def _child(kind, preset, alpha, timeout, root=ROOT):
+    env = dict(os.environ, PYTHONPATH=os.path.abspath(root), PYTHONDONTWRITEBYTECODE="1")
     try:
         out = subprocess.run([sys.executable, "-c", _CHILD, kind, preset, str(alpha)], env=env,
-                             cwd=ROOT, capture_output=True, text=True, timeout=timeout)
+                             cwd=os.path.abspath(root), capture_output=True, text=True,
+                             timeout=timeout)
     except subprocess.TimeoutExpired:
         return None
     if out.returncode:
@@ -67,20 +71,25 @@ def _child(kind, preset, alpha, timeout):
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def cold_table(presets, alphas, repeat, timeout):
+def cold_table(presets, alphas, repeat, timeout, against=None):
     """The strict cold table (see the module docstring); returns the slowest residual min."""
     print(f"strict cold (fresh process each, import excluded), min [median] of {repeat}; "
           f"load average before: {os.getloadavg()[0]:.2f}")
-    print(f"  {'preset':12s} {'alpha':>5s} {'residual s':>17s} {'mha s':>17s} {'ratio':>6s}  "
-          f"support of the residual law")
+    print(f"  {'preset':12s} {'alpha':>5s} {'residual s':>17s} {'mha s':>17s} {'ratio':>6s}"
+          + (f" {'against s':>17s} {'speed-up':>8s}" if against else "")
+          + "  support of the residual law")
     worst = 0.0
     for preset in presets:
         for alpha in alphas:
-            res, mha = [], []
+            res, mha, old = [], [], []
             sup = None
             for _ in range(repeat):
                 r = _child("residual", preset, alpha, timeout)
                 m = _child("mha", preset, alpha, timeout)
+                if against:
+                    o = _child("residual", preset, alpha, timeout, root=against)
+                    if o:
+                        old.append(o["t"])
                 if r:
                     res.append(r["t"])
                     sup = r["support"]
@@ -90,9 +99,13 @@ def cold_table(presets, alphas, repeat, timeout):
                 print(f"  {preset:12s} {alpha:5g} timed out")
                 continue
             worst = max(worst, min(res))
+            extra = ""
+            if old:
+                extra = (f" {min(old):7.3f} [{statistics.median(old):6.3f}] "
+                         f"{min(old) / min(res):8.2f}")
             print(f"  {preset:12s} {alpha:5g} {min(res):7.3f} [{statistics.median(res):6.3f}] "
-                  f"{min(mha):7.3f} [{statistics.median(mha):6.3f}] {min(res) / min(mha):6.2f}  "
-                  f"{sup}")
+                  f"{min(mha):7.3f} [{statistics.median(mha):6.3f}] {min(res) / min(mha):6.2f}"
+                  f"{extra}  {sup}")
     print(f"  slowest residual (min): {worst:.3f} s   (target <= 1 s: "
           f"{'met' if worst <= 1 else 'NOT met'})")
     print(f"load average after: {os.getloadavg()[0]:.2f}")
@@ -130,12 +143,16 @@ def main():
     ap.add_argument("--points", type=int, default=100_000)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--timeout", type=float, default=300)
+    ap.add_argument("--against", metavar="PATH",
+                    help="another checkout whose residual law is timed in the same run "
+                         "(interleaved), e.g. the main branch before a change")
     ap.add_argument("--no-cold", action="store_true", help="skip the strict cold table")
     ap.add_argument("--no-pdf", action="store_true", help="skip the pdf throughput")
     args = ap.parse_args()
     if not args.no_cold:
         cold_table([p for p in args.presets.split(",") if p],
-                   [float(a) for a in args.alphas.split(",") if a], args.repeat, args.timeout)
+                   [float(a) for a in args.alphas.split(",") if a], args.repeat, args.timeout,
+                   args.against)
     if not args.no_pdf:
         pdf_throughput(args.preset, args.alpha, args.points, args.repeat)
 
