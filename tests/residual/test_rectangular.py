@@ -401,3 +401,29 @@ def test_hull_of_an_affine_image_skips_the_base_mass_check():
     (a, b), = base.support()  # now the mass check runs, and the ends agree
     assert (lo, hi) == pytest.approx((2 / 3 * a, 2 / 3 * b), rel=1e-15)
     assert (lo, hi) == pytest.approx(img.support()[0], rel=1e-15)
+
+
+def test_polish_substeps_continue_the_guess_branch(monkeypatch):
+    # a long ladder step: the first-order prediction from u0 is far from G(u) (the polish
+    # rule refuses it); the sub-stepped continuation from u0 gives the law's own G (all roots
+    # of P, branch selection) without calling it
+    from freeattn.attention import attention_law
+    from freeattn.convolution import rectangular as rect
+
+    law = attention_law(1, Fraction(1, 2), 3).dilate(Fraction(1, 6))
+    inp = rect._Input(law)
+    assert not inp.closed and inp.poly is not None
+    (_, b), = law.support()
+    u0 = np.array([0.4 * b + 1.0j * b, 0.9 * b + 1.2j * b, -0.5 * b + 0.8j * b])
+    u = np.array([0.5 * b + 0.2j * b, 0.7 * b + 0.1j * b, -0.2 * b + 0.05j * b])
+    g0 = law._cauchy_float(u0)
+    d0 = law._cauchy_derivative_float(u0)
+    truth = law._cauchy_float(u)
+    start = g0 + d0 * (u - u0)
+    assert np.all(np.abs(start - truth) > rect._POLISH_NEAR * np.abs(start))  # refused as before
+    calls = []
+    monkeypatch.setattr(rect._Input, "_fallback",
+                        lambda self, g, ok, w: calls.append(int((~ok).sum())) or g)
+    g, _ = inp.value(u, (u0, g0, d0))
+    assert sum(calls) == 0
+    np.testing.assert_allclose(g, truth, rtol=1e-13)
