@@ -60,13 +60,17 @@ def hull(law):
 def _algebraic_hull_points(law):
     """Support ends and atom locations of an AlgebraicLaw from its breakpoints (float64), or
     None for any other law (or a subclass with its own support)."""
-    if not isinstance(law, AlgebraicLaw) or type(law)._support is not AlgebraicLaw._support:
+    if not isinstance(law, AlgebraicLaw):
         return None
     source = law.__dict__.get("_affine_source")
     if source is not None:  # x ↦ shift + scale·x of another law: map that law's hull
+        # (before the check below: AlgebraicAffineImage has AffineImage's _support, which
+        # reads the base law's support() and so its cdf-level mass check)
         base, shift, scale = source
         shift, scale = to_mp(shift), to_mp(scale)
         return sorted(float(shift + scale * v) for v in hull(base))
+    if type(law)._support is not AlgebraicLaw._support:
+        return None
     bd = law._branch(None)
     bps, iv = bd.breakpoints, bd.intervals
     pts = []

@@ -43,6 +43,7 @@ import sympy as sp
 from .._context import MASS_TOL, TINY, inner_dps, mp_route, to_mp, tolerance
 from .._validation import Param, ParameterError, declare
 from ..algebraic import exact as _exact
+from ..algebraic.numeric_polynomial import _FLOAT_TABLE_DPS
 from ._dispatch import hull  # the convolutions' one hull (no cdf tables of the inputs)
 from .subordination_inputs import _PolishRule, _PolyInput
 from ..algebraic.polynomial import (G, rename_symbols, series_moments, stieltjes_factor,
@@ -98,6 +99,9 @@ _POLISH_ACCEPT = 1e-11
 _POLISH_SHEET = 1e-12
 _POLISH_NEAR = 0.25
 _POLISH_STEPS = 12
+#: a polish not accepted from the prediction is retried along the segment from the guess's
+#: point in this many predicted and polished steps before the law's own G
+_POLISH_SUBSTEPS = 4
 #: Im u in (−_AXIS_SNAP·|u|, 0) is rounding of a point on the real axis
 _AXIS_SNAP = 1e-13
 #: Newton on the subordination system: relative step at rounding (_STEP_ROUND), residual at
@@ -138,8 +142,13 @@ _BRACKET_ROUND = 4e-16
 #: of either sign is at the edge's fold to rounding (G exact to √ε there): density 0
 _FOLD_NEAR = 1e-6
 _FOLD_NOISE = 1e-7
-#: sub-grid rounds (31 points, ÷32 each) shrinking a scan bracket before that Newton
+#: sub-grid rounds (31 points, ÷32 each) shrinking a scan bracket before that Newton, for an
+#: edge whose Newton from the scan point itself left the bracket or whose probe at
+#: _EDGE_CHECK × the bracket outside it is inside the support
 _EDGE_ROUNDS = 2
+_EDGE_CHECK = 1e-3
+#: the direct Newton's residual (f₁, f₂, scaled det J) where its step stopped
+_CRIT_RESIDUAL = 1e-9
 #: the mpmath polish stops at tolerance(dps, _MP_FACTOR)
 _MP_FACTOR = 1e-3
 
@@ -150,9 +159,39 @@ def _poly_coefficients(law):
 
     The law's own float64 table (:class:`~freeattn.algebraic.numeric.NumericPolynomial`,
     evaluated at high precision and cached on the law, which its G builds anyway) instead of
-    a second sympy expansion of P (0.23 s for the MHA law at a preset)."""
-    cf = np.asarray(law._num.cf, dtype=complex)
+    a second sympy expansion of P (0.23 s for the MHA law at a preset).  An affine image of
+    an algebraic law whose table is not built yet (the dilated MHA law of a residual law)
+    maps its base law's table (:func:`_affine_coefficients`) instead of building its own
+    polynomial P(sG, (z − a)/s) exactly (0.1 s of sympy at a preset)."""
+    src = law.__dict__.get("_affine_source")
+    if src is not None and "_num" not in law.__dict__ and isinstance(src[0], AlgebraicLaw):
+        cf = _affine_coefficients(src[0]._num, src[1], src[2])
+    else:
+        cf = np.asarray(law._num.cf, dtype=complex)
     return cf / np.max(np.abs(cf))
+
+
+def _affine_coefficients(num, shift, scale):
+    """The float table of P(sG, (z − a)/s)·s^dz from the base law's NumericPolynomial
+    ``num`` (its coefficients at _FLOAT_TABLE_DPS digits, the precision of its own float
+    table): the polynomial of x ↦ a + s x of the law (G_new(z) = G((z − a)/s)/s), up to a
+    constant factor; rows G^deg..G^0, columns z^dz..z^0."""
+    with mpmath.workdps(_FLOAT_TABLE_DPS):
+        c = num.coefficients_mp()
+        a, s = to_mp(shift), to_mp(scale)
+        deg, dz = len(c) - 1, len(c[0]) - 1
+        out = [[mpmath.mpf(0)] * (dz + 1) for _ in range(deg + 1)]
+        for k in range(deg + 1):
+            sk = s ** k
+            for jp in range(dz + 1):
+                if not c[k][jp]:
+                    continue
+                # c·(sG)^k ((z − a)/s)^j′ s^dz = c s^(k + dz − j′) Σ_j C(j′, j) z^j (−a)^(j′ − j)
+                base = c[k][jp] * sk * s ** (dz - jp)
+                for j in range(jp + 1):
+                    out[k][j] += base * mpmath.binomial(jp, j) * (-a) ** (jp - j)
+        return np.array([[complex(float(out[k][j])) for j in range(dz, -1, -1)]
+                         for k in range(deg, -1, -1)])
 
 
 class _Input(_PolyInput):
@@ -167,6 +206,11 @@ class _Input(_PolyInput):
 
     _rule = _PolishRule(steps=_POLISH_STEPS, stop=_POLISH_STOP, extra=0, accept=_POLISH_ACCEPT,
                         near=_POLISH_NEAR, sheet=_POLISH_SHEET, sheet_by_sign=True)
+
+    #: the edges' direct Newton (:meth:`RectangularConvolution._edge_from_scan`) sets this:
+    #: a point whose polish fails gives NaN instead of the law's own G (a dear tracked
+    #: evaluation), and that Newton gives up at once
+    strict = False
 
     def __init__(self, law, param="mu"):
         self.law = law
@@ -208,8 +252,39 @@ class _Input(_PolyInput):
             return g, self._derivative(g, C, dC)
         g0, _ = self._predict(u, guess, fill=True)
         g, ok = self._polish(g0, u, C)
-        g = self._fallback(g, ok, u)
+        if self.strict:  # no fallback: NaN where the polish is not accepted
+            g = np.where(ok, g, np.nan)
+        else:
+            if not np.all(ok) and guess is not None and guess[0].shape == u.shape:
+                g, ok = self._substeps(g, ok, u, guess)
+            g = self._fallback(g, ok, u)
         return g, self._derivative(g, C, dC)
+
+    def _substeps(self, g, ok, u, guess):
+        """Points whose polish from the first-order prediction was not accepted (a long step
+        of the ladder's upper rungs: the prediction ~30 % off), continued from the guess's
+        point u₀ to u in :data:`_POLISH_SUBSTEPS` equal steps, each predicted and polished
+        under the same rule; the segment stays on one side of the axis, where G is analytic,
+        so the branch continued is the guess's.  A point that fails a sub-step keeps
+        ``ok`` False (the law's own G then).  Before, those points went to the law's G (all
+        roots of P by eigenvalues, then the branch selection): ~40 % of the support's time."""
+        u0, g0, d0 = guess
+        with np.errstate(all="ignore"):
+            idx = np.flatnonzero(~ok & np.isfinite(g0) & np.isfinite(d0) & np.isfinite(u0)
+                                 & (np.sign(u0.imag) == np.sign(u.imag)) & (u.imag != 0))
+            if idx.size == 0:
+                return g, ok
+            ua, ub, ga, da = u0[idx], u[idx], g0[idx], d0[idx]
+            live = np.ones(idx.size, bool)
+            for k in range(1, _POLISH_SUBSTEPS + 1):
+                ut = ua + (ub - ua) * (k / _POLISH_SUBSTEPS)
+                Ct, dCt = self._coeffs(ut, deriv=True)
+                gt, okt = self._polish(ga + da * (ut - ua), ut, Ct)
+                live &= okt
+                ga, da, ua = gt, self._derivative(gt, Ct, dCt), ut
+            g[idx[live]] = ga[live]
+            ok[idx[live]] = True
+        return g, ok
 
     def value_mp(self, u, dps):
         g = mpmath.mpc(self.law.cauchy_transform(u, dps=dps))
@@ -519,7 +594,13 @@ class RectangularConvolution(Law):
 
     def _find_support(self):
         """Intervals of the support and their θ-tables: the coarse scan, then the dense one
-        when the coarse one's intervals and atoms miss mass (:data:`_SCAN_MASS_TOL`)."""
+        when the coarse one's intervals and atoms miss mass (:data:`_SCAN_MASS_TOL`).
+
+        The mass check binds: a dense scan whose intervals and atoms still miss mass raises
+        (before, the support was returned and only a cdf's tables refused it).  It also
+        stands for the inputs' hulls, which come from their breakpoints without their own
+        cdf-level mass checks (:func:`~freeattn.convolution._dispatch.hull`): an input mass
+        outside its hull would put mass of μ ⊞_λ ν outside the scanned [0, (√b₁ + √b₂)²]."""
         atoms = math.fsum(m for _, m in self._atom_list)
         for npts in (_SCAN_COARSE, _SCAN_POINTS):
             out, tabs = self._scan_support(npts)
@@ -527,6 +608,10 @@ class RectangularConvolution(Law):
             err = math.fsum([t["mass_err"] for t in tabs])
             if mass >= 1 - _SCAN_MASS_TOL - _MASS_ERR_FACTOR * err:
                 break
+        else:
+            raise ArithmeticError(f"{self.name}: the support's intervals and atoms carry mass "
+                                  f"{mass!r} (θ-rule error {err:.2g}), not 1; the support "
+                                  f"scan missed a component")
         self._tables_v = tabs
         return out
 
@@ -543,27 +628,41 @@ class RectangularConvolution(Law):
         if inside[-1]:
             raise ArithmeticError(f"{self.name}: density does not vanish at the end of "
                                   f"the hull [0, {hi}]")
-        todo = self._runs(x, inside, 0.0 if inside[0] else None, None)
+        todo = self._runs(x, inside, 0.0 if inside[0] else None, None,
+                          (u1, u2, self._last_states))
         out, tabs = [], []
         for depth in range(_GAP_PASSES + 1):
             nxt = []
-            for a, b in todo:
-                tab = self._table(a, b)
+            for a, b, checks in todo:
+                tab = self._table(a, b, checks)
+                if tab["probe_failed"]:
+                    # an edge from the scan point's Newton that its outside probe refutes:
+                    # that end again by the bracket sub-grids, and its table anew
+                    ends = [a, b]
+                    for side, c in enumerate(checks):
+                        if c is not None and tab["probe_failed"][side]:
+                            (ends[side],), _ = self._refine_edges([c[:2]])
+                    a, b = ends
+                    tab = self._table(a, b)
                 if tab["inside"].all() or depth == _GAP_PASSES:
                     out.append((a, b))
                     tabs.append(tab)
                     continue
                 # a gap between two coarse points: the table's nodes are a finer scan
-                nxt += self._runs(tab["x"], tab["inside"], a, b)
+                nxt += self._runs(tab["x"], tab["inside"], a, b, (tab["u1"], tab["u2"], tab["st"]))
             todo = nxt
             if not todo:
                 break
         order = np.argsort([a for a, _ in out])
         return [out[k] for k in order], [tabs[k] for k in order]
 
-    def _runs(self, x, inside, left, right):
-        """Refined (a, b) of each run of inside points of the increasing scan ``x``; a run at
-        the first (last) point starts at ``left`` (ends at ``right``), already an edge."""
+    def _runs(self, x, inside, left, right, sol):
+        """(a, b, checks) of each run of inside points of the increasing scan ``x``, whose
+        on-axis solutions are ``sol`` = (u₁, u₂, the inputs' states); a run at the first (last)
+        point starts at ``left`` (ends at ``right``), already an edge.  ``checks``: per end,
+        None, or (x_out, x_in, δ) for an edge that :meth:`_refine_edges` took by Newton from
+        the scan point x_out and that the interval's table confirms by a probe at δ outside
+        it (:meth:`_table`)."""
         runs = []
         i, n = 0, x.size
         while i < n:
@@ -575,23 +674,56 @@ class RectangularConvolution(Law):
                 j += 1
             runs.append((i, j))
             i = j + 1
-        # all brackets of this scan shrink together (one vectorised solve per round)
-        pairs = [p for i, j in runs for p in ((x[i - 1], x[i]) if i > 0 else None,
-                                               (x[j + 1], x[j]) if j < n - 1 else None)]
-        edges = iter(self._refine_edges([p for p in pairs if p is not None]))
-        ends = [next(edges) if p is not None else None for p in pairs]
+        u1, u2, st = sol
+        pairs, starts = [], []
+        for i, j in runs:
+            for q, r in ((i - 1, i), (j + 1, j)):
+                if 0 <= q < n:
+                    pairs.append((x[q], x[r]))
+                    starts.append(tuple(((u1[p], u2[p]), {m: tuple(np.array([c[p]]) for c in v)
+                                                          for m, v in st.items()})
+                                        for p in (q, r)))
+                else:
+                    pairs.append(None)
+                    starts.append(None)
+        live = [k for k, p in enumerate(pairs) if p is not None]
+        edges, direct = self._refine_edges([pairs[k] for k in live], [starts[k] for k in live])
+        ends = [None] * len(pairs)
+        checks = [None] * len(pairs)
+        for k, e, d in zip(live, edges, direct):
+            ends[k] = e
+            if d:
+                xo, xi = pairs[k]
+                checks[k] = (xo, xi, _EDGE_CHECK * abs(xi - xo))
         return [(float(left if ends[2 * k] is None else ends[2 * k]),
-                 float(right if ends[2 * k + 1] is None else ends[2 * k + 1]))
+                 float(right if ends[2 * k + 1] is None else ends[2 * k + 1]),
+                 (checks[2 * k], checks[2 * k + 1]))
                 for k in range(len(runs))]
 
-    def _table(self, a, b):
+    def _table(self, a, b, checks=(None, None)):
         """The on-axis θ-table of [a, b]: subordination points at x = a + (b − a)(1 − cos θ)/2,
         whether each is inside the support, and the interval's mass (trapezoid rule in θ,
-        spectrally accurate for square-root edges)."""
+        spectrally accurate for square-root edges).  ``checks`` (see :meth:`_runs`): an end
+        with a check is probed at δ outside it in the same solve (``probe_failed`` per end:
+        the probe is inside the support or did not converge; () without probes)."""
         theta = np.linspace(0.0, math.pi, _TABLE_NODES)[1:-1]
         x = a + (b - a) * (1 - np.cos(theta)) / 2
+        probes = [(side, e) for side, (e, sgn, c) in enumerate(((a, -1.0, checks[0]),
+                                                                 (b, 1.0, checks[1])))
+                  if c is not None for e in (e + sgn * c[2],)]
         st = {}
-        u1, u2, g, ok = self._solve(x + 0j, states=st)
+        u1, u2, g, ok = self._solve(np.concatenate([x, [e for _, e in probes]]) + 0j, states=st)
+        failed = ()
+        if probes:
+            m = x.size
+            pin = ~ok[m:] | self._inside(u1[m:], u2[m:], g[m:])
+            failed = [False, False]
+            for (side, _), bad in zip(probes, pin):
+                failed[side] = bool(bad)
+            if not any(failed):
+                failed = ()
+            u1, u2, g, ok = u1[:m], u2[:m], g[:m], ok[:m]
+            st = {i: tuple(c[:m] for c in v) for i, v in st.items()}
         inside = ok & self._inside(u1, u2, g)
         with np.errstate(all="ignore"):
             f = np.where(inside, np.maximum(-g.imag / math.pi, 0.0), 0.0)
@@ -602,15 +734,20 @@ class RectangularConvolution(Law):
         # edges, the size of the error where the density is singular at an edge
         err = abs(mass - float(np.sum(w[1::2]) * 2 * h))
         return dict(a=a, b=b, theta=theta, x=x, u1=u1, u2=u2, st=st, inside=inside, mass=mass,
-                    mass_err=err)
+                    mass_err=err, probe_failed=failed)
 
-    def _refine_edges(self, pairs):
-        """Edges between the (x_out outside, x_in inside) ``pairs``: each bracket shrunk by
-        sub-grids (all brackets in one vectorised solve per round), then
-        :meth:`_refine_edge`'s Newton on the real critical system."""
+    def _refine_edges(self, pairs, starts=None):
+        """Edges between the (x_out outside, x_in inside) ``pairs``, and per edge whether it
+        came directly from the scan: with ``starts`` (per pair, the real subordination points
+        and the inputs' states at x_out, or None) :meth:`_refine_edge`'s Newton on the real
+        critical system runs from x_out itself, and an edge it puts inside the bracket is
+        taken (the caller confirms it by a probe outside, :meth:`_table`); the other brackets
+        are shrunk by sub-grids (all in one vectorised solve per round), then the same
+        Newton.  The sub-grids' two solves were ~40 % of a residual law's support."""
         a = np.array([p[0] for p in pairs], dtype=float)
         b = np.array([p[1] for p in pairs], dtype=float)
         done = [None] * len(pairs)
+        direct = [False] * len(pairs)
         zero = np.flatnonzero((a <= 0) & (0 < b))
         if zero.size:
             a1, a2, gp, okp = self._solve(_ZERO_PROBE * b[zero] + 0j)
@@ -619,42 +756,90 @@ class RectangularConvolution(Law):
                 if hit:
                     done[k] = 0.0
                 a[k] = 0.0
+        for k in range(len(pairs)):
+            if done[k] is None and starts is not None and starts[k] is not None \
+                    and k not in zero:
+                done[k] = self._edge_from_scan(a[k], b[k], *starts[k])
+                direct[k] = done[k] is not None
         live = [k for k in range(len(pairs)) if done[k] is None]
         start = {}
-        for _ in range(_EDGE_ROUNDS):
+        for rnd in range(_EDGE_ROUNDS):
             if not live:
                 break
             # each grid ordered from the outside end a toward b
             xs = np.concatenate([np.linspace(a[k], b[k], 33)[1:-1] for k in live])
             u1, u2, g, ok = self._solve(xs + 0j)
             ins = ok & self._inside(u1, u2, g)
+            both = {}
             for r, k in enumerate(live):
                 sl = slice(31 * r, 31 * (r + 1))
                 hits = np.flatnonzero(ins[sl])
                 j = int(hits[0]) if hits.size else 31
+                pts = {}
+                for side, q in (("out", 31 * r + j - 1), ("in", 31 * r + j)):
+                    if 31 * r <= q < 31 * (r + 1):
+                        pts[side] = ((u1[q], u2[q]), {i: tuple(np.array([c[q]]) for c in v)
+                                                      for i, v in self._last_states.items()})
                 if j > 0:
-                    q = 31 * r + j - 1
-                    a[k] = xs[q]
-                    start[k] = ((u1[q].real, u2[q].real),
-                                {i: tuple(np.array([c[q]]) for c in v)
-                                 for i, v in self._last_states.items()})
+                    a[k] = xs[31 * r + j - 1]
+                    (o1, o2), ost = pts["out"]
+                    start[k] = ((o1.real, o2.real), ost)
                 if j < 31:
                     b[k] = xs[31 * r + j]
+                if len(pts) == 2:
+                    both[k] = (pts["out"], pts["in"])
+            if starts is not None and rnd < _EDGE_ROUNDS - 1:
+                # the sub-grid's bracket, 32 times smaller, by the same direct Newton first
+                for k in list(both):
+                    e = self._edge_from_scan(a[k], b[k], *both[k])
+                    if e is not None:
+                        done[k], direct[k] = e, True
+                live = [k for k in live if done[k] is None]
         for k in live:
             if k not in start:
                 done[k] = 0.5 * (a[k] + b[k])
             else:
                 self._crit_state = start[k][1]
                 done[k] = self._refine_edge(a[k], b[k], start[k][0])
-        return done
+        return done, direct
 
-    def _refine_edge(self, a, b, ua):
+    def _edge_from_scan(self, a, b, out, ins):
+        """The edge in the scan bracket (a outside, b inside) by Newton on the critical system
+        from the scan's own solutions ``out`` at a and ``ins`` at b (each ((u₁, u₂), the
+        inputs' states)), or None.  Near a square-root edge e, u(x) ≈ u_e + c√(e − x): real at
+        a, u_e + i|c|√(x − e) at b, so Re u(b) is u_e to O(b − a) (the outside point only to
+        O(√(b − a))) and (u(a) − Re u(b))²/(Im u(b))² = (e − a)/(b − e) places e; Newton starts
+        there (the states' real parts warm-start the inputs' polish), then from a itself."""
+        (o1, o2), _ = out
+        (i1, i2), sti = ins
+        num = abs(o1.real - i1.real) ** 2 + abs(o2.real - i2.real) ** 2
+        den = abs(i1.imag) ** 2 + abs(i2.imag) ** 2
+        for inp in self._in:
+            inp.strict = True
+        try:
+            if den > 0 and math.isfinite(num / den):
+                t = (num / den) / (1 + num / den)
+                self._crit_state = {m: tuple(c.real + 0j for c in v) for m, v in sti.items()}
+                e = self._refine_edge(a, b, (i1.real, i2.real), shrink=False, y0=a + t * (b - a))
+                if e is not None:
+                    return e
+            self._crit_state = out[1]
+            return self._refine_edge(a, b, (o1.real, o2.real), shrink=False)
+        finally:
+            for inp in self._in:
+                inp.strict = False
+
+    def _refine_edge(self, a, b, ua, shrink=True, y0=None):
         """Edge in the bracket (a outside, b inside) from the real subordination points ``ua``
-        at a: Newton on the real critical system (f = 0, det J = 0) with complex-step
-        derivatives; when Newton leaves the bracket, the bracket shrunk to rounding."""
-        v = np.array([ua[0], ua[1], a], dtype=float)
+        at a (or at ``y0``): Newton on the real critical system (f = 0, det J = 0) with
+        complex-step derivatives; when Newton leaves the bracket, the bracket shrunk to
+        rounding (``shrink=False``: None instead, as soon as an iterate leaves the bracket,
+        before Newton wanders where the inputs' G is dear)."""
+        v = np.array([ua[0], ua[1], a if y0 is None else y0], dtype=float)
         hstep = _COMPLEX_STEP * self._sc
         good = False
+        lo, hi = min(a, b), max(a, b)
+        slack = _EDGE_SLACK * (hi - lo) + _EDGE_SLACK_ABS * self._sc
         for _ in range(30):
             # the residual and its complex-step Jacobian columns in one vectorised call
             FM = self._crit(v + np.vstack([np.zeros(3), 1j * hstep * np.eye(3)]))
@@ -667,12 +852,16 @@ class RectangularConvolution(Law):
                 break
             v = v - d
             if abs(d[2]) <= _EDGE_STOP * (abs(v[2]) + _EDGE_FLOOR * self._sc):
-                good = True
+                # the direct route also wants the residual small where it stopped (its start
+                # may leave a Jacobian that takes no step far from the solution)
+                good = shrink or bool(np.all(np.abs(F.real) <= _CRIT_RESIDUAL))
                 break
-        lo, hi = min(a, b), max(a, b)
-        slack = _EDGE_SLACK * (hi - lo) + _EDGE_SLACK_ABS * self._sc
+            if not shrink and not lo - slack <= v[2] <= hi + slack:
+                return None
         if good and lo - slack <= v[2] <= hi + slack:
             return float(v[2])
+        if not shrink:
+            return None
         # Newton failed (e.g. an input's own square-root edge sits on the critical point):
         # shrink the bracket to rounding level
         for _ in range(12):
@@ -697,8 +886,9 @@ class RectangularConvolution(Law):
         st = {i: tuple(np.repeat(c, v.shape[0]) for c in w)
               for i, w in getattr(self, "_crit_state", {}).items()}
         (f1, f2), J, _ = self._eqs(u1, u2, y, st)
-        det = J[0][0] * J[1][1] - J[0][1] * J[1][0]
-        return np.stack([f1, f2, det / (1 + np.abs(det.real))], axis=1)
+        with np.errstate(invalid="ignore"):  # NaN from a strict input (see _Input.strict)
+            det = J[0][0] * J[1][1] - J[0][1] * J[1][0]
+            return np.stack([f1, f2, det / (1 + np.abs(det.real))], axis=1)
 
     @property
     def _support_float(self):

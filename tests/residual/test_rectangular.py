@@ -297,3 +297,133 @@ def test_gap_between_coarse_scan_points_found_on_the_tables(monkeypatch):
     assert 0 < a2 - b1 < 0.01
     _agree(mu, nu, lam)
     assert S.total_mass() == pytest.approx(1.0, abs=1e-12)
+
+
+# ------------------------------------------------------------------ cold-start shortcuts
+@pytest.mark.parametrize("shift, scale", [(0, sp.Rational(2, 3)), (sp.Rational(1, 5), sp.Rational(7, 3)),
+                                          (sp.Rational(-1, 5), sp.Rational(-7, 3))])
+def test_affine_input_table_from_its_base_law(shift, scale):
+    # an affine image's polynomial table for the subordination inputs is its base law's,
+    # mapped (no exact P(sG, (z − a)/s) built): the image's own table (exact polynomial,
+    # evaluated at 40 digits) to rounding, up to the constant factor of either
+    from freeattn.attention import attention_law
+    from freeattn.convolution.rectangular import _poly_coefficients
+
+    for base in (MarchenkoPastur(Fraction(1, 3)), attention_law(1, Fraction(1, 2), 3)):
+        img = base.affine(shift, scale)
+        mine = _poly_coefficients(img)
+        assert "_num" not in img.__dict__
+        ref = np.asarray(img._num.cf, dtype=complex)
+        k = np.unravel_index(np.argmax(np.abs(ref)), ref.shape)
+        assert mine.shape == ref.shape
+        np.testing.assert_allclose(mine * (ref[k] / mine[k]), ref, rtol=1e-15,
+                                   atol=1e-15 * abs(ref[k]))
+
+
+@pytest.mark.parametrize("case", ["mp", "two_point", "gap"])
+def test_direct_edges_equal_the_subgrid_route(case, monkeypatch):
+    # edges by Newton straight from the scan bracket (then confirmed by a probe) against the
+    # sub-grid route that shrinks every bracket 1024-fold first (the route before)
+    from freeattn.convolution import rectangular as rect
+
+    mu, nu, lam = {
+        "mp": (MarchenkoPastur(Fraction(1, 2)), MarchenkoPastur(Fraction(1, 2)).dilate(3),
+               Fraction(1, 2)),
+        "two_point": (_two_point(sp.Rational(11, 8), sp.Rational(11, 4), sp.Rational(3, 4)),
+                      PointMass(sp.Rational(9, 4)), Fraction(7, 8)),
+        "gap": (_two_point(1, sp.Rational(5, 4), sp.Rational(1, 2)),
+                MarchenkoPastur(sp.Rational(1, 2)).dilate(sp.Rational(3, 256)), Fraction(1, 2)),
+    }[case]
+    calls = []
+    orig = RectangularConvolution._edge_from_scan
+
+    def spy(self, *args):
+        e = orig(self, *args)
+        calls.append(e)
+        return e
+
+    monkeypatch.setattr(RectangularConvolution, "_edge_from_scan", spy)
+    fast = RectangularConvolution(mu, nu, lam).support()
+    assert any(e is not None for e in calls)  # the direct route took an edge
+    monkeypatch.setattr(RectangularConvolution, "_edge_from_scan", lambda self, *a: None)
+    slow = RectangularConvolution(mu, nu, lam).support()
+    assert len(fast) == len(slow)
+    np.testing.assert_allclose(fast, slow, rtol=4e-15, atol=1e-15)
+
+
+def test_an_input_hull_that_misses_mass_is_refused(monkeypatch):
+    # the inputs' hulls come from their breakpoints without their own mass checks, and bound
+    # only the scan: a hull that leaves out part of an input's support either still bounds
+    # the law's support (same law), or the law refuses its support (its density does not
+    # vanish at the scan's end, or, the scan's end in a gap, its mass check) -- never a
+    # short support
+    from freeattn.convolution import rectangular as rect
+    from freeattn.convolution._dispatch import hull
+
+    def cut_hull(law_to_cut, cut):
+        def short(law):
+            lo, hi = hull(law)
+            return (lo, cut * hi) if law is law_to_cut else (lo, hi)
+        return short
+
+    nu = MarchenkoPastur(Fraction(1, 2)).dilate(Fraction(1, 3))
+    true = RectangularConvolution(PointMass(1), nu, Fraction(1, 2)).support()
+    monkeypatch.setattr(rect, "hull", cut_hull(nu, 0.5))
+    np.testing.assert_allclose(RectangularConvolution(PointMass(1), nu, Fraction(1, 2)).support(),
+                               true, rtol=1e-14)
+    monkeypatch.setattr(rect, "hull", cut_hull(nu, 0.2))
+    with pytest.raises(ArithmeticError, match="does not vanish"):
+        RectangularConvolution(PointMass(1), nu, Fraction(1, 2)).support()
+    # two components (the gap case above): the scan ends in the gap, half the mass is missing
+    mu = _two_point(1, sp.Rational(5, 4), sp.Rational(1, 2))
+    nu = MarchenkoPastur(sp.Rational(1, 2)).dilate(sp.Rational(3, 256))
+    monkeypatch.undo()
+    (_, b1), (a2, _) = RectangularConvolution(mu, nu, sp.Rational(1, 2)).support()
+    x = 0.5 * (b1 + a2) / (1 + rect._SCAN_PAD)  # the scan's end, padding included
+    cut = (np.sqrt(x) - np.sqrt(hull(nu)[1])) ** 2 / hull(mu)[1]  # μ's hull cut
+    assert 0 < cut < 1
+    monkeypatch.setattr(rect, "hull", cut_hull(mu, cut))
+    with pytest.raises(ArithmeticError, match="carry mass"):
+        RectangularConvolution(mu, nu, sp.Rational(1, 2)).support()
+
+
+def test_hull_of_an_affine_image_skips_the_base_mass_check():
+    # hull() of an AlgebraicAffineImage maps its base law's hull from the breakpoints (its
+    # _affine_source), without the base law's cdf-level mass check: that check was 0.2 s of a
+    # residual law's cold build (the dilated MHA law), which checks its own mass instead
+    from freeattn.attention import attention_law
+    from freeattn.convolution._dispatch import hull
+
+    base = attention_law(1, Fraction(1, 2), 3)
+    img = base.dilate(Fraction(2, 3))
+    lo, hi = hull(img)
+    assert "_mass_verdict" not in base.__dict__ and "_mass_verdict" not in img.__dict__
+    (a, b), = base.support()  # now the mass check runs, and the ends agree
+    assert (lo, hi) == pytest.approx((2 / 3 * a, 2 / 3 * b), rel=1e-15)
+    assert (lo, hi) == pytest.approx(img.support()[0], rel=1e-15)
+
+
+def test_polish_substeps_continue_the_guess_branch(monkeypatch):
+    # a long ladder step: the first-order prediction from u0 is far from G(u) (the polish
+    # rule refuses it); the sub-stepped continuation from u0 gives the law's own G (all roots
+    # of P, branch selection) without calling it
+    from freeattn.attention import attention_law
+    from freeattn.convolution import rectangular as rect
+
+    law = attention_law(1, Fraction(1, 2), 3).dilate(Fraction(1, 6))
+    inp = rect._Input(law)
+    assert not inp.closed and inp.poly is not None
+    (_, b), = law.support()
+    u0 = np.array([0.4 * b + 1.0j * b, 0.9 * b + 1.2j * b, -0.5 * b + 0.8j * b])
+    u = np.array([0.5 * b + 0.2j * b, 0.7 * b + 0.1j * b, -0.2 * b + 0.05j * b])
+    g0 = law._cauchy_float(u0)
+    d0 = law._cauchy_derivative_float(u0)
+    truth = law._cauchy_float(u)
+    start = g0 + d0 * (u - u0)
+    assert np.all(np.abs(start - truth) > rect._POLISH_NEAR * np.abs(start))  # refused as before
+    calls = []
+    monkeypatch.setattr(rect._Input, "_fallback",
+                        lambda self, g, ok, w: calls.append(int((~ok).sum())) or g)
+    g, _ = inp.value(u, (u0, g0, d0))
+    assert sum(calls) == 0
+    np.testing.assert_allclose(g, truth, rtol=1e-13)
