@@ -64,7 +64,7 @@ class _PolyInput:
     """Float64 G and G′ of an algebraic input from its polynomial P(G, w): the coefficient
     rows at the points (Horner in w), Horner in g, the Newton polish of a guess and the
     first-order warm start; one copy for the subordination solvers (:class:`_Input` here,
-    ``rectangular._Input``).  A subclass sets ``self.law``, ``self.poly = (cf, dcf)`` (rows
+    ``rectangular_inputs._Input``).  A subclass sets ``self.law``, ``self.poly = (cf, dcf)`` (rows
     G^deg..G^0, columns z^deg_z..z^0, and their z-derivatives) and ``_rule``."""
 
     _rule = _UPPER_RULE

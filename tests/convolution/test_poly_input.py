@@ -1,6 +1,6 @@
 """Issue 17: one copy of the float64 polynomial machinery of the subordination inputs.
 
-The rectangular convolution's input (``rectangular._Input``) and the subordination solver's
+The rectangular convolution's input (``rectangular_inputs._Input``) and the subordination solver's
 (``subordination_inputs._Input``) share ``_PolyInput``: the coefficient rows, Horner's scheme,
 the Newton polish and the first-order warm start; they differ only in the polish rule (the
 sheet rule and the tolerances, named constants).  Pinned against closed forms (Marchenko–Pastur

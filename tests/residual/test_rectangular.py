@@ -307,7 +307,7 @@ def test_affine_input_table_from_its_base_law(shift, scale):
     # mapped (no exact P(sG, (z − a)/s) built): the image's own table (exact polynomial,
     # evaluated at 40 digits) to rounding, up to the constant factor of either
     from freeattn.attention import attention_law
-    from freeattn.convolution.rectangular import _poly_coefficients
+    from freeattn.convolution.rectangular_inputs import _poly_coefficients
 
     for base in (MarchenkoPastur(Fraction(1, 3)), attention_law(1, Fraction(1, 2), 3)):
         img = base.affine(shift, scale)
@@ -358,6 +358,7 @@ def test_an_input_hull_that_misses_mass_is_refused(monkeypatch):
     # vanish at the scan's end, or, the scan's end in a gap, its mass check) -- never a
     # short support
     from freeattn.convolution import rectangular as rect
+    from freeattn.convolution import rectangular_inputs
     from freeattn.convolution._dispatch import hull
 
     def cut_hull(law_to_cut, cut):
@@ -368,10 +369,10 @@ def test_an_input_hull_that_misses_mass_is_refused(monkeypatch):
 
     nu = MarchenkoPastur(Fraction(1, 2)).dilate(Fraction(1, 3))
     true = RectangularConvolution(PointMass(1), nu, Fraction(1, 2)).support()
-    monkeypatch.setattr(rect, "hull", cut_hull(nu, 0.5))
+    monkeypatch.setattr(rectangular_inputs, "hull", cut_hull(nu, 0.5))  # the inputs' hulls
     np.testing.assert_allclose(RectangularConvolution(PointMass(1), nu, Fraction(1, 2)).support(),
                                true, rtol=1e-14)
-    monkeypatch.setattr(rect, "hull", cut_hull(nu, 0.2))
+    monkeypatch.setattr(rectangular_inputs, "hull", cut_hull(nu, 0.2))  # the inputs' hulls
     with pytest.raises(ArithmeticError, match="does not vanish"):
         RectangularConvolution(PointMass(1), nu, Fraction(1, 2)).support()
     # two components (the gap case above): the scan ends in the gap, half the mass is missing
@@ -382,7 +383,7 @@ def test_an_input_hull_that_misses_mass_is_refused(monkeypatch):
     x = 0.5 * (b1 + a2) / (1 + rect._SCAN_PAD)  # the scan's end, padding included
     cut = (np.sqrt(x) - np.sqrt(hull(nu)[1])) ** 2 / hull(mu)[1]  # μ's hull cut
     assert 0 < cut < 1
-    monkeypatch.setattr(rect, "hull", cut_hull(mu, cut))
+    monkeypatch.setattr(rectangular_inputs, "hull", cut_hull(mu, cut))  # the inputs' hulls
     with pytest.raises(ArithmeticError, match="carry mass"):
         RectangularConvolution(mu, nu, sp.Rational(1, 2)).support()
 
@@ -408,7 +409,7 @@ def test_polish_substeps_continue_the_guess_branch(monkeypatch):
     # rule refuses it); the sub-stepped continuation from u0 gives the law's own G (all roots
     # of P, branch selection) without calling it
     from freeattn.attention import attention_law
-    from freeattn.convolution import rectangular as rect
+    from freeattn.convolution import rectangular_inputs as rect
 
     law = attention_law(1, Fraction(1, 2), 3).dilate(Fraction(1, 6))
     inp = rect._Input(law)
