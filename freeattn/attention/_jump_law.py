@@ -88,11 +88,14 @@ def _jump_relation(kappa, t, r):
 
 
 def _law(poly, values, scale, name, atom0):
-    law = AlgebraicLaw(poly, values=values, name=name).dilate(scale)
+    base = AlgebraicLaw(poly, values=values, name=name)
     # the exact atom at 0 (from the compound free Poisson and ⊠ atom rules), which decides it
-    # where the numerics cannot tell nearly equal candidate masses apart (AlgebraicLaw._pole_mass)
-    law.atom_at_zero = AtomAtZero("value", value=atom0)
-    return law
+    # where the numerics cannot tell nearly equal candidate masses apart (AlgebraicLaw._pole_mass).
+    # It goes on the algebraic law whose poles are read: the dilation D_scale keeps the atom at
+    # 0 and its mass and finds it through its source (AtomsMixin._exact_atom_at_zero); attached
+    # to the dilation only, the base's _pole_mass never saw it
+    base.atom_at_zero = AtomAtZero("value", value=atom0)
+    return base.dilate(scale)
 
 
 _OPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
