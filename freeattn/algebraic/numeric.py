@@ -76,6 +76,11 @@ _AXIS_ROOT_IM = 1e-12
 #: previous point's branch value only when it is at most this fraction of the distance to
 #: the next root
 _REUSE_AMBIGUITY = 0.25
+#: where the value tracked to an interval's test point is not that close to one root
+#: (:data:`_REUSE_AMBIGUITY`), the continuation goes on down by this factor in height, at
+#: most this many times
+_CLASSIFY_DESCENT = mpmath.mpf(10) ** -3
+_CLASSIFY_DESCENTS = 4
 #: the parameter path of :meth:`BranchData._carry` (t from 0 to 1): first, largest and
 #: smallest step
 _PATH_FIRST_STEP = 0.125
@@ -628,6 +633,19 @@ class BranchData:
                 h0 = h_float[i] if ok[i] else 8 * (R + abs(mid_f[i]) + 1)
                 g_near = self.track_mp(mid, mpmath.mpf(h0), g0, width / 1000)
             r = npoly.roots_mp(mid)
+            h_at = mpmath.mpf(h_float[i]) if fine[i] and ok[i] else width / 1000
+            for _ in range(_CLASSIFY_DESCENTS):
+                dist = sorted(abs(ri - g_near) for ri in r)
+                if len(dist) < 2 or dist[0] <= _REUSE_AMBIGUITY * dist[1]:
+                    break
+                # not yet clearly at one root of P(·, mid): next to a pole G ~ m/(z − p) has
+                # Im G ~ m h/δ² at height h, which at h = 1e-3·width still exceeds the distance
+                # between the branch's real root and another sheet's complex pair of nearly the
+                # same mass (the ρ layer: −1511 − 3i tracked beside −1511.0 − 0.77i and the real
+                # root at δ = −4.8e-4 from the atom at 0, read as support); continued lower
+                h_next = h_at * _CLASSIFY_DESCENT
+                g_near = self.track_mp(mid, h_at, g_near, h_next)
+                h_at = h_next
             g = min(r, key=lambda ri: abs(ri - g_near))
             g = npoly.newton_mp(g, mid)
             intervals.append(self._interval_info(i, mid, r, g, thr))

@@ -36,13 +36,17 @@ def _edge_polished(P, x0, g0, dps=60):
     cf = [sp.lambdify(z, c, "mpmath") for c in pg.all_coeffs()]
     n = pg.degree()
     with mpmath.workdps(dps):
+        x0, g0 = mpmath.mpf(x0), mpmath.mpf(g0)
+        # residuals in units of P's terms at the start (findroot's tolerance is absolute)
+        unit = mpmath.fsum(abs(f(x0)) * abs(g0) ** (n - i) for i, f in enumerate(cf))
+
         def p(g, x):
-            return mpmath.polyval([c(x) for c in cf], g)
+            return mpmath.polyval([c(x) for c in cf], g) / unit
 
         def dp(g, x):
             c = [f(x) for f in cf]
-            return mpmath.polyval([c[i] * (n - i) for i in range(n)], g)
-        g, x = mpmath.findroot([p, dp], (mpmath.mpf(g0), mpmath.mpf(x0)))
+            return g0 * mpmath.polyval([c[i] * (n - i) for i in range(n)], g) / unit
+        g, x = mpmath.findroot([p, dp], (g0, x0))
         return +x, +g
 
 
@@ -105,3 +109,68 @@ def test_rho_layer_atom_at_zero_exact(case):
     with mpmath.workdps(40):
         exact = law.base._exact_atom_at_zero(40)
         assert exact == mpmath.mpf(sp.Float(mass, 45))
+
+
+#: the undilated law's support end points (law.base: the dilation D_{(θ₁−θ₂)/γ_K} of it is the
+#: layer law), polished on P = ∂_G P = 0 at 60 digits from the 30-digit ends
+RHO_BASE_EDGES = {
+    "h=3": ("4888.385079677749432115301110597298048853",
+            "8611.95016874927886526943562278981561109"),
+    "h=13": ("0.385009881547279064391526194583445397178",
+             "29.99288293998830522384598579352991996057"),
+}
+#: G at the edges (start of the polish)
+RHO_BASE_EDGE_G = {
+    "h=3": ("0.000196335444383711779413767520229", "0.00012048146969043924530675983076"),
+    "h=13": ("1.58021079878021242669888556036", "0.0402092228967560806184658162469"),
+}
+#: points of the gap next to the atom at 0 that were read as support (an interval left of 0
+#: of a law on [0, ∞): the classification took another sheet's complex root of nearly the
+#: same mass m/δ for the branch) and, for h=3, one of each side of the true support
+RHO_GAP_POINTS = {"h=3": (-2.0, -1.0, -0.1, 1000.0, 10000.0), "h=13": (-5e-4,)}
+#: seconds for build + support + atoms (measured ~3 s on the shared 2-core machine)
+RHO_BUILD_SECONDS = 10
+
+
+@pytest.mark.parametrize("case", sorted(RHO_BASE_EDGES))
+def test_rho_layer_builds_with_its_edges(case):
+    import time
+    args, mass = RHO_CASES[case]
+    t0 = time.perf_counter()
+    law = mha_output_law(*args[:5], sharing="mqa", rho=args[5])
+    (a, b), = law.support()  # runs the mass check: atoms + intervals carry mass 1
+    atoms = law.atoms()
+    elapsed = time.perf_counter() - t0
+    assert elapsed <= RHO_BUILD_SECONDS
+    assert len(atoms) == 1 and atoms[0][0] == 0.0
+    assert atoms[0][1] == pytest.approx(float(mass), rel=1e-15)
+    (a30, b30), = law.base.support(dps=30)
+    P = law.base.polynomial
+    for end, ref, gref in zip((a30, b30), RHO_BASE_EDGES[case], RHO_BASE_EDGE_G[case]):
+        assert abs(end / mpmath.mpf(ref) - 1) <= MP_END_RTOL
+        x, _ = _edge_polished(P, ref, gref)
+        with mpmath.workdps(60):
+            assert abs(x / mpmath.mpf(ref) - 1) < mpmath.mpf(10) ** -38
+    (ba, bb), = law.base.support()
+    assert ba == pytest.approx(float(mpmath.mpf(RHO_BASE_EDGES[case][0])), rel=1e-14)
+    assert bb == pytest.approx(float(mpmath.mpf(RHO_BASE_EDGES[case][1])), rel=1e-14)
+
+
+@pytest.mark.parametrize("case", sorted(RHO_GAP_POINTS))
+def test_rho_layer_gap_next_to_the_atom(case):
+    # off the support G(x + ih) is real up to O(h): the 30-digit route at two heights
+    args, _ = RHO_CASES[case]
+    base = mha_output_law(*args[:5], sharing="mqa", rho=args[5]).base
+    for x in RHO_GAP_POINTS[case]:
+        h = 1e-6 * max(abs(x), 1e-3)
+        for dps in (None, 30):
+            try:
+                g1 = complex(base.cauchy_transform(complex(x, h), dps=dps))
+                g2 = complex(base.cauchy_transform(complex(x, h / 100), dps=dps))
+            except ArithmeticError:
+                # the 30-digit route's expansion at 0 is missing within |z| ≲ 1e-5 × the
+                # law's scale (~1e6 here): left to the hard-end work (issue 16, s10-slowfix)
+                assert dps == 30 and abs(x) < 1e-5 * 1e6
+                continue
+            assert abs(g2.imag) < abs(g1.imag) / 50
+        assert float(base.pdf(x)) == 0.0
