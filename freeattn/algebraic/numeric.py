@@ -76,9 +76,10 @@ _AXIS_ROOT_IM = 1e-12
 #: previous point's branch value only when it is at most this fraction of the distance to
 #: the next root
 _REUSE_AMBIGUITY = 0.25
-#: where the value tracked to an interval's test point is not that close to one root
-#: (:data:`_REUSE_AMBIGUITY`), the continuation goes on down by this factor in height, at
-#: most this many times
+#: where the value tracked to an interval's test point is not within this fraction of the
+#: distance to the next root of its nearest root, the continuation goes on down by
+#: _CLASSIFY_DESCENT in height, at most _CLASSIFY_DESCENTS times
+_CLASSIFY_AMBIGUITY = 0.25
 _CLASSIFY_DESCENT = mpmath.mpf(10) ** -3
 _CLASSIFY_DESCENTS = 4
 #: the parameter path of :meth:`BranchData._carry` (t from 0 to 1): first, largest and
@@ -636,7 +637,7 @@ class BranchData:
             h_at = mpmath.mpf(h_float[i]) if fine[i] and ok[i] else width / 1000
             for _ in range(_CLASSIFY_DESCENTS):
                 dist = sorted(abs(ri - g_near) for ri in r)
-                if len(dist) < 2 or dist[0] <= _REUSE_AMBIGUITY * dist[1]:
+                if len(dist) < 2 or dist[0] <= _CLASSIFY_AMBIGUITY * dist[1]:
                     break
                 # not yet clearly at one root of P(·, mid): next to a pole G ~ m/(z − p) has
                 # Im G ~ m h/δ² at height h, which at h = 1e-3·width still exceeds the distance
@@ -644,7 +645,10 @@ class BranchData:
                 # same mass (the ρ layer: −1511 − 3i tracked beside −1511.0 − 0.77i and the real
                 # root at δ = −4.8e-4 from the atom at 0, read as support); continued lower
                 h_next = h_at * _CLASSIFY_DESCENT
-                g_near = self.track_mp(mid, h_at, g_near, h_next)
+                try:
+                    g_near = self.track_mp(mid, h_at, g_near, h_next)
+                except ArithmeticError:  # the lower continuation failed: the reading stands
+                    break
                 h_at = h_next
             g = min(r, key=lambda ri: abs(ri - g_near))
             g = npoly.newton_mp(g, mid)
