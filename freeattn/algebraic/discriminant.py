@@ -28,7 +28,8 @@ from .polynomial import (G, S, _FLINT_CACHE_SIZE, _flint_cached, _flint_has, _re
                          canonicalize, w, z)
 
 __all__ = ["discriminant_factors", "discriminant_tables", "discriminant_cost",
-           "discriminant_near", "discriminant_structure_seen", "DISCRIMINANT_SIZE_LIMIT",
+           "discriminant_near", "discriminant_structure_seen", "table_coefficients",
+           "table_coefficient_sizes", "DISCRIMINANT_SIZE_LIMIT",
            "DISCRIMINANT_EXACT_COST"]
 
 
@@ -200,8 +201,13 @@ def _with_exact_rows(table):
         ctx = exact.flint.fmpq_mpoly_ctx.get(tuple(f"p{i}" for i in range(n)), "lex")
         table._exact_rows = [ctx.from_dict({e: c for e, c in row}) if row else None
                              for row in table.terms]
+        # the same rows with |coefficients|: at |values| the size of each coefficient's terms
+        # (table_coefficient_sizes)
+        table._abs_rows = [ctx.from_dict({e: abs(c) for e, c in row}) if row else None
+                           for row in table.terms]
     else:
         table._exact_rows = [None] * len(table.terms)
+        table._abs_rows = [None] * len(table.terms)
     return table
 
 
@@ -239,6 +245,36 @@ def table_coefficients(table, values):
             q = poly(*qs)
             out.append(mpmath.mpf(int(q.p)) / int(q.q))
     return out
+
+
+def table_coefficient_sizes(table, values):
+    """Σ |c| Π |v|^e over the terms of each coefficient (z^0 … z^degree) of a
+    :func:`discriminant_tables` table at the mpmath parameter ``values``: the magnitude
+    against which that coefficient's rounding is measured.  A coefficient that vanishes at
+    the true parameter values comes out of :func:`table_coefficients` at the rounded values
+    as ~10^-dps of its own size, not of the largest coefficient's: the coefficients of a
+    discriminant whose roots span many decades differ by hundreds of orders of magnitude
+    (mha_output_law(3.58, 6754, 37.4, 0.0085, 760, sharing='mqa'): z^9 … z^0 from 9e734 to
+    2e852), and the top ones, small against the largest, decide the roots."""
+    rows = getattr(table, "_abs_rows", None)
+    if rows is None or not exact.flint_enabled():
+        return _abs_table(table).evaluate([abs(v) for v in values], mpmath.mpf(1))
+    qs = [_mpf_to_fmpq(abs(v)) for v in values]
+    out = []
+    for poly, row in zip(rows, table.terms):
+        if poly is None:
+            out.append(mpmath.mpf(sum(abs(c) for _, c in row)))
+        else:
+            q = poly(*qs)
+            out.append(mpmath.mpf(int(q.p)) / int(q.q))
+    return out
+
+
+def _abs_table(table):
+    """A copy of a coefficient table with |coefficients| (for its terms' sizes)."""
+    new = table.with_symbols(table.symbols)
+    new.terms = [[(e, abs(c)) for e, c in row] for row in table.terms]
+    return new
 
 
 #: a-priori cost of the exact discriminant in the parameters (exact.discriminant_size_bound

@@ -35,7 +35,7 @@ import sympy as sp
 from .._context import to_mp, tolerance, workdps
 from .discriminant import (DISCRIMINANT_EXACT_COST, _disc_key, discriminant_cost,
                            discriminant_factors, discriminant_near, discriminant_tables,
-                           table_coefficients)
+                           table_coefficient_sizes, table_coefficients)
 from .exact import NotConvertible, free_symbols
 from .polynomial import G, canonicalize, z
 from .numeric_polynomial import NumericPolynomial
@@ -76,6 +76,12 @@ _AXIS_ROOT_IM = 1e-12
 #: previous point's branch value only when it is at most this fraction of the distance to
 #: the next root
 _REUSE_AMBIGUITY = 0.25
+#: where the value tracked to an interval's test point is not within this fraction of the
+#: distance to the next root of its nearest root, the continuation goes on down by
+#: _CLASSIFY_DESCENT in height, at most _CLASSIFY_DESCENTS times
+_CLASSIFY_AMBIGUITY = 0.25
+_CLASSIFY_DESCENT = mpmath.mpf(10) ** -3
+_CLASSIFY_DESCENTS = 4
 #: the parameter path of :meth:`BranchData._carry` (t from 0 to 1): first, largest and
 #: smallest step
 _PATH_FIRST_STEP = 0.125
@@ -208,13 +214,17 @@ class BranchData:
 
     def _evaluated(self, factors):
         """:func:`~freeattn.algebraic.discriminant.discriminant_near`'s factors as (kind,
-        coefficients highest first) at the working precision."""
+        coefficients highest first, their sizes) at the working precision (see
+        :meth:`_factor_coefficients`; the "disc" factors' integers are exact: their own
+        sizes)."""
         for entry, kind in factors:
             if kind == "disc":
-                yield kind, [mpmath.mpf(c) for c in reversed(entry)]
+                cs = [mpmath.mpf(c) for c in reversed(entry)]
+                yield kind, cs, [abs(c) for c in cs]
             else:
                 vals = self.evaluator.values_mp_of(entry.symbols)
-                yield kind, list(reversed(table_coefficients(entry, vals)))
+                yield kind, list(reversed(table_coefficients(entry, vals))), \
+                    list(reversed(table_coefficient_sizes(entry, vals)))
 
     def _collisions_confirmed(self, disc_roots, poles):
         """Whether P(·, x) has two roots within 10^-((dps + 20)/4) (relative) at every real
@@ -237,18 +247,30 @@ class BranchData:
         return True
 
     def _roots_of_factors(self, factors):
-        """(merged sorted breakpoints, poles among them, real roots of the "disc" factors)."""
+        """(merged sorted breakpoints, poles among them, real roots of the "disc" factors) of
+        ``factors``: (kind, coefficients highest first, their sizes or None)."""
         pts = []
         poles = []
         disc_roots = []
         tol = tolerance(self.dps + _SAME_POINT_EXTRA_DPS)
         scale_tol = tolerance(mpmath.mp.dps - _COEFF_LOST_DPS)
-        for kind, coeffs in factors:
+        for kind, coeffs, sizes in factors:
             size = max(abs(c) for c in coeffs)
             if size == 0:
                 raise ValueError("discriminant vanishes identically at these parameter values "
                                  "(non-squarefree polynomial); perturb the parameters")
-            coeffs = [c if abs(c) > scale_tol * size else mpmath.mpf(0) for c in coeffs]
+            # a coefficient counts as zero when it is below the rounding of its own terms (it
+            # vanishes at the true values: a root at 0 or a lost degree), not against the
+            # largest coefficient: a discriminant with roots over many decades has top
+            # coefficients hundreds of orders below the largest that still decide its roots
+            # (the mqa layer mha_output_law(3.58, 6754, 37.4, 0.0085, 760): z^9, z^8, z^7 at
+            # 4e-118 … 3e-74 of it were zeroed at 30 digits and the right end moved by 4.1e-7
+            # of the width).  Without sizes (the sympy route's values) the largest coefficient
+            # stands in for them
+            if sizes is None:
+                sizes = [size] * len(coeffs)
+            coeffs = [c if abs(c) > scale_tol * m else mpmath.mpf(0)
+                      for c, m in zip(coeffs, sizes)]
             while len(coeffs) > 1 and coeffs[0] == 0:
                 coeffs.pop(0)
             if len(coeffs) == 1:
@@ -285,9 +307,12 @@ class BranchData:
         return merged, pole_set, disc_roots
 
     def _factor_coefficients(self, P):
-        """(kind, coefficients in z highest first) of each factor of the discriminant and of
-        the leading coefficient, evaluated at the working precision from the symbolic factors
-        of the canonical form (FLINT tables when available, else sympy, cached per structure)."""
+        """(kind, coefficients in z highest first, their sizes) of each factor of the
+        discriminant and of the leading coefficient, evaluated at the working precision from
+        the symbolic factors of the canonical form (FLINT tables when available, else sympy,
+        cached per structure).  The sizes (Σ |term| of each coefficient, against which its
+        rounding is measured: :func:`~freeattn.algebraic.discriminant.table_coefficient_sizes`)
+        are None on the sympy route."""
         values = self.evaluator.values
         try:
             tables = discriminant_tables(P)
@@ -296,12 +321,13 @@ class BranchData:
         if tables is not None:
             for table, kind in tables:
                 vals = self.evaluator.values_mp_of(table.symbols)
-                yield kind, list(reversed(table_coefficients(table, vals)))
+                yield kind, list(reversed(table_coefficients(table, vals))), \
+                    list(reversed(table_coefficient_sizes(table, vals)))
             return
         Pc, params = canonicalize(P)
         vals = [to_mp(values[p]) for p in params]
         for kind, fn in _discriminant_functions(Pc):
-            yield kind, [mpmath.mpmathify(c) for c in fn(*vals)]
+            yield kind, [mpmath.mpmathify(c) for c in fn(*vals)], None
 
     # ------------------------------------------------------- classification
     def _scale(self):
@@ -608,6 +634,22 @@ class BranchData:
                 h0 = h_float[i] if ok[i] else 8 * (R + abs(mid_f[i]) + 1)
                 g_near = self.track_mp(mid, mpmath.mpf(h0), g0, width / 1000)
             r = npoly.roots_mp(mid)
+            h_at = mpmath.mpf(h_float[i]) if fine[i] and ok[i] else width / 1000
+            for _ in range(_CLASSIFY_DESCENTS):
+                dist = sorted(abs(ri - g_near) for ri in r)
+                if len(dist) < 2 or dist[0] <= _CLASSIFY_AMBIGUITY * dist[1]:
+                    break
+                # not yet clearly at one root of P(·, mid): next to a pole G ~ m/(z − p) has
+                # Im G ~ m h/δ² at height h, which at h = 1e-3·width still exceeds the distance
+                # between the branch's real root and another sheet's complex pair of nearly the
+                # same mass (the ρ layer: −1511 − 3i tracked beside −1511.0 − 0.77i and the real
+                # root at δ = −4.8e-4 from the atom at 0, read as support); continued lower
+                h_next = h_at * _CLASSIFY_DESCENT
+                try:
+                    g_near = self.track_mp(mid, h_at, g_near, h_next)
+                except ArithmeticError:  # the lower continuation failed: the reading stands
+                    break
+                h_at = h_next
             g = min(r, key=lambda ri: abs(ri - g_near))
             g = npoly.newton_mp(g, mid)
             intervals.append(self._interval_info(i, mid, r, g, thr))

@@ -87,12 +87,22 @@ def _jump_relation(kappa, t, r):
     return s_relation(P), {k: kappa}
 
 
+def _base_name(kind, beta, heads, gamma_k, rho, gamma_o=None):
+    """The name of the undilated algebraic law (errors from its numerics quote it)."""
+    go = "" if gamma_o is None else f", gamma_o={float(gamma_o):g}"
+    return (f"undilated partial K-V {kind} law (beta={float(beta):g}, heads={heads}, "
+            f"gamma_k={float(gamma_k):g}{go}, rho={float(rho):g})")
+
+
 def _law(poly, values, scale, name, atom0):
-    law = AlgebraicLaw(poly, values=values, name=name).dilate(scale)
+    base = AlgebraicLaw(poly, values=values, name=name)
     # the exact atom at 0 (from the compound free Poisson and ⊠ atom rules), which decides it
-    # where the numerics cannot tell nearly equal candidate masses apart (AlgebraicLaw._pole_mass)
-    law.atom_at_zero = AtomAtZero("value", value=atom0)
-    return law
+    # where the numerics cannot tell nearly equal candidate masses apart (AlgebraicLaw._pole_mass).
+    # It goes on the algebraic law whose poles are read: the dilation D_scale keeps the atom at
+    # 0 and its mass and finds it through its source (AtomsMixin._exact_atom_at_zero); attached
+    # to the dilation only, the base's _pole_mass never saw it
+    base.atom_at_zero = AtomAtZero("value", value=atom0)
+    return base.dilate(scale)
 
 
 _OPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
@@ -190,7 +200,8 @@ def jump_law(beta, heads, gamma_k, rho, generic=False):
         return compound_free_poisson(C.rho_law(beta, t), 1 / t).dilate(t)
     k = fresh("kappa")
     P = jump_polynomial().xreplace({KAPPA: k, T: t, R: r})
-    return _law(P, {k: kappa}, c, None, sp.Max(0, 1 - 1 / t))
+    return _law(P, {k: kappa}, c, _base_name("jump", beta, heads, gamma_k, rho),
+                sp.Max(0, 1 - 1 / t))
 
 
 def values(beta, heads, gamma_k, rho, generic=False):
@@ -200,7 +211,8 @@ def values(beta, heads, gamma_k, rho, generic=False):
     if rho == 0 and not generic:
         return C.independent_values(beta, heads, gamma_k, gamma_k)
     P, vals, c = _with_free_poisson(beta, heads, gamma_k, rho, None)
-    return _law(P, vals, c, None, sp.Max(0, 1 - gamma_k))
+    return _law(P, vals, c, _base_name("values", beta, heads, gamma_k, rho),
+                sp.Max(0, 1 - gamma_k))
 
 
 def output(beta, heads, gamma_k, gamma_o, rho, generic=False):
@@ -211,4 +223,5 @@ def output(beta, heads, gamma_k, gamma_o, rho, generic=False):
     if rho == 0 and not generic:
         return C.independent_output(beta, heads, gamma_k, gamma_k, gamma_o)
     P, vals, c = _with_free_poisson(beta, heads, gamma_k, rho, gamma_o)
-    return _law(P, vals, c / gamma_k, None, 1 - sp.Min(1, gamma_k, gamma_o))
+    return _law(P, vals, c / gamma_k, _base_name("output", beta, heads, gamma_k, rho, gamma_o),
+                1 - sp.Min(1, gamma_k, gamma_o))

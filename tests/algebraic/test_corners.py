@@ -55,13 +55,12 @@ def test_cauchy_next_to_singular_point(name):
 
 #: the right end of mha_output_law(3.5822…, 6754, 37.397…, 0.0085225…, 759.70…, sharing="mqa")
 #: where the complex pair of roots of P(·, x) next to G ≈ 2.7446e-11 merges, found by bisection
-#: on x with mpmath.polyroots at 60 digits (session 9); the law reports 39795806326.54305
+#: on x with mpmath.polyroots at 60 digits (session 9); the law reported 39795806326.54305 until
+#: the discriminant's top coefficients stopped being zeroed against its largest one (session 10;
+#: tests/attention/test_layer_corners.py polishes it on P = ∂_G P = 0)
 MQA_6754_RIGHT_END = 39795811361.49741737
 
 
-@pytest.mark.xfail(strict=True, reason="issue 21 item 18: wrong right end (5035 = 4.1e-7 of the "
-                   "width short): the breakpoint 39795806326.543 is no collision of roots of "
-                   "P(·, x) (the pair there is 5.9e-15 = 2e-4·|G| apart); open")
 def test_mqa_6754_right_end():
     law = mha_output_law(3.582222907147184, 6754, 37.39654800700691, 0.008522530657039801,
                          759.7039908457708, sharing="mqa")
