@@ -55,8 +55,6 @@ KNOWN = {
         'N4: measured error 0.000305 (tol 1e-10); atoms 0 + density 0.9996954853666407',
     ('pushforward-8', 'moments'):
         'N5: measured error 1.04e-05 (tol 1e-09); m1: law -2.044718164127109, quadrature -2.044809942498691; exact -2.044718164127109; m2: law 78.1583906492682, quadrature 78.15836282075614; exact 78.1583906492',
-    ('preset-3', 'quantiles'):
-        "N14: raises; RuntimeWarning: divide by zero encountered in log (quantiles of MHAConfig.preset('mistral-7b', beta=0.0197).law('values'), session 7's merged hard-end routes; found by the fresh-clone run)",
     ('boxtimes_num-0', 'mass'):
         "N9: raises; ArithmeticError: subordination did not converge at x = [1.21869031] (⊠ of Discrete(2) and a Mixture with an affine Semicircle, after session 7's merges; found by the fresh-clone run)",
     ('boxtimes_num-0', 'moments'):
