@@ -118,3 +118,20 @@ def test_attention_ppf_next_to_the_hard_end(q):
     assert _rel(law.ppf(q, dps=30), ref) <= 4 * REL
     # below cdf(5e-324) ~ 1.5e-160 the quantile is the smallest positive double
     assert law.ppf(1e-161) == 5e-324 and law.cdf(5e-324) >= 1e-161
+
+
+def test_hard_end_without_puiseux_data_takes_no_log_of_zero(monkeypatch):
+    """The kind: a hard end at 0 whose Puiseux data are missing (withheld here) sends points
+    with subnormal or zero δ to the general float route; _edge_zone_guess leaves them there
+    without a log of 0 (the RuntimeWarning of test_properties_large[attention(0.05, 1.0, 1)]
+    before the match retry).  Points with a normal δ keep the limit."""
+    law = attention_law(0.05, 1.0, 1)
+    monkeypatch.setattr(law, "_tiny_levels", lambda wp: None)
+    t = _hard_end_table(law)
+    assert law._tiny_z is None
+    limit = float(_attention_c() * mpmath.sqrt(t["b"] - t["a"]) / mpmath.pi)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        f = law._theta_integrand(t, THETAS)
+    assert np.all(np.isfinite(f)) and np.all(f >= 0)
+    assert f[2:] == pytest.approx(np.full(2, limit), rel=1e-12)  # θ = 1e-150, 1e-100
