@@ -23,7 +23,7 @@ import numpy as np
 
 from .._context import FLOAT64, FLOAT_REFERENCE_DPS, MPMATH, TINY, tolerance, workdps
 from ..quadrature.theta import theta_of_x as _theta_of_x, x_of_theta as _x_of_theta
-from .local import _FLOAT_RANGE_DECADES, edge_root
+from .local import _FLOAT_RANGE_DECADES, _SAME_SHEET, edge_root
 from .numeric import _TABLE_NODES
 
 __all__ = ["BranchMixin"]
@@ -769,7 +769,7 @@ class BranchMixin:
                 e, ge, p = self._edge_mp(edge, dps)
                 delta = x - e if near is None else (near[0] - e) + near[1]
                 u, converged = edge_root(p, delta, 1, MPMATH)
-                if converged and mpmath.im(u) < 0:
+                if converged and mpmath.im(u) < 0 and self._edge_root_on_branch(t, x, ge + u, seed):
                     return ge + u
                 break
         xf = float(x)
@@ -795,6 +795,27 @@ class BranchMixin:
         roots = self._num.roots_mp(x)
         g = self._branch(dps).select_mp(roots, info, mpmath.mpc(g0))
         return self._num.newton_mp(g, x)
+
+    def _edge_root_on_branch(self, t, x, g, seed):
+        """Whether the edge expansion's root ``g`` at x (:meth:`_support_branch_mp`) is on the
+        support's sheet: within _SAME_SHEET of the float64 branch value (``seed``, else the
+        table's) where that is a support value (Im G < 0 off rounding), as
+        :meth:`_edge_local` checks in float64.  The edge zone spans _EDGE_ZONE of the
+        interval's width, which can hold the law's whole structure next to the end: in
+        partial_kv_output_law(0.6549, 1, 0.6193, 0.9859, 0.2192) (base support
+        [0.0069, 46.53], density peak ~2.1 at 0.0116) Newton on the expansion converged at
+        0.0104 to another sheet's real root 42.22 (Im ~ ±1e-93 of rounding, the sign by chance
+        with the precision), so pdf(0.0104, dps=d) was ~0 for 2.0775 at d = 20, 33, 35; the
+        base law's mpmath mass came out 0.616051 for 0.619252, and the layer's m₁ by quadrature
+        1.2e-5 low.  Where x rounds onto an end or float64 has no support value there
+        (next to the edge, δ below the float64 route's resolution) the expansion stands."""
+        xf = float(x)
+        ref = seed if seed is not None and cmath.isfinite(seed) else None
+        if ref is None and t["a"] < xf < t["b"]:
+            ref = complex(self._branch_in_table(t, np.array([xf]))[0])
+        if ref is None or not cmath.isfinite(ref) or not ref.imag < -_REAL_ROOT_IM * abs(ref):
+            return True
+        return abs(complex(g) - ref) <= _SAME_SHEET * abs(ref)
 
     def _branch_real_mp(self, x, dps):
         """G(x + i0) at the working precision for real x."""

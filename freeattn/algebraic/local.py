@@ -71,6 +71,12 @@ _TINY_MIN_DPS = FLOAT_REFERENCE_DPS + 20
 #: _TINY_Z × it within 1/20 of that distance, the first match point within 1/100)
 _NEAR_ZONE = 5e3
 _NEAR_MATCH = 1e2
+#: where the branch has not settled on its leading Puiseux term at the match points (another
+#: branch point close to 0 off the real support, or a large next term), the match is tried
+#: again at points this much closer to 0, at most this many times (the tiny-z zone shrinks
+#: with them): attention_law(0.05, 1, 1) has G·√z = 9.7 − 29i at i·1e-4, −105.40i at i·1e-14
+_TINY_RETRY_SHRINK = 1e-3
+_TINY_RETRIES = 3
 #: decades of |G|^deg beyond which float64 P(G, z) is out of range (its coefficients and
 #: companion roots overflow): there G at tiny |z| comes from the Puiseux data alone
 _FLOAT_RANGE_DECADES = 250
@@ -385,22 +391,58 @@ class LocalMixin:
         cache = self.__dict__.setdefault("_tiny_cache", {})
         if wp in cache:
             return cache[wp]
-        ref = self.__dict__.get("_tiny_ref")
-        if ref is None:
-            scale = self._tiny_scale(_NEAR_MATCH)
-            zs = np.array([1j * r * scale for r in self._TINY_MATCH])
-            try:
-                ref = (zs, self._cauchy_upper(zs))
-            except ArithmeticError:
-                ref = (zs, None)
-            self._tiny_ref = ref
-        zs, gs = ref
+        if self.__dict__.get("_tiny_ref") is None:
+            self._tiny_ref, cache[_TINY_MIN_DPS] = self._tiny_match()
+            if wp in cache:
+                return cache[wp]
+        zs, gs, _ = self._tiny_ref
         result = None
         if gs is not None:
             with workdps(wp):
                 result = self._build_levels(zs, gs, wp)
         cache[wp] = result
         return result
+
+    def _tiny_match(self):
+        """((zs, gs, shrink), data): the match points zs = i·r·scale·shrink (r in
+        _TINY_MATCH) of the Puiseux data at 0, the float route's G there, and the data they
+        give at _TINY_MIN_DPS (:meth:`_build_levels`, None where the match is not
+        unambiguous).  Tried at shrink = 1, then _TINY_RETRY_SHRINK^k closer to 0
+        (k ≤ _TINY_RETRIES) while the match fails: where the branch settles on its leading
+        term only well inside the first scale (the values law of
+        MHAConfig.preset('mistral-7b', beta=0.0197): G·√z = 60 − 278i at i·1e-8, −435.4i at
+        i·1e-14, next to a branch point at −5.7e-7) the data exist, on a zone as much smaller
+        (:attr:`_tiny_zone`).  No retry where P is regular at 0 (no level 0)."""
+        scale = self._tiny_scale(_NEAR_MATCH)
+        with workdps(_TINY_MIN_DPS):
+            regular = all(e == 0 for (_, e) in self._level_terms(_TINY_MIN_DPS))
+        first = None
+        for k in range(_TINY_RETRIES + 1):
+            shrink = _TINY_RETRY_SHRINK ** k
+            zs = np.array([1j * r * scale * shrink for r in self._TINY_MATCH])
+            try:
+                gs = self._cauchy_upper(zs)
+            except ArithmeticError:
+                gs = None
+            data = None
+            if gs is not None and not regular:
+                with workdps(_TINY_MIN_DPS):
+                    data = self._build_levels(zs, gs, _TINY_MIN_DPS)
+            if data is not None:
+                return (zs, gs, shrink), data
+            if first is None:
+                first = ((zs, gs, shrink), None)
+            if regular:
+                break
+        return first
+
+    @property
+    def _tiny_zone(self):
+        """|z| ≤ this is the zone where the Puiseux data at 0 answer: _TINY_Z·_tiny_radius,
+        times the shrink of the match points where they were matched closer to 0
+        (:meth:`_tiny_match`); read once the data are built."""
+        ref = self.__dict__.get("_tiny_ref")
+        return self._TINY_Z * self._tiny_radius * (ref[2] if ref is not None else 1.0)
 
     def _level_terms(self, wp):
         """P's terms {(k, e): c} at z = 0 (current precision wp), those below the rounding
@@ -631,10 +673,11 @@ class LocalMixin:
         """Points of ``near`` in the tiny-z zone; the Puiseux data are built only when some
         point is there (no cost for a law never evaluated next to 0)."""
         radius = self._TINY_Z * self._tiny_radius
-        m = near & (np.abs(np.where(near, zq, 1.0)) <= radius) & (zq != 0)
+        az = np.abs(np.where(near, zq, 1.0))
+        m = near & (az <= radius) & (zq != 0)
         if not m.any() or self._tiny_z is None:
             return np.zeros(zq.shape, bool)
-        return m
+        return m & (az <= self._tiny_zone)  # data matched closer to 0: a smaller zone
 
     def _tiny_only(self, zq, near, logz):
         """Points of ``near`` in the tiny-z zone where the leading Puiseux term C₀z^{a₀}
@@ -655,6 +698,7 @@ class LocalMixin:
                 return np.zeros(zq.shape, bool)
         if self._tiny_z is None:
             return np.zeros(zq.shape, bool)
+        m &= logz < math.log(self._tiny_zone)
         a0, c0 = self._tiny_z["levels"][0]
         lg = math.log10(abs(complex(c0))) + float(a0) * logz[m] / math.log(10)
         out = np.zeros(zq.shape, bool)
@@ -665,7 +709,7 @@ class LocalMixin:
         """Whether the mpmath value zv is in the tiny-|z| zone of :meth:`_tiny_levels`."""
         if abs(zv) > self._TINY_Z * self._tiny_radius:
             return False
-        return self._tiny_z is not None
+        return self._tiny_z is not None and abs(zv) <= self._tiny_zone
 
     def _cauchy_tiny_mp(self, zq, dps, derivative=False):
         """mpmath version of :meth:`_cauchy_tiny` (zq: mpc with Im ≥ 0), the nested data

@@ -31,6 +31,10 @@ _INNER_START_MATCH = 1e-8
 _STEP_SLACK = 1e-12
 #: Newton from a path's value: converged step (× |G|)
 _PATH_NEWTON_RTOL = 1e-10
+#: the smallest normal double: a |δ| below it (subnormal, or 0 where (b − a)·sin²(θ/2)
+#: underflowed next to a hard end at 0) keeps too few bits for a path's ln|δ| or an edge
+#: expansion, and log 0 would warn; such points keep the general route
+_NORMAL_MIN = float(np.finfo(float).tiny)
 
 
 class PathsMixin:
@@ -105,7 +109,8 @@ class PathsMixin:
         where double precision cannot separate the two roots meeting at e): the edge
         expansion, kept when it agrees with the double root G_e to 1e-3 (as the sheet check
         of _edge_local).  Points kept are cleared from ``bad``; the others keep the general
-        route."""
+        route, as do points whose |δ| is not a normal double (_NORMAL_MIN: next to a hard end
+        at 0 without Puiseux data there, where the tiny-z route cannot take them)."""
         a, b = t["a"], t["b"]
         # an end shared with the next support interval (a branch point of other sheets or a
         # cusp): beyond the table's first node, the path continued from that node
@@ -115,7 +120,7 @@ class PathsMixin:
             side = left if is_a else ~left
             sh = sha if is_a else shb
             path = self._inner_path(t, "a" if is_a else "b", sh)
-            j = np.flatnonzero(bad & side)
+            j = np.flatnonzero(bad & side & (np.abs(delta) >= _NORMAL_MIN))
             if path is None or not j.size:
                 continue
             self._newton_from_path(path, sh, delta, j, np.log(np.abs(delta[j])), g, bad)
@@ -124,7 +129,8 @@ class PathsMixin:
                 continue
             is_a = edge["end"] == "a"
             side = left if is_a else ~left
-            j = np.flatnonzero(bad & side & (np.abs(delta) <= _EDGE_ZONE * (b - a)))
+            j = np.flatnonzero(bad & side & (np.abs(delta) <= _EDGE_ZONE * (b - a))
+                               & (np.abs(delta) >= _NORMAL_MIN))
             if not j.size:
                 continue
             sh = sha if is_a else shb

@@ -10,12 +10,14 @@ The density against Monte Carlo is in tests/montecarlo/test_partial_kv_mc.py.
 """
 import math
 
+import mpmath
 import numpy as np
 import pytest
 import sympy as sp
 
 from freeattn import MHAConfig
 from freeattn._validation import ParameterError
+from freeattn.algebraic.polynomial import G, z
 from freeattn.attention import mha_output_law
 from freeattn.montecarlo import AttentionModel
 from freeattn.attention.partial_kv import (check_rho, jump_polynomial, partial_kv_jump_law,
@@ -81,8 +83,6 @@ def test_layer_moments_from_jump_moments(h, gk, go, rho):
 
 
 def test_jump_polynomial_degrees_and_leading_coefficient():
-    from freeattn.algebraic.polynomial import G, z
-
     P = sp.Poly(jump_polynomial(), G, z)
     assert P.degree_list() == (7, 4)
     k, t, r = sp.symbols("kappa t r")
@@ -209,6 +209,40 @@ _SWEEP[3] = pytest.param(*_SWEEP[3], marks=pytest.mark.xfail(
 @pytest.mark.parametrize("beta, heads, gk, go, rho", _SWEEP)
 def test_layer_laws_with_an_atom_at_random_points(beta, heads, gk, go, rho):
     _check_law_with_atom(partial_kv_output_law(beta, heads, gk, go, rho), 1 - min(1, gk, go))
+
+
+@pytest.mark.slow
+def test_mp_density_next_to_the_left_end_of_the_sweep_point():
+    """The 3rd sweep point (above): its layer m₁ by quadrature was 0.5608480 for the exact
+    0.5608550 (m₁, m₂, m₃ by quadrature of a dilation take the base law's dps=30 route).  The
+    base law (support [0.0069, 46.53], density peak ~2.1 at 0.0116, all inside the edge zone
+    of 1e-3 of the width) had pdf(x, dps=d) = 0 at x = 0.0103593 for d = 20, 33, 35: Newton on
+    the edge expansion converged to another sheet's real root (42.22, Im ±1e-93 of rounding)
+    and was kept; its mpmath mass was 0.616051 for γ_K = 0.619252.  Reference: the root of
+    P(·, x) at 50 digits (mpmath.polyroots of the exact polynomial) nearest G(x + 1e-20i),
+    the float64 route off the axis (tracked from far above; the next root is ≥ 7.5 away)."""
+    base = partial_kv_output_law(0.654917626505776, 1, 0.6192522091027077, 0.9859223973077468,
+                                 0.2191644132504223).base
+    poly = sp.Poly(sp.expand(base.polynomial), G, z)
+    deg = poly.degree_list()[0]
+    refs = {0.0103593256685: "2.07753021950834341267181217574",
+            0.0169649352584: "1.9523472258376074012413779658",
+            0.022609765543: "1.71483794943341532008819246051"}
+    for x, pinned in refs.items():
+        g_off = complex(base.cauchy_transform(x + 1e-20j))
+        with mpmath.workdps(50):
+            xm = mpmath.mpf(x)
+            coeffs = [sum(mpmath.mpf(sp.N(c, 60)) * xm**j for (i, j), c in poly.terms() if i == k)
+                      for k in range(deg, -1, -1)]
+            roots = mpmath.polyroots(coeffs, extraprec=300, maxsteps=200)
+            dist = sorted(abs(complex(r) - g_off) for r in roots)
+            assert dist[0] <= 1e-10 * abs(g_off) and dist[1] >= 1.0
+            g = min(roots, key=lambda r: abs(complex(r) - g_off))
+            ref = -mpmath.im(g) / mpmath.pi
+            assert abs(ref - mpmath.mpf(pinned)) <= mpmath.mpf(10) ** -27 * ref
+        for dps in (20, 33, 35):
+            with mpmath.workdps(dps):
+                assert abs(base.pdf(x, dps=dps) - ref) <= mpmath.mpf(10) ** (3 - dps) * ref, (x, dps)
 
 
 @pytest.mark.parametrize("gk, go", [(sp.Rational(3, 2), sp.Rational(3, 4)),
