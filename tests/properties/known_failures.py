@@ -61,8 +61,4 @@ KNOWN = {
         "N9: raises; ArithmeticError: subordination did not converge at x = [1.21869031] (⊠ of Discrete(2) and a Mixture with an affine Semicircle, after session 7's merges; found by the fresh-clone run)",
     ('boxtimes_num-0', 'moments'):
         "N9: raises; ArithmeticError: subordination did not converge at x = [1.21869031] (⊠ of Discrete(2) and a Mixture with an affine Semicircle, after session 7's merges; found by the fresh-clone run)",
-    ('mha-4', 'cdf_monotone'):
-        'item 6: measured error 2.22e-16 (tol 0); cdf(231.57027985670453) = 0.9990009632276529 > cdf(nextafter) = 0.9990009632276526',
-    ('mha_rho-0', 'cdf_monotone'):
-        'item 6: measured error {err:.3g} (one ulp); cdf decreases by one ulp between neighbouring points (two sides L/(L+R) of quadrature.tables)',
 }

@@ -253,3 +253,44 @@ def test_quantile_below_the_first_double_inside_an_end():
     shifted = Interval(3.0, 5.0, _side(f), _side(f), corr=(-1.5 * np.spacing(3.0), 0.0))
     x = quantile(np.array([1e-300]), [], [shifted])[0]
     assert x == np.nextafter(np.nextafter(3.0, 4.0), 4.0)
+
+
+# ------------------------------------------------------------ issue 21, items 6 and 17
+@pytest.mark.parametrize("make", [lambda: AlgebraicLaw(MarchenkoPastur(0.5).polynomial),
+                                  lambda: attention_law(1.0, 1.0)], ids=["mp-generic", "attention"])
+def test_answers_do_not_depend_on_the_other_points_of_the_call(make):
+    """Issue 21 item 17: cdf, sf, pdf and ppf of an array equal the elementwise calls bit for
+    bit, and stay so after other calls on the law (no running max over the call, each
+    quantile iteration converges per target)."""
+    law = make()
+    a, b = law.support()[0][0], law.support()[-1][1]
+    rng = np.random.default_rng(17)
+    x = a + (b - a) * rng.random(40)
+    q = np.concatenate([rng.random(30), 10.0 ** -rng.uniform(3, 60, 10)])
+    batch = {m: getattr(law, m)(x) for m in ("cdf", "sf", "pdf")}
+    batch["ppf"] = law.ppf(q)
+    law.cdf(np.linspace(a, b, 500))
+    law.ppf(np.linspace(0.0, 1.0, 301))
+    for m in ("cdf", "sf", "pdf"):
+        alone = np.array([float(getattr(law, m)(v)) for v in x])
+        assert np.array_equal(batch[m], alone), m
+        assert np.array_equal(getattr(law, m)(x), alone), m
+    assert np.array_equal(batch["ppf"], np.array([float(law.ppf(v)) for v in q]))
+
+
+@pytest.mark.parametrize("make", [lambda: AlgebraicLaw(MarchenkoPastur(0.5).polynomial),
+                                  lambda: attention_law(1.0, 1.0)], ids=["mp-generic", "attention"])
+def test_cdf_monotone_across_the_junction_of_the_two_sides(make):
+    """Issue 21 item 6: 4000 consecutive doubles around the point where an interval's two
+    sides meet (L from the left end, then the left side's mass plus the right side's
+    complement), each evaluated alone: cdf never decreases, sf never increases."""
+    law = make()
+    a, b = law.support()[0][0], law.support()[0][1]
+    mid = 0.5 * (a + b)
+    x = [mid]
+    for _ in range(2000):
+        x.append(np.nextafter(x[-1], np.inf))
+        x.insert(0, np.nextafter(x[0], -np.inf))
+    F = np.array([float(law.cdf(v)) for v in x])
+    S = np.array([float(law.sf(v)) for v in x])
+    assert np.all(np.diff(F) >= 0) and np.all(np.diff(S) <= 0)
