@@ -22,14 +22,17 @@ and cdf = L/T, sf = R/T with T the law's total mass (fixed).  Hence by construct
 - sf keeps full relative accuracy in the upper tail (R is summed from the right end in
   φ, never formed as 1 − cdf), as cdf does in the lower tail;
 - L is a non-decreasing function of the double x by construction (monotone terms summed in
-  a fixed order; inside a panel the rule is read on a fixed lattice and interpolated
-  linearly, :meth:`Side.integral`, so its rounding noise cannot make L decrease; the two
-  sides meet at the left side's mass), and every value is a function of its own x alone:
-  never of the other points of the call or of earlier calls (issue 21, items 6 and 17).
+  a fixed order; inside a panel the rule is read on a dyadic tree of clipped node values
+  per binade of the panel position and interpolated linearly in a leaf,
+  :meth:`Side.integral`, so the rule's error, rounding or a noisy density, cannot make L
+  decrease; the two sides meet at the left side's mass), and every value is a function of
+  its own x alone: never of the other points of the call or of earlier calls (issue 21,
+  items 6 and 17).
 
 Quantiles invert L (ppf, q ≤ 1/2) or R (isf, and ppf for q > 1/2 through 1 − q, exact in
-float64) side by side: Newton in u with a bracket, in log u on the panel touching the end,
-where F ~ u^p spans hundreds of decades.
+float64) side by side, each side by descending the same tree (:meth:`Side.inverse`): they
+invert exactly the function cdf and sf evaluate, down to targets of the smallest doubles
+in the panel touching the end, where F ~ u^p spans hundreds of decades.
 
 The law supplies the densities, the panels and the rules (e.g. :mod:`freeattn.quadrature.ends`
 at a hard end); nothing here depends on how the density is computed.
