@@ -300,7 +300,7 @@ def test_cdf_monotone_across_the_junction_of_the_two_sides(make):
 def _cubic_side(noise):
     """A Side of F(u) = u³ on [0, π/2] (8 equal panels), its rule ∫_lo^hi = hi³ − lo³ times
     (1 + noise·sin(1e9·hi + 1e7·lo)): a deterministic relative error far above the increment
-    of F over one 2^-26 cell (as the densities of subordination and of deep tails are)."""
+    of F over one 2^-26 cell (as the densities of subordination and of deep tails are); the density exact."""
     def rule(lo, hi):
         lo, hi = np.asarray(lo, dtype=float), np.asarray(hi, dtype=float)
         return (hi ** 3 - lo ** 3) * (1.0 + noise * np.sin(1e9 * hi + 1e7 * lo))
@@ -351,8 +351,8 @@ def test_side_inverse_inverts_the_tabulated_integral(noise):
 
 
 def test_side_integral_keeps_full_relative_accuracy_in_the_tail():
-    """The noise-free cubic side against F(u) = u³ (exact): the tree's linear interpolation in
-    a leaf (2^-26 of a binade of the panel position) is below 1e-15 relative, down to u =
+    """The noise-free cubic side against F(u) = u³ (exact): the tree's quadratic in a leaf
+    (2^-18 of a binade of the panel position) is below 1e-15 relative, down to u =
     1e-100 (the integral read from the end keeps full relative resolution in the deep tail)."""
     side = _cubic_side(0.0)
     rng = np.random.default_rng(61)
