@@ -133,15 +133,19 @@ class Quadrature:
     scipy.integrate.quad_vec: that calls f once per node (one law.pdf call per node).
     """
 
-    def __init__(self, pdf, a, b, kernels, floor, left=(), right=(), n0=32):
-        self.a, self.b, self.w = float(a), float(b), float(b) - float(a)
+    def __init__(self, pdf, a, b, kernels, floor, left=(), right=(), n0=32, ea=0.0, eb=0.0):
+        # the ends are a + ea and b + eb: doubles a, b and sub-ulp offsets ea, eb (a singular
+        # point that is not a double, e.g. a push-forward's critical value, is the end of the
+        # rule itself, not the double next to it)
+        self.a, self.b, self.ea, self.eb = float(a), float(b), float(ea), float(eb)
+        self.w = (self.b - self.a) + (self.eb - self.ea)
         self.kernels = kernels          # x (array) -> (k, len(x)) real components, row 0 = 1
         self.pdf = pdf
         self.floor = floor              # per component: the scale the check compares against
         # φ of each tail point (cdf at ``left`` from a, sf at ``right`` from b), measured from
         # its end, so that the tail sums stop exactly there; outermost first
-        self.tail_phi = [[self._phi(x - self.a) for x in left] or [0.0],
-                         [self._phi(self.b - x) for x in right] or [0.0]]
+        self.tail_phi = [[self._phi((x - self.a) - self.ea) for x in left] or [0.0],
+                         [self._phi((self.b - x) + self.eb) for x in right] or [0.0]]
         self.noisy = False
         self._run(n0)
 
@@ -152,16 +156,18 @@ class Quadrature:
         """The components times the density times dx/dφ at the nodes φ.  The node x is a
         double: dx/dφ = √(t(w − t)) is taken at the node's own offset t = |x − e| (exact), i.e.
         the smooth integrand in φ is sampled at the φ the double x stands for, so a δ^{-1/2}
-        end keeps its mass down to the last ulp (a node on the end moves one ulp inside)."""
+        end keeps its mass down to the last ulp (a node on the end moves one ulp inside).  The
+        offset is from the true end a + ea (b + eb), so a strip between the double a and a
+        singular point a sub-ulp away is neither lost nor counted twice."""
         s = np.sin(phi / 2) ** 2 * self.w
         if side == 0:
-            x = np.clip(self.a + s, self.a, self.b)
+            x = np.clip(self.a + (self.ea + s), self.a, self.b)
             x = np.where(x == self.a, np.nextafter(self.a, np.inf), x)
-            t = x - self.a
+            t = (x - self.a) - self.ea
         else:
-            x = np.clip(self.b - s, self.a, self.b)
+            x = np.clip(self.b - (s - self.eb), self.a, self.b)
             x = np.where(x == self.b, np.nextafter(self.b, -np.inf), x)
-            t = self.b - x
+            t = (self.b - x) + self.eb
         with np.errstate(all="ignore"):
             p = np.asarray(self.pdf(x), dtype=float)
             v = self.kernels(x) * (p * np.sqrt(t * np.maximum(self.w - t, 0.0)))[None, :]
@@ -297,6 +303,18 @@ def stieltjes_points(geo):
     return [x0 + 1j * y * geo.width for x0 in np.linspace(geo.lo, geo.hi, 5) for y in (0.05, 1.0)]
 
 
+END_ULPS = 4   # a support end within this many ulps of a known singular point c + e is that point
+
+
+def _end_offset(x, breaks):
+    """The offset from the double support end ``x`` to the singular point it stands for (the
+    law's float end of an exact end c + e, e.g. a push-forward's critical value), else 0."""
+    for c, e in breaks:
+        if abs(x - c) <= END_ULPS * np.spacing(abs(c)):
+            return (c - x) + e
+    return 0.0
+
+
 class Reference:
     """The independent references of one law, computed once per point and shared by its
     checks: the geometry, and :class:`Quadrature` pieces per support interval (the interval
@@ -317,17 +335,20 @@ class Reference:
             floor = np.where(np.isfinite(floor), floor, 0.0)
         else:
             floor = np.zeros(len(kern(np.zeros(1))))
-        breaks = sorted(float(c) for c in (getattr(pt, "breaks", None) or ()))
+        # a break is a double, or (double c, offset e): the singular point c + e, |e| ≤ ulp/2
+        # (families: 40-digit critical values of a push-forward's polynomial)
+        breaks = sorted(c if isinstance(c, tuple) else (float(c), 0.0)
+                        for c in (getattr(pt, "breaks", None) or ()))
         self.pieces = []   # per support interval: its list of Quadratures
         for a, b in self.geo.support:
             w = b - a
             left, right = tail_points(a, b)
-            cuts = [c for c in breaks if a + 2.5 * TAIL_D[0] * w < c < b - 2.5 * TAIL_D[0] * w]
-            ends = [a] + cuts + [b]
+            cuts = [c for c in breaks if a + 2.5 * TAIL_D[0] * w < c[0] < b - 2.5 * TAIL_D[0] * w]
+            ends = [(a, _end_offset(a, breaks))] + cuts + [(b, _end_offset(b, breaks))]
             qs = []
-            for k, (u, v) in enumerate(zip(ends[:-1], ends[1:])):
+            for k, ((u, eu), (v, ev)) in enumerate(zip(ends[:-1], ends[1:])):
                 qs.append(Quadrature(f, u, v, kern, floor, left if k == 0 else (),
-                                     right if k == len(ends) - 2 else ()))
+                                     right if k == len(ends) - 2 else (), ea=eu, eb=ev))
             self.pieces.append(qs)
         self.quads = [q for qs in self.pieces for q in qs]
 
