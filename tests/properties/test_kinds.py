@@ -13,11 +13,13 @@ variance σ², support [−2σ, 2σ]):
 * semicircle cdf F(x) = 1/2 + x√(4σ² − x²)/(4πσ²) + asin(x/(2σ))/π; by symmetry
   sf(2σ − δ) = F(−2σ + δ), evaluated in mpmath from the left end (no cancellation).
 """
+from types import SimpleNamespace
+
 import mpmath
 import numpy as np
 import pytest
 
-from freeattn import MarchenkoPastur, NumericalLaw, Semicircle, attention_law, head_average_law
+from freeattn import MarchenkoPastur, NumericalLaw, Semicircle, Transformed, attention_law, head_average_law
 
 DPS = 40
 
@@ -390,3 +392,42 @@ def test_scaling_check_allows_argument_rounding_only():
     sc = Semicircle(1.0)
     err, detail = checks.check_scaling(_SkewedImage(), _image_point(sc, 3.0, 2.0))
     assert err > 5e-9, detail
+
+
+def test_reference_ends_at_the_true_critical_values():
+    """φ#SC(v) with the cubic φ(x) = 1/8 + 7/8 x − 3/4 x² − 7/8 x³ (pushforward-8): the critical
+    values y± = φ(x±), x± = (−3/2 ∓ √(9/4 + 147/16))/(21/4) (roots of φ′ = 7/8 − 3/2 x − 21/8 x²),
+    are 1.6e-17 and 1.9e-17 from their nearest doubles, and ν's density is ∝ |y − y±|^{-1/2} on
+    one side of each.  The reference cuts at y± themselves (families.pushforward_breaks: double +
+    offset), so the piece between them holds μ{x : y₋ ≤ φ(x) ≤ y₊} (semicircle cdf at the
+    preimages, closed form) to 1e-13 and the whole mass is 1 to 1e-14; cut at the doubles it was
+    2.95e-9 too heavy (the δ^{-1/2} strips, 2C√δ each)."""
+    from checks import Reference
+    from families import pushforward_breaks
+    v, c = 2.892957552169478, [0.125, 0.875, -0.75, -0.875]
+    base = f"Semicircle({v!r})"
+    breaks = pushforward_breaks(base, c)
+    with mpmath.workdps(DPS):
+        cs = [mpmath.mpf(ci) for ci in c]
+        phi = lambda x: cs[0] + cs[1] * x + cs[2] * x**2 + cs[3] * x**3  # noqa: E731
+        r = mpmath.sqrt(mpmath.mpf(9) / 4 + mpmath.mpf(147) / 16)
+        crit = sorted([(-mpmath.mpf(3) / 2 - r) / (mpmath.mpf(21) / 4),
+                       (-mpmath.mpf(3) / 2 + r) / (mpmath.mpf(21) / 4)])
+        ys = sorted(phi(x) for x in crit)
+        for y in ys:  # each critical value is one of the breaks, to 40 digits
+            assert any(abs(mpmath.mpf(yf) + mpmath.mpf(e) - y) <= mpmath.mpf(10) ** -30 for yf, e in breaks), y
+        # μ{y₋ ≤ φ ≤ y₊}: the preimages of y± in the support, then the pieces between them
+        s2 = 2 * mpmath.sqrt(mpmath.mpf(v))
+        pts = [-s2, s2]
+        for y in ys:
+            pts += [mpmath.re(x) for x in mpmath.polyroots([cs[3], cs[2], cs[1], cs[0] - y], maxsteps=200,
+                                                           extraprec=200)
+                    if abs(mpmath.im(x)) < mpmath.mpf(10) ** -20 and -s2 < mpmath.re(x) < s2]
+        pts = sorted(pts)
+        exact = mpmath.fsum(sc_cdf(q, v) - sc_cdf(p, v) for p, q in zip(pts[:-1], pts[1:])
+                            if ys[0] <= phi((p + q) / 2) <= ys[1])
+    ref = Reference(Transformed(Semicircle(v), c), SimpleNamespace(breaks=breaks))
+    (piece,) = [q for q in ref.quads if abs(q.a - float(ys[0])) <= 1e-15 and abs(q.b - float(ys[1])) <= 1e-15]
+    assert abs(piece.total(0)[0] - _mp_float(exact)) <= 1e-13, (piece.total(0), exact)
+    mass, err = ref.integral(0)
+    assert abs(mass - 1) <= 1e-14 and err <= 1e-13
