@@ -649,7 +649,8 @@ def pushforward_breaks(base, c):
     """Interior singular points of φ#μ (φ = Σ c_i x^i): the critical values φ(x*) at the real
     critical points inside μ's support (δ^{-1/2} there) and the images of μ's support ends
     (where a second branch of φ^{-1} starts, √δ).  Each at ``DPS`` digits (mpmath.polyroots of
-    φ′, φ at the roots), as (the nearest double y, the offset of the true value from it): the
+    φ′, φ at the roots), as (the nearest double y, the offset of the true value from it,
+    whether it is a critical value, where the density is ∝ δ^{-1/2} on one side): the
     true point is ~1e-17 from the double, and the δ^{-1/2} strip between holds ~2C√δ ≈ 1e-9
     of mass, so the reference quadrature ends its pieces at y + offset (checks.Quadrature)."""
     out = {}
@@ -667,7 +668,8 @@ def pushforward_breaks(base, c):
             for x in [r for r in real if a < r < b] + [a, b]:
                 y = phi(x)
                 yf = float(y)
-                out[yf] = (yf, float(y - yf))
+                critical = x != a and x != b
+                out[yf] = (yf, float(y - yf), critical or out.get(yf, (0, 0, False))[2])
     return tuple(sorted(out.values()))
 
 
