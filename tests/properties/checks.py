@@ -139,6 +139,9 @@ class Quadrature:
         # rule itself, not the double next to it)
         self.a, self.b, self.ea, self.eb = float(a), float(b), float(ea), float(eb)
         self.w = (self.b - self.a) + (self.eb - self.ea)
+        # the doubles next to the true ends, inside [a + ea, b + eb] (the law's float end may
+        # be an ulp or two off the true one: a node never lies outside the true end)
+        self.x_lo, self.x_hi = self._inside(self.a, self.ea, np.inf), self._inside(self.b, self.eb, -np.inf)
         self.kernels = kernels          # x (array) -> (k, len(x)) real components, row 0 = 1
         self.pdf = pdf
         self.floor = floor              # per component: the scale the check compares against
@@ -148,6 +151,16 @@ class Quadrature:
                          [self._phi((self.b - x) + self.eb) for x in right] or [0.0]]
         self.noisy = False
         self._run(n0)
+
+    @staticmethod
+    def _inside(x, e, toward):
+        """The first double strictly inside the true end x + e (|e| a few ulps), toward ``toward``,
+        and not the double x itself."""
+        y = x + e
+        sgn = 1 if toward > 0 else -1
+        while y == x or sgn * ((y - x) - e) <= 0:
+            y = np.nextafter(y, toward)
+        return y
 
     def _phi(self, t):
         return 2 * math.asin(math.sqrt(min(max(t / self.w, 0.0), 0.5)))
@@ -161,12 +174,10 @@ class Quadrature:
         singular point a sub-ulp away is neither lost nor counted twice."""
         s = np.sin(phi / 2) ** 2 * self.w
         if side == 0:
-            x = np.clip(self.a + (self.ea + s), self.a, self.b)
-            x = np.where(x == self.a, np.nextafter(self.a, np.inf), x)
+            x = np.clip(self.a + (self.ea + s), self.x_lo, self.x_hi)
             t = (x - self.a) - self.ea
         else:
-            x = np.clip(self.b - (s - self.eb), self.a, self.b)
-            x = np.where(x == self.b, np.nextafter(self.b, -np.inf), x)
+            x = np.clip(self.b - (s - self.eb), self.x_lo, self.x_hi)
             t = (self.b - x) + self.eb
         with np.errstate(all="ignore"):
             p = np.asarray(self.pdf(x), dtype=float)
