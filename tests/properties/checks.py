@@ -139,8 +139,8 @@ class Quadrature:
         # rule itself, not the double next to it)
         self.a, self.b, self.ea, self.eb = float(a), float(b), float(ea), float(eb)
         self.w = (self.b - self.a) + (self.eb - self.ea)
-        # the doubles next to the true ends, inside [a + ea, b + eb] (the law's float end may
-        # be an ulp or two off the true one: a node never lies outside the true end)
+        # the doubles next to the true ends, inside [a + ea, b + eb] and (a, b) (the law's float
+        # end may be an ulp or two off the true one: a node never lies outside either)
         self.x_lo, self.x_hi = self._inside(self.a, self.ea, np.inf), self._inside(self.b, self.eb, -np.inf)
         self.kernels = kernels          # x (array) -> (k, len(x)) real components, row 0 = 1
         self.pdf = pdf
@@ -154,11 +154,11 @@ class Quadrature:
 
     @staticmethod
     def _inside(x, e, toward):
-        """The first double strictly inside the true end x + e (|e| a few ulps), toward ``toward``,
-        and not the double x itself."""
+        """The first double strictly inside both the true end x + e (|e| a few ulps) and the
+        double x (the law's float end: its pdf is 0 beyond), toward ``toward``."""
         y = x + e
         sgn = 1 if toward > 0 else -1
-        while y == x or sgn * ((y - x) - e) <= 0:
+        while sgn * (y - x) <= 0 or sgn * ((y - x) - e) <= 0:
             y = np.nextafter(y, toward)
         return y
 
