@@ -134,7 +134,7 @@ class Quadrature:
     """
 
     def __init__(self, pdf, a, b, kernels, floor, left=(), right=(), n0=32, ea=0.0, eb=0.0):
-        # the ends are a + ea and b + eb: doubles a, b and sub-ulp offsets ea, eb (a singular
+        # the ends are a + ea and b + eb: doubles a, b and offsets ea, eb of a few ulps (a singular
         # point that is not a double, e.g. a push-forward's critical value, is the end of the
         # rule itself, not the double next to it)
         self.a, self.b, self.ea, self.eb = float(a), float(b), float(ea), float(eb)
