@@ -628,11 +628,18 @@ def fam_pushforward(rng):
     return dict(call=call, moments=(m1, m2), breaks=pushforward_breaks(base, c))
 
 
-def base_support(base):
+def base_support(base, dps=None):
     """The support intervals of a classic base law, in closed form (Semicircle(v):
-    [−2√v, 2√v]; MarchenkoPastur(y), FreePoisson(t): [(1 ∓ √y)²])."""
+    [−2√v, 2√v]; MarchenkoPastur(y), FreePoisson(t): [(1 ∓ √y)²]); at ``dps`` digits (mpf)
+    when given, else doubles."""
     name, arg = base.split("(", 1)
     p = float(arg.rstrip(")"))
+    if dps is not None:
+        with mpmath.workdps(dps):
+            q = mpmath.mpf(p)
+            if name == "Semicircle":
+                return [(-2 * mpmath.sqrt(q), 2 * mpmath.sqrt(q))]
+            return [((1 - mpmath.sqrt(q)) ** 2, (1 + mpmath.sqrt(q)) ** 2)]
     if name == "Semicircle":
         return [(-2 * np.sqrt(p), 2 * np.sqrt(p))]
     return [((1 - np.sqrt(p)) ** 2, (1 + np.sqrt(p)) ** 2)]
@@ -641,13 +648,29 @@ def base_support(base):
 def pushforward_breaks(base, c):
     """Interior singular points of φ#μ (φ = Σ c_i x^i): the critical values φ(x*) at the real
     critical points inside μ's support (δ^{-1/2} there) and the images of μ's support ends
-    (where a second branch of φ^{-1} starts, √δ)."""
-    poly = np.polynomial.Polynomial(c)
-    out = []
-    for a, b in base_support(base):
-        crit = [r.real for r in poly.deriv().roots() if abs(r.imag) <= 1e-12 * max(1.0, abs(r)) and a < r.real < b]
-        out += [float(poly(x)) for x in crit + [a, b]]
-    return tuple(sorted(set(out)))
+    (where a second branch of φ^{-1} starts, √δ).  Each at ``DPS`` digits (mpmath.polyroots of
+    φ′, φ at the roots), as (the nearest double y, the offset of the true value from it,
+    whether it is a critical value, where the density is ∝ δ^{-1/2} on one side): the
+    true point is ~1e-17 from the double, and the δ^{-1/2} strip between holds ~2C√δ ≈ 1e-9
+    of mass, so the reference quadrature ends its pieces at y + offset (checks.Quadrature)."""
+    out = {}
+    with mpmath.workdps(DPS):
+        cs = [mpmath.mpf(ci) for ci in c]          # dyadic: exact
+        phi = lambda x: mpmath.polyval(cs[::-1], x)
+        d1 = [i * ci for i, ci in enumerate(cs)][1:]
+        while len(d1) > 1 and d1[-1] == 0:
+            d1.pop()
+        crit = []
+        if len(d1) > 1:
+            crit = mpmath.polyroots(d1[::-1], maxsteps=200, extraprec=4 * DPS)
+        for a, b in base_support(base, dps=DPS):
+            real = [mpmath.re(r) for r in crit if abs(mpmath.im(r)) <= mpmath.mpf(10) ** (-DPS // 2) * max(1, abs(r))]
+            for x in [r for r in real if a < r < b] + [a, b]:
+                y = phi(x)
+                yf = float(y)
+                critical = x != a and x != b
+                out[yf] = (yf, float(y - yf), critical or out.get(yf, (0, 0, False))[2])
+    return tuple(sorted(out.values()))
 
 
 # ------------------------------------------------------------------ registry

@@ -39,10 +39,6 @@ KNOWN = {
         'item 7/16: measured error 1 (tol 1e-10); inherited: the base law fails the same check (float64 cdf 0 next to its hard edge below ~1e-158); ppf(1e-100) = 8.400010735944668e-113: cdf there 0.0, one ulp left 0.0',
     ('mha-2', 'mass'):
         'N4: measured error 2.64e-10 (tol 1e-10); atoms 0 + density 0.9999999997355625',
-    ('pushforward-6', 'mass'):
-        'N4: the reference, not the law: measured error 6.07e-10 (tol 1e-10); atoms 0.5970419168961283 + density 0.402958083710564 (quadrature error 2.6e-14).  The reference cuts the density at the float64 critical value 0.2658919175825654, 1.0e-17 from the true δ^{-1/2} point (40 digits); the sub-ulp strip between them holds ~2C√δ ≈ 1e-9 of mass that the rule, singular at the cut, extrapolates.  The law: pdf = ρ_μ(r)/|φ′(r)| at 40-digit roots to 1e-16, cdf(0.26589229726411834) = mpmath.quad of μ between the preimages to 1.5e-15, cdf − reference there = −6.07e-10, the same amount (session 10, s10-push)',
-    ('pushforward-8', 'mass'):
-        'N4: the reference, not the law: measured error 2.95e-09 (tol 1e-10); atoms 0 + density 1.0000000029503742 (quadrature error 4e-14), all of it on the piece between the cuts -0.6336126444255044 and 0.3019799913642799: the float64 critical values, 1.6e-17 and 3.6e-17 from the true δ^{-1/2} points (40 digits), whose sub-ulp strips hold 2C√δ ≈ 1.1e-9 + 1.7e-9 of mass that the rule, singular at the cuts, extrapolates.  The law: pdf = ρ_μ(r)/|φ′(r)| at 40-digit roots to 1e-16 in the bulk, cdf = closed-form preimage masses to 1e-13 (tests/test_transformed_cdf.py) (session 10, s10-push)',
     ('mha-4', 'cdf_monotone'):
         'item 6: measured error 2.22e-16 (tol 0); cdf(231.57027985670453) = 0.9990009632276529 > cdf(nextafter) = 0.9990009632276526',
     ('mha_rho-0', 'cdf_monotone'):

@@ -13,11 +13,13 @@ variance σ², support [−2σ, 2σ]):
 * semicircle cdf F(x) = 1/2 + x√(4σ² − x²)/(4πσ²) + asin(x/(2σ))/π; by symmetry
   sf(2σ − δ) = F(−2σ + δ), evaluated in mpmath from the left end (no cancellation).
 """
+from types import SimpleNamespace
+
 import mpmath
 import numpy as np
 import pytest
 
-from freeattn import MarchenkoPastur, NumericalLaw, Semicircle, attention_law, head_average_law
+from freeattn import MarchenkoPastur, NumericalLaw, Semicircle, Transformed, attention_law, head_average_law
 
 DPS = 40
 
@@ -390,3 +392,71 @@ def test_scaling_check_allows_argument_rounding_only():
     sc = Semicircle(1.0)
     err, detail = checks.check_scaling(_SkewedImage(), _image_point(sc, 3.0, 2.0))
     assert err > 5e-9, detail
+
+
+def test_reference_ends_at_the_true_critical_values():
+    """φ#SC(v) with the cubic φ(x) = 1/8 + 7/8 x − 3/4 x² − 7/8 x³ (pushforward-8): the critical
+    values y± = φ(x±), x± = (−3/2 ∓ √(9/4 + 147/16))/(21/4) (roots of φ′ = 7/8 − 3/2 x − 21/8 x²),
+    are 1.6e-17 and 1.9e-17 from their nearest doubles, and ν's density is ∝ |y − y±|^{-1/2} on
+    one side of each.  The reference cuts at y± themselves (families.pushforward_breaks: double +
+    offset), so the piece between them holds μ{x : y₋ ≤ φ(x) ≤ y₊} (semicircle cdf at the
+    preimages, closed form) to 1e-13 and the whole mass is 1 to 1e-14; cut at the doubles it was
+    2.95e-9 too heavy (the δ^{-1/2} strips, 2C√δ each)."""
+    from checks import Reference
+    from families import pushforward_breaks
+    v, c = 2.892957552169478, [0.125, 0.875, -0.75, -0.875]
+    base = f"Semicircle({v!r})"
+    breaks = pushforward_breaks(base, c)
+    with mpmath.workdps(DPS):
+        cs = [mpmath.mpf(ci) for ci in c]
+        phi = lambda x: cs[0] + cs[1] * x + cs[2] * x**2 + cs[3] * x**3  # noqa: E731
+        r = mpmath.sqrt(mpmath.mpf(9) / 4 + mpmath.mpf(147) / 16)
+        crit = sorted([(-mpmath.mpf(3) / 2 - r) / (mpmath.mpf(21) / 4),
+                       (-mpmath.mpf(3) / 2 + r) / (mpmath.mpf(21) / 4)])
+        ys = sorted(phi(x) for x in crit)
+        for y in ys:  # each critical value is one of the breaks, to 40 digits
+            assert any(abs(mpmath.mpf(yf) + mpmath.mpf(e) - y) <= mpmath.mpf(10) ** -30 for yf, e, _ in breaks), y
+        # μ{y₋ ≤ φ ≤ y₊}: the preimages of y± in the support, then the pieces between them
+        s2 = 2 * mpmath.sqrt(mpmath.mpf(v))
+        pts = [-s2, s2]
+        for y in ys:
+            pts += [mpmath.re(x) for x in mpmath.polyroots([cs[3], cs[2], cs[1], cs[0] - y], maxsteps=200,
+                                                           extraprec=200)
+                    if abs(mpmath.im(x)) < mpmath.mpf(10) ** -20 and -s2 < mpmath.re(x) < s2]
+        pts = sorted(pts)
+        exact = mpmath.fsum(sc_cdf(q, v) - sc_cdf(p, v) for p, q in zip(pts[:-1], pts[1:])
+                            if ys[0] <= phi((p + q) / 2) <= ys[1])
+    ref = Reference(Transformed(Semicircle(v), c), SimpleNamespace(breaks=breaks))
+    (piece,) = [q for q in ref.quads if abs(q.a - float(ys[0])) <= 1e-15 and abs(q.b - float(ys[1])) <= 1e-15]
+    assert abs(piece.total(0)[0] - _mp_float(exact)) <= 1e-13, (piece.total(0), exact)
+    mass, err = ref.integral(0)
+    assert abs(mass - 1) <= 1e-14 and err <= 1e-13
+
+
+def test_reference_tail_at_a_critical_value_end():
+    """φ#SC(v), φ(x) = −13/8 + 5/8 x + 7/4 x² + x³ (pushforward-23): the left end is the critical
+    value φ(x₀), x₀ = (−7/2 + √(49/4 − 15/2))/6 (δ^{-1/2} there).  The float pdf next to it is
+    too large by ~1.8e-20/(y − φ(x₀)) of itself, a smooth bias the rule's error estimate does not
+    see (it made the reference's 1e-8 tail cdf 1.6e-8 of itself too large); the reference takes
+    tails at a δ^{-1/2} break by mpmath, and the 1e-8 tail matches μ[r₋, r₊] (semicircle cdf at
+    the two preimages, closed form) to 1e-10 of itself."""
+    from checks import Reference, tail_points
+    from families import pushforward_breaks
+    v, c = 0.12967128401917466, [-1.625, 0.625, 1.75, 1.0]
+    breaks = pushforward_breaks(f"Semicircle({v!r})", c)
+    ref = Reference(Transformed(Semicircle(v), c), SimpleNamespace(breaks=breaks))
+    a, b = ref.geo.support[0]
+    y = tail_points(a, b)[0][2]
+    with mpmath.workdps(DPS):
+        cs = [mpmath.mpf(ci) for ci in c]
+        x0 = (-mpmath.mpf(7) / 2 + mpmath.sqrt(mpmath.mpf(49) / 4 - mpmath.mpf(15) / 2)) / 6
+        yc = cs[0] + cs[1] * x0 + cs[2] * x0**2 + cs[3] * x0**3
+        assert abs(mpmath.mpf(a) - yc) <= 4 * mpmath.mpf(np.spacing(abs(a)))  # the law's end is φ(x₀)
+        s2 = 2 * mpmath.sqrt(mpmath.mpf(v))
+        rts = sorted(mpmath.re(x) for x in mpmath.polyroots([cs[3], cs[2], cs[1], cs[0] - mpmath.mpf(y)],
+                                                               maxsteps=200, extraprec=200)
+                     if abs(mpmath.im(x)) < mpmath.mpf(10) ** -20 and -s2 < mpmath.re(x) < s2)
+        assert len(rts) == 2
+        exact = sc_cdf(rts[1], v) - sc_cdf(rts[0], v)
+    cdf, err = ref.mass_below(0, 2)
+    assert abs(cdf - _mp_float(exact)) <= 1e-10 * _mp_float(exact), (cdf, exact)
