@@ -25,6 +25,9 @@ _LEAF = 32
 #: |z − c|²) for G′, i.e. ≤ 3e-18 and ≤ 4e-16 relative to Σ w_i/|z − a_i| and Σ w_i/|z − a_i|²
 _TERMS = 44
 _RHO = 0.4
+#: bisection steps of the per-order ratio thresholds of :func:`_order_thresholds` (far below
+#: a float64's resolution of a ratio in (0, 1))
+_THRESHOLD_BISECTIONS = 64
 #: bits of a float64 mantissa: a float atom or weight converts to mpmath exactly at this precision
 _FLOAT64_BITS = 53
 
@@ -65,6 +68,27 @@ def _direct_block(x, y, a, w):
         gb[on_atom], dgb[on_atom] = np.inf, -np.inf
         g[bad], dg[bad] = gb, dgb
     return g, dg
+
+
+def _order_thresholds():
+    """r_p for p = 1 … :data:`_TERMS`: the largest ratio r = R/|z − c| at which p Laurent
+    terms keep both truncation bounds of :data:`_TERMS` terms at r = :data:`_RHO`, i.e.
+    r^p/(1 − r) ≤ ρ^P/(1 − ρ) (G) and (p + 1) r^p/(1 − r)² ≤ (P + 1) ρ^P/(1 − ρ)² (G′),
+    P = :data:`_TERMS`; both sides increase with r, so each r_p is found by bisection
+    (r_P = ρ).  A cluster accepted at ratio r needs the least p with r ≤ r_p."""
+    P, rho = _TERMS, _RHO
+    p = np.arange(1, P + 1, dtype=float)
+    lg = P * math.log(rho) - math.log1p(-rho)
+    ld = math.log(P + 1) + P * math.log(rho) - 2 * math.log1p(-rho)
+    lo, hi = np.zeros(P), np.full(P, rho)
+    for _ in range(_THRESHOLD_BISECTIONS):
+        r = 0.5 * (lo + hi)
+        with np.errstate(divide="ignore"):
+            lr = np.log(r)
+        ok = (p * lr - np.log1p(-r) <= lg) & (np.log(p + 1) + p * lr - 2 * np.log1p(-r) <= ld)
+        lo, hi = np.where(ok, r, lo), np.where(ok, hi, r)
+    lo[-1] = rho
+    return lo
 
 
 class _CauchySum:
@@ -144,8 +168,9 @@ class _CauchySum:
         A, W, levels = self._tree
         if self._flat is None:
             offs = np.cumsum([0] + [lv[0].size for lv in levels])
-            self._flat = (offs, np.concatenate([lv[2] for lv in levels]))
-        offs, allmom = self._flat
+            self._flat = (offs, np.ascontiguousarray(np.concatenate([lv[2] for lv in levels]).T),
+                          np.concatenate([lv[1] for lv in levels]), _order_thresholds())
+        offs, allmomT, allR, thr = self._flat
         m = z.size
         g = np.zeros(m, dtype=complex)
         dg = np.zeros(m, dtype=complex)
@@ -169,20 +194,33 @@ class _CauchySum:
             pt = np.concatenate([pt, pt[ok]])
             cl = np.concatenate([2 * cl, right[ok]])
         if acc_pt:
-            # all accepted clusters of all levels in one Horner pass:
-            # S0 = Σ μ_k u^k, S1 = Σ (k + 1) μ_k u^k; G += u S0, G′ −= u² S1
-            pa = np.concatenate(acc_pt)
+            # all accepted clusters of all levels in one Horner pass, each with the fewest
+            # terms p that keep the stated truncation bounds at its own ratio r = R|u|
+            # (:func:`_order_thresholds`; p = _TERMS at r = ρ, a few far away), the pairs
+            # sorted by p so that term k is a prefix: Q = Σ_{k<p} μ_k u^k and Q′ by Horner,
+            # G += u Q, G′ −= u² (Q + u Q′)
             u = 1.0 / np.concatenate(acc_t)
-            mk = allmom[np.concatenate(acc_cl)]
-            s0 = np.zeros(pa.size, dtype=complex)
-            s1 = np.zeros(pa.size, dtype=complex)
+            ca = np.concatenate(acc_cl)
+            order = np.minimum(np.searchsorted(thr, allR[ca] * np.abs(u)), _TERMS - 1)
+            srt = np.argsort(-order, kind="stable")
+            pa, u, ca = np.concatenate(acc_pt)[srt], u[srt], ca[srt]
+            count = np.searchsorted(-order[srt], -np.arange(_TERMS), side="right")
+            q = np.zeros(pa.size, dtype=complex)
+            dq = np.zeros(pa.size, dtype=complex)
             for k in range(_TERMS - 1, -1, -1):
-                s0 *= u
-                s0 += mk[:, k]
-                s1 *= u
-                s1 += (k + 1) * mk[:, k]
-            self._accumulate(g, pa, u * s0)
-            self._accumulate(dg, pa, -(u * u) * s1)
+                c = count[k]
+                if c == 0:
+                    continue
+                dk, qk, uk = dq[:c], q[:c], u[:c]
+                dk *= uk
+                dk += qk
+                qk *= uk
+                qk += allmomT[k].take(ca[:c])
+            self._accumulate(g, pa, u * q)
+            dq *= u
+            dq += q
+            dq *= u * u
+            self._accumulate(dg, pa, -dq)
         if pt.size == 0:
             return g, dg
         # leaves left: direct sums, in blocks of pairs
