@@ -72,15 +72,16 @@ class SupportEdges:
             if i == 0 or j == n - 1:
                 raise ArithmeticError(f"{self.name}: density does not vanish at the end of "
                                       f"the scanned hull [{lo}, {hi}]")
-            cells += [(x[i - 1], x[i], [ui[i - 1] for ui in u]),
-                      (x[j + 1], x[j], [ui[j + 1] for ui in u])]
+            cells += [(x[i - 1], x[i], [ui[i - 1] for ui in u], [ui[i] for ui in u]),
+                      (x[j + 1], x[j], [ui[j + 1] for ui in u], [ui[j] for ui in u])]
             i = j + 1
         edges = self._refine_edges(cells)
         intervals = [(float(edges[k]), float(edges[k + 1])) for k in range(0, len(edges), 2)]
         return self._drop_spurious(intervals, atoms)
 
     def _refine_edges(self, cells):
-        """All edges of the scan at once: ``cells`` holds (x_out, x_in, u(x_out)) per edge.
+        """All edges of the scan at once: ``cells`` holds (x_out, x_in, u(x_out)[, u(x_in)])
+        per edge.
 
         Every edge is first polished as the real critical point of the system by one
         vectorised Newton iteration (:meth:`_crit_newton`) started from the scan's outside
@@ -94,29 +95,26 @@ class SupportEdges:
         out = [None] * len(cells)
         slack = _EDGE_SLACK * self._scale
         fast = []
-        for k, (xo, xi, uo) in enumerate(cells):
+        for k, cell in enumerate(cells):
+            xo, xi, uo = cell[:3]
             lo_, hi_ = min(xo, xi) - slack, max(xo, xi) + slack
             if (self._half_line and xo <= 0 < xi) or any(lo_ <= p <= hi_ for p in self._borderline):
                 out[k] = self._refine_edge(xo, xi, uo)
             else:
                 fast.append(k)
         if fast:
-            xo = np.array([cells[k][0] for k in fast], dtype=float)
-            xi = np.array([cells[k][1] for k in fast], dtype=float)
-            u0 = [np.array([complex(cells[k][2][m]).real for k in fast]) for m in range(self._n)]
-            xe, good = self._crit_newton(u0, xo)
-            good &= (xe >= np.minimum(xo, xi) - slack) & (xe <= np.maximum(xo, xi) + slack)
-            step = _EDGE_CHECK * (xi - xo)
-            probe = np.concatenate([xe - step, xe + step])
-            with np.errstate(all="ignore"):
-                up, Gp, okp = self._solve_float(np.where(np.isfinite(probe), probe, 0.0) + 0j)
-            ins = okp & self._inside(Gp, up)
-            E = xe.size
-            good &= okp[:E] & ~ins[:E] & ins[E:]
-            for j, k in enumerate(fast):
-                if good[j]:
-                    out[k] = float(xe[j])
-            slow = [k for j, k in enumerate(fast) if not good[j]]
+            # from the outside point; then, for the edges that did not confirm, from the
+            # inside point (Re u there): in a gap holding a single scan point both its edges
+            # start from that point and Newton finds one of them only
+            starts = ([complex(cells[k][2][m]).real for m in range(self._n)] + [cells[k][0]]
+                      for k in fast)
+            self._confirm_edges(cells, fast, np.array(list(starts)).T, out)
+            retry = [k for k in fast if out[k] is None and len(cells[k]) > 3]
+            if retry:
+                starts = ([complex(cells[k][3][m]).real for m in range(self._n)] + [cells[k][1]]
+                          for k in retry)
+                self._confirm_edges(cells, retry, np.array(list(starts)).T, out)
+            slow = [k for k in fast if out[k] is None]
             if slow:  # the brackets of the others shrunk together, then the same Newton
                 a, b, u_a = self._bracket([cells[k][0] for k in slow], [cells[k][1] for k in slow], 3)
                 for m, k in enumerate(slow):
@@ -128,10 +126,31 @@ class SupportEdges:
                 for m, k in enumerate(slow):
                     lo_, hi_ = min(a[m], b[m]) - slack, max(a[m], b[m]) + slack
                     if any(lo_ <= p <= hi_ for p in self._borderline):
-                        out[k] = self._refine_edge(*cells[k])
+                        out[k] = self._refine_edge(*cells[k][:3])
                     else:
-                        out[k] = float(xe[m]) if good[m] else self._refine_edge(*cells[k])
+                        out[k] = float(xe[m]) if good[m] else self._refine_edge(*cells[k][:3])
         return out
+
+    def _confirm_edges(self, cells, idx, v0, out):
+        """Critical-point Newton for the edges ``idx`` of ``cells`` from the starts ``v0``
+        ((u, x) per edge, shape (n + 1, len(idx))), then one vectorised solve on either side
+        of each result (outside at x_e − δ, inside at x_e + δ, δ = ``_EDGE_CHECK`` × the
+        scan cell, toward x_in); a confirmed edge inside its cell goes to ``out``."""
+        slack = _EDGE_SLACK * self._scale
+        xo = np.array([cells[k][0] for k in idx], dtype=float)
+        xi = np.array([cells[k][1] for k in idx], dtype=float)
+        xe, good = self._crit_newton(list(v0[:-1]), v0[-1])
+        good &= (xe >= np.minimum(xo, xi) - slack) & (xe <= np.maximum(xo, xi) + slack)
+        step = _EDGE_CHECK * (xi - xo)
+        probe = np.concatenate([xe - step, xe + step])
+        with np.errstate(all="ignore"):
+            up, Gp, okp = self._solve_float(np.where(np.isfinite(probe), probe, 0.0) + 0j)
+        ins = okp & self._inside(Gp, up)
+        E = xe.size
+        good &= okp[:E] & ~ins[:E] & ins[E:]
+        for j, k in enumerate(idx):
+            if good[j]:
+                out[k] = float(xe[j])
 
     # own Newton on the real critical system, vectorised over edges, complex-step derivatives
     # (exact to rounding; scipy.optimize.fsolve differences its Jacobian forward, to ~√eps)
