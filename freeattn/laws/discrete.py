@@ -6,7 +6,7 @@ import math
 import mpmath
 import numpy as np
 
-from .._context import mp_route
+from .._context import TINY, mp_route
 from .._validation import Param, dps_or_none
 from .base import Law
 
@@ -25,8 +25,8 @@ _LEAF = 32
 #: |z − c|²) for G′, i.e. ≤ 3e-18 and ≤ 4e-16 relative to Σ w_i/|z − a_i| and Σ w_i/|z − a_i|²
 _TERMS = 44
 _RHO = 0.4
-#: bisection steps of the per-order ratio thresholds of :func:`_order_thresholds` (far below
-#: a float64's resolution of a ratio in (0, 1))
+#: geometric bisection steps of the per-order ratio thresholds of :func:`_order_thresholds`
+#: (from TINY to ρ, a factor e^690: 690/2^64 ≈ 4e-17 relative, a float64's resolution)
 _THRESHOLD_BISECTIONS = 64
 #: bits of a float64 mantissa: a float atom or weight converts to mpmath exactly at this precision
 _FLOAT64_BITS = 53
@@ -80,11 +80,10 @@ def _order_thresholds():
     p = np.arange(1, P + 1, dtype=float)
     lg = P * math.log(rho) - math.log1p(-rho)
     ld = math.log(P + 1) + P * math.log(rho) - 2 * math.log1p(-rho)
-    lo, hi = np.zeros(P), np.full(P, rho)
+    lo, hi = np.full(P, TINY), np.full(P, rho)
     for _ in range(_THRESHOLD_BISECTIONS):
-        r = 0.5 * (lo + hi)
-        with np.errstate(divide="ignore"):
-            lr = np.log(r)
+        r = np.sqrt(lo * hi)  # geometric: r_1 ≈ 5e-18 to full relative accuracy too
+        lr = np.log(r)
         ok = (p * lr - np.log1p(-r) <= lg) & (np.log(p + 1) + p * lr - 2 * np.log1p(-r) <= ld)
         lo, hi = np.where(ok, r, lo), np.where(ok, hi, r)
     lo[-1] = rho
