@@ -1,6 +1,7 @@
 """Discrete laws Σ_i w_i δ_{a_i}: exact Cauchy transform, atoms, cdf and quantiles."""
 from __future__ import annotations
 
+import functools
 import math
 
 import mpmath
@@ -70,12 +71,14 @@ def _direct_block(x, y, a, w):
     return g, dg
 
 
+@functools.lru_cache(maxsize=None)
 def _order_thresholds():
     """r_p for p = 1 … :data:`_TERMS`: the largest ratio r = R/|z − c| at which p Laurent
     terms keep both truncation bounds of :data:`_TERMS` terms at r = :data:`_RHO`, i.e.
     r^p/(1 − r) ≤ ρ^P/(1 − ρ) (G) and (p + 1) r^p/(1 − r)² ≤ (P + 1) ρ^P/(1 − ρ)² (G′),
     P = :data:`_TERMS`; both sides increase with r, so each r_p is found by bisection
-    (r_P = ρ).  A cluster accepted at ratio r needs the least p with r ≤ r_p."""
+    (r_P = ρ).  A cluster accepted at ratio r needs the least p with r ≤ r_p.  Computed once
+    (the array is shared: read only)."""
     P, rho = _TERMS, _RHO
     p = np.arange(1, P + 1, dtype=float)
     lg = P * math.log(rho) - math.log1p(-rho)
@@ -87,6 +90,7 @@ def _order_thresholds():
         ok = (p * lr - np.log1p(-r) <= lg) & (np.log(p + 1) + p * lr - 2 * np.log1p(-r) <= ld)
         lo, hi = np.where(ok, r, lo), np.where(ok, hi, r)
     lo[-1] = rho
+    lo.flags.writeable = False
     return lo
 
 
