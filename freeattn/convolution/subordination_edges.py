@@ -86,8 +86,10 @@ class SupportEdges:
         Every edge is first polished as the real critical point of the system by one
         vectorised Newton iteration (:meth:`_crit_newton`) started from the scan's outside
         point, and confirmed by one vectorised solve on either side of it (outside at
-        x_e − δ, inside at x_e + δ, δ = ``_EDGE_CHECK`` × the scan cell, toward x_in); an edge
-        that does not confirm, a hard edge at 0 of a half-line law and a cell holding a
+        x_e − δ, inside at x_e + δ, δ = ``_EDGE_CHECK`` × the scan cell, toward x_in); one that
+        does not confirm is retried from the scan's inside point, then re-polished from the
+        outside (:meth:`_polish_from_outside`); an edge that still does not confirm, a hard
+        edge at 0 of a half-line law and a cell holding a
         borderline point of the atom rule go through :meth:`_refine_edge` (bracket shrinking
         by sub-grids, then the same Newton).  Before, each edge shrank its bracket by three
         sequential 63-point solves first: 12 full solves for 4 edges, 80 % of the build of
