@@ -1,13 +1,14 @@
 """Discrete laws Σ_i w_i δ_{a_i}: exact Cauchy transform, atoms, cdf and quantiles."""
 from __future__ import annotations
 
+import functools
 import math
 
 import mpmath
 import numpy as np
 
-from .._context import mp_route
-from .._validation import Param
+from .._context import TINY, mp_route
+from .._validation import Param, dps_or_none
 from .base import Law
 
 __all__ = ["Discrete"]
@@ -25,6 +26,9 @@ _LEAF = 32
 #: |z − c|²) for G′, i.e. ≤ 3e-18 and ≤ 4e-16 relative to Σ w_i/|z − a_i| and Σ w_i/|z − a_i|²
 _TERMS = 44
 _RHO = 0.4
+#: geometric bisection steps of the per-order ratio thresholds of :func:`_order_thresholds`
+#: (from TINY to ρ, a factor e^690: 690/2^64 ≈ 4e-17 relative, a float64's resolution)
+_THRESHOLD_BISECTIONS = 64
 #: bits of a float64 mantissa: a float atom or weight converts to mpmath exactly at this precision
 _FLOAT64_BITS = 53
 
@@ -65,6 +69,29 @@ def _direct_block(x, y, a, w):
         gb[on_atom], dgb[on_atom] = np.inf, -np.inf
         g[bad], dg[bad] = gb, dgb
     return g, dg
+
+
+@functools.lru_cache(maxsize=None)
+def _order_thresholds():
+    """r_p for p = 1 … :data:`_TERMS`: the largest ratio r = R/|z − c| at which p Laurent
+    terms keep both truncation bounds of :data:`_TERMS` terms at r = :data:`_RHO`, i.e.
+    r^p/(1 − r) ≤ ρ^P/(1 − ρ) (G) and (p + 1) r^p/(1 − r)² ≤ (P + 1) ρ^P/(1 − ρ)² (G′),
+    P = :data:`_TERMS`; both sides increase with r, so each r_p is found by bisection
+    (r_P = ρ).  A cluster accepted at ratio r needs the least p with r ≤ r_p.  Computed once
+    (the array is shared: read only)."""
+    P, rho = _TERMS, _RHO
+    p = np.arange(1, P + 1, dtype=float)
+    lg = P * math.log(rho) - math.log1p(-rho)
+    ld = math.log(P + 1) + P * math.log(rho) - 2 * math.log1p(-rho)
+    lo, hi = np.full(P, TINY), np.full(P, rho)
+    for _ in range(_THRESHOLD_BISECTIONS):
+        r = np.sqrt(lo * hi)  # geometric: r_1 ≈ 5e-18 to full relative accuracy too
+        lr = np.log(r)
+        ok = (p * lr - np.log1p(-r) <= lg) & (np.log(p + 1) + p * lr - 2 * np.log1p(-r) <= ld)
+        lo, hi = np.where(ok, r, lo), np.where(ok, hi, r)
+    lo[-1] = rho
+    lo.flags.writeable = False
+    return lo
 
 
 class _CauchySum:
@@ -144,8 +171,9 @@ class _CauchySum:
         A, W, levels = self._tree
         if self._flat is None:
             offs = np.cumsum([0] + [lv[0].size for lv in levels])
-            self._flat = (offs, np.concatenate([lv[2] for lv in levels]))
-        offs, allmom = self._flat
+            self._flat = (offs, np.ascontiguousarray(np.concatenate([lv[2] for lv in levels]).T),
+                          np.concatenate([lv[1] for lv in levels]), _order_thresholds())
+        offs, allmomT, allR, thr = self._flat
         m = z.size
         g = np.zeros(m, dtype=complex)
         dg = np.zeros(m, dtype=complex)
@@ -169,20 +197,33 @@ class _CauchySum:
             pt = np.concatenate([pt, pt[ok]])
             cl = np.concatenate([2 * cl, right[ok]])
         if acc_pt:
-            # all accepted clusters of all levels in one Horner pass:
-            # S0 = Σ μ_k u^k, S1 = Σ (k + 1) μ_k u^k; G += u S0, G′ −= u² S1
-            pa = np.concatenate(acc_pt)
+            # all accepted clusters of all levels in one Horner pass, each with the fewest
+            # terms p that keep the stated truncation bounds at its own ratio r = R|u|
+            # (:func:`_order_thresholds`; p = _TERMS at r = ρ, a few far away), the pairs
+            # sorted by p so that term k is a prefix: Q = Σ_{k<p} μ_k u^k and Q′ by Horner,
+            # G += u Q, G′ −= u² (Q + u Q′)
             u = 1.0 / np.concatenate(acc_t)
-            mk = allmom[np.concatenate(acc_cl)]
-            s0 = np.zeros(pa.size, dtype=complex)
-            s1 = np.zeros(pa.size, dtype=complex)
+            ca = np.concatenate(acc_cl)
+            order = np.minimum(np.searchsorted(thr, allR[ca] * np.abs(u)), _TERMS - 1)
+            srt = np.argsort(-order, kind="stable")
+            pa, u, ca = np.concatenate(acc_pt)[srt], u[srt], ca[srt]
+            count = np.searchsorted(-order[srt], -np.arange(_TERMS), side="right")
+            q = np.zeros(pa.size, dtype=complex)
+            dq = np.zeros(pa.size, dtype=complex)
             for k in range(_TERMS - 1, -1, -1):
-                s0 *= u
-                s0 += mk[:, k]
-                s1 *= u
-                s1 += (k + 1) * mk[:, k]
-            self._accumulate(g, pa, u * s0)
-            self._accumulate(dg, pa, -(u * u) * s1)
+                c = count[k]
+                if c == 0:
+                    continue
+                dk, qk, uk = dq[:c], q[:c], u[:c]
+                dk *= uk
+                dk += qk
+                qk *= uk
+                qk += allmomT[k].take(ca[:c])
+            self._accumulate(g, pa, u * q)
+            dq *= u
+            dq += q
+            dq *= u * u
+            self._accumulate(dg, pa, -dq)
         if pt.size == 0:
             return g, dg
         # leaves left: direct sums, in blocks of pairs
@@ -346,8 +387,18 @@ class Discrete(Law):
     @mp_route
     def _atoms(self, dps):
         if dps is None:
-            return list(zip(self.points.tolist(), self.weights.tolist()))  # floats, in C
+            # floats, built once (10⁵ tuples cost ~30 ms; a convolution asks for them for its
+            # hull and twice for its atom rule), a fresh list each call
+            if "_atoms_v" not in self.__dict__:
+                self.__dict__["_atoms_v"] = tuple(zip(self.points.tolist(), self.weights.tolist()))
+            return list(self.__dict__["_atoms_v"])
         return list(zip(self._points_mp(), self._weights_mp()))
+
+    def hull(self, dps=None):
+        """(a, b) = (smallest atom, largest atom) (floats; mpf with ``dps``)."""
+        if dps_or_none(dps) is None:
+            return float(self.points[0]), float(self.points[-1])
+        return super().hull(dps)
 
     def _pdf_float(self, x):
         return np.zeros(np.shape(x))

@@ -70,3 +70,61 @@ def test_compound_poisson_of_empirical_same_through_tree_and_direct(monkeypatch)
     for (a, b), (c, d) in zip(s_fast, s_slow):
         assert a == pytest.approx(c, rel=1e-10, abs=1e-12) and b == pytest.approx(d, rel=1e-10)
     np.testing.assert_allclose(p_fast, slow.pdf(xs), rtol=1e-10)
+
+
+def test_order_thresholds_keep_the_stated_bounds():
+    # r_p: the largest ratio at which p terms keep the bounds of _TERMS terms at ρ, both
+    # checked in mpmath (30 digits) just below r_p and shown maximal just above it
+    import mpmath
+
+    P, rho = discrete._TERMS, discrete._RHO
+    thr = discrete._order_thresholds()
+    assert thr.size == P and np.all(np.diff(thr) > 0) and thr[-1] == rho
+    with mpmath.workdps(30):
+        rm = mpmath.mpf(rho)
+        bg, bd = rm**P / (1 - rm), (P + 1) * rm**P / (1 - rm) ** 2
+
+        def ok(r, p):
+            r = mpmath.mpf(r)
+            return r**p / (1 - r) <= bg and (p + 1) * r**p / (1 - r) ** 2 <= bd
+
+        for p in range(1, P):
+            assert ok(thr[p - 1] * (1 - THRESHOLD_ROUNDING), p)
+            assert not ok(thr[p - 1] * (1 + THRESHOLD_MAXIMAL), p)
+
+
+#: r_p is found in float64 logarithms: the bounds hold to its rounding (r_p 1e-12 lower), and
+#: r_p is maximal to 1e-9 (the bounds fail 1e-9 above)
+THRESHOLD_ROUNDING = 1e-12
+THRESHOLD_MAXIMAL = 1e-9
+
+
+def test_tree_far_and_mid_points_against_mpmath():
+    # far points take a few terms (the root at ratio ~1e-2: ~12), mid points up to _TERMS;
+    # G and G′ against mpmath.fsum at 30 digits, relative to Σ w/|z − a|^k: truncation bound
+    # (≤ 4e-16) plus rounding of the expansions
+    import mpmath
+
+    rng = np.random.default_rng(3)
+    a = np.sort(rng.standard_normal(2000) ** 2)
+    law = Discrete(a)
+    z = np.concatenate([300 * np.exp(1j * rng.uniform(0.1, 3.0, 20)),
+                        rng.uniform(-5, 20, 20) + 1j * rng.uniform(2, 8, 20),
+                        rng.uniform(0, 9, 20) + 1j * 10.0 ** rng.uniform(-6, 0, 20)])
+    eng = discrete._CauchySum(law.points, law.weights)
+    g, dg = eng._tree_eval(z)
+    with mpmath.workdps(30):
+        am = [mpmath.mpf(float(v)) for v in law.points]
+        wm = [mpmath.mpf(float(v)) for v in law.weights]
+        for zi, gi, di in zip(z, g, dg):
+            zm = mpmath.mpc(zi)
+            gr = mpmath.fsum(w / (zm - x) for x, w in zip(am, wm))
+            dr = -mpmath.fsum(w / (zm - x) ** 2 for x, w in zip(am, wm))
+            s1 = mpmath.fsum(w / abs(zm - x) for x, w in zip(am, wm))
+            s2 = mpmath.fsum(w / abs(zm - x) ** 2 for x, w in zip(am, wm))
+            assert abs(complex(gr) - gi) <= TREE_RTOL * float(s1)
+            assert abs(complex(dr) - di) <= TREE_RTOL * float(s2)
+
+
+#: the tree code against mpmath, relative to Σ w/|z − a|^k (as test_sum_against_plain_complex_sum)
+TREE_RTOL = 2e-15
