@@ -37,8 +37,6 @@ KNOWN = {
         'N2: float64 resolution of the image: AssertionError: quadrature of the density on [-4.2358474283335675e+72, -4.235847414657508e+72] needs more than 3000 panels (density not integrable to 1e-13?) (the base law passes; its edge sits at a location whose ulp is ~1e-17 of the width, or the support is 3e-9 of its location wide)',
     ('dilate-37', 'quantiles'):
         'item 7/16: measured error 1 (tol 1e-10); inherited: the base law fails the same check (float64 cdf 0 next to its hard edge below ~1e-158); ppf(1e-100) = 8.400010735944668e-113: cdf there 0.0, one ulp left 0.0',
-    ('mha-2', 'mass'):
-        'N4: measured error 2.64e-10 (tol 1e-10); atoms 0 + density 0.9999999997355625',
     ('pushforward-6', 'mass'):
         'N4: the reference, not the law: measured error 6.07e-10 (tol 1e-10); atoms 0.5970419168961283 + density 0.402958083710564 (quadrature error 2.6e-14).  The reference cuts the density at the float64 critical value 0.2658919175825654, 1.0e-17 from the true δ^{-1/2} point (40 digits); the sub-ulp strip between them holds ~2C√δ ≈ 1e-9 of mass that the rule, singular at the cut, extrapolates.  The law: pdf = ρ_μ(r)/|φ′(r)| at 40-digit roots to 1e-16, cdf(0.26589229726411834) = mpmath.quad of μ between the preimages to 1.5e-15, cdf − reference there = −6.07e-10, the same amount (session 10, s10-push)',
     ('pushforward-8', 'mass'):
