@@ -53,6 +53,9 @@ _SAME_SHEET = 1e-3
 #: cannot settle (:meth:`LocalMixin._edge_local_mp`): far below float64's rounding, above
 #: the 30-digit coefficients' noise amplified by the cancellation next to an atom (~1e8)
 _EDGE_MP_POLISH_RTOL = 1e-20
+#: most steps of that polish (its start is the float64 root, ~1e-8 of G off at worst:
+#: Newton doubles the digits each step)
+_EDGE_MP_POLISH_STEPS = 8
 #: a float64 edge-expansion root whose error bound from its coefficients' rounding
 #: (:meth:`LocalMixin._edge_root_error`) exceeds this × |Im u| is polished at 30 digits
 _EDGE_FLOAT_TRUST = 1e-12
@@ -446,7 +449,8 @@ class LocalMixin:
     def _edge_local_mp(edge, delta, u, conv, which):
         """In place: u at the points ``which`` by Newton on the edge expansion's
         FLOAT_REFERENCE_DPS-digit coefficients from the float64 u there (its start), kept
-        (``conv`` set) where that converges to the working precision."""
+        (``conv`` set) where a step falls to _EDGE_MP_POLISH_RTOL·(|u| + |G_e|) within
+        _EDGE_MP_POLISH_STEPS steps."""
         with workdps(FLOAT_REFERENCE_DPS):
             ge = edge["g_mp"]
             rtol = mpmath.mpf(_EDGE_MP_POLISH_RTOL)
@@ -458,8 +462,9 @@ class LocalMixin:
                     for c in row[-2::-1]:
                         acc = acc * dk + c
                     q.append(acc)
+                # the step against |u| + |G_e|: G's relative accuracy is what counts
                 uk, ok = newton_polish(q[::-1], mpmath.mpc(complex(u[k])) + (edge["g"] - ge),
-                                       rtol, _EDGE_MP_NEWTON_STEPS)
+                                       rtol, _EDGE_MP_POLISH_STEPS, floor=abs(ge))
                 if ok:
                     u[k] = complex(uk + ge - edge["g"])
                     conv[k] = True
