@@ -371,7 +371,9 @@ class LocalMixin:
         """Branch near a square-root edge from the local expansion (see _edge_expansion);
         ``delta`` = x − e, measured from the exact edge.  The expansion's root is kept where
         it agrees with ``ref`` (default ``g_fallback``) to 1e-3 (same sheet), else
-        ``g_fallback``."""
+        ``g_fallback``.  At an edge, where the float64 root is unsettled, on another sheet or
+        not resolved by its coefficients' rounding (:meth:`_edge_root_error`), it is polished
+        at 30 digits from a finite ``g_fallback`` (:meth:`_edge_local_mp`)."""
         if ref is None:
             ref = g_fallback
         with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
