@@ -21,9 +21,9 @@ from functools import cached_property
 import mpmath
 import numpy as np
 
-from .._context import FLOAT64, FLOAT_REFERENCE_DPS, MPMATH, TINY, tolerance, workdps
+from .._context import FLOAT_REFERENCE_DPS, MPMATH, TINY, tolerance, workdps
 from ..quadrature.theta import theta_of_x as _theta_of_x, x_of_theta as _x_of_theta
-from .local import _FLOAT_RANGE_DECADES, _SAME_SHEET, edge_root
+from .local import _FLOAT_RANGE_DECADES, _SAME_SHEET, edge_root, edge_root_scaled
 from .numeric import _TABLE_NODES
 
 __all__ = ["BranchMixin"]
@@ -723,7 +723,7 @@ class BranchMixin:
                 if not np.any(near):
                     continue
                 j = idx[near]
-                u, conv = edge_root(edge["p"], delta[near], 1.0, FLOAT64)
+                u, conv = edge_root_scaled(edge, delta[near], 1.0)
                 gj = edge["g"] + u
                 good = conv & np.isfinite(gj) & (gj.imag < 0)
                 g[j[good]] = gj[good]

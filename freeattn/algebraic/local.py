@@ -18,7 +18,7 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from .._context import FLOAT64, FLOAT_REFERENCE_DPS, MPMATH, tolerance, workdps
+from .._context import FLOAT64, FLOAT_EPS, FLOAT_REFERENCE_DPS, MPMATH, tolerance, workdps
 from .roots import newton_polish, newton_polish_array, polyroots
 
 __all__ = ["LocalMixin"]
@@ -49,6 +49,20 @@ _EDGE_NEWTON_STEPS = 30
 _EDGE_MP_NEWTON_STEPS = 60
 _EDGE_GUARD_BITS = 6
 _SAME_SHEET = 1e-3
+#: stopping test of the 30-digit Newton polish of a float64 edge-expansion root that float64
+#: cannot settle (:meth:`LocalMixin._edge_local_mp`): far below float64's rounding, above
+#: the 30-digit coefficients' noise amplified by the cancellation next to an atom (~1e8)
+_EDGE_MP_POLISH_RTOL = 1e-20
+#: most steps of that polish (its start is the float64 root, ~1e-8 of G off at worst:
+#: Newton doubles the digits each step)
+_EDGE_MP_POLISH_STEPS = 8
+#: a float64 edge-expansion root whose error bound from its coefficients' rounding
+#: (:meth:`LocalMixin._edge_root_error`) exceeds this × |Im u| is polished at 30 digits
+_EDGE_FLOAT_TRUST = 1e-12
+#: an edge expansion whose nonzero float64 coefficients all lie within this factor of 1 is
+#: kept unscaled; beyond it (squares in the seed's discriminant and Newton's powers of u
+#: would overflow or lose range) it is stored in scaled variables (:func:`edge_root_scaled`)
+_EDGE_FLOAT_RANGE = 1e100
 #: |δ| below which the float64 expansion at an atom loses u = H − mass; the two distances
 #: from which its power law is continued there
 _POLE_EXPANSION_FLOOR = 1e-16
@@ -107,7 +121,7 @@ def edge_root_seed(q, sgn, ctx):
     return ctx.where(sgn * u1.imag <= sgn * u2.imag, u1, u2)
 
 
-def edge_root(p, delta, sgn, ctx):
+def edge_root(p, delta, sgn, ctx, seed=None):
     """The root u of the local polynomial Σ_i q_i(δ) u^i, q_i(δ) = Σ_j p_ij δ^j, next to an
     edge (u = G − G_e, sgn = 1) or a pole (u = H − mass, sgn = sign δ): the coefficients by
     Horner in δ, the start from the local quadratic (:func:`edge_root_seed`), then Newton.
@@ -119,6 +133,10 @@ def edge_root(p, delta, sgn, ctx):
     Returns
     -------
     (u, ok) : the root, and where Newton converged (step ≤ _EDGE_STEP_OK·|u| in float64)
+
+    ``seed``: Newton's start instead of the local quadratic's root (a value of
+    the branch continued along the axis: where the quadratic's roots are real, Newton from
+    them stays on the axis).
     """
     q = []
     for row in p:
@@ -126,12 +144,34 @@ def edge_root(p, delta, sgn, ctx):
         for c in row[-2::-1]:
             acc = acc * delta + c
         q.append(acc)
-    u = edge_root_seed(q, sgn, ctx)
+    if seed is None:
+        u = edge_root_seed(q, sgn, ctx)
+    else:
+        u = seed if ctx is MPMATH else np.asarray(seed, dtype=complex)
     if ctx is MPMATH:
         tol = mpmath.mpf(2) ** (-mpmath.mp.prec + _EDGE_GUARD_BITS)
         return newton_polish(q[::-1], u, tol, _EDGE_MP_NEWTON_STEPS)
     u, step = newton_polish_array(q[::-1], u, _EDGE_NEWTON_STEPS, _EDGE_STEP_STOP)
     return u, step <= _EDGE_STEP_OK * np.abs(u)
+
+
+def edge_root_scaled(edge, delta, sgn, seed=None):
+    """float64 :func:`edge_root` of an edge (or pole) expansion stored in scaled variables:
+    ``edge["p"]`` holds p̃_ij = p_ij·U^i·D^j/S (U, D, S powers of two, :meth:`LocalMixin.
+    _edge_expansion`), the root s of Σ p̃_ij s^i t^j at t = δ/D, and u = U·s.  Powers of two
+    scale every step of the root exactly (Horner, the seed's discriminant, Newton), so the
+    result is the unscaled one bit for bit wherever that one stays in range; the scaled
+    coefficients are O(1) where the unscaled ones overflow float64 (p_ij ~ 1e244 next to the
+    atom at 0 of a ρ layer law, |G_e| ~ 1e4).  An expansion without ``"U"``/``"D"`` is
+    unscaled.  ``seed``: Newton's start u₀ (:func:`edge_root`)."""
+    U, D = edge.get("U", 1.0), edge.get("D", 1.0)
+    s, ok = edge_root(edge["p"], delta / D, sgn, FLOAT64, None if seed is None else seed / U)
+    return U * s, ok
+
+
+def _pow2(v):
+    """The power of two nearest a positive mpf ``v`` in log scale (as an mpf, exact)."""
+    return mpmath.ldexp(mpmath.mpf(1), int(round(float(mpmath.log(v, 2)))))
 
 
 def _float_rational(r):
@@ -275,9 +315,33 @@ class LocalMixin:
         p_00 = p_10 = 0 set exactly, so that u(δ) ~ sqrt(δ) keeps full relative accuracy."""
         with workdps(FLOAT_REFERENCE_DPS):
             ge = self._double_root(e, g_guess)
-            p = np.array([[float(v) for v in row] for row in self._edge_coefficients(e, ge)])
+            pm = self._edge_coefficients(e, ge)
+            U, D, S = self._edge_scales(e, pm)
+            p = np.array([[float(v * U**i * D**j / S) for j, v in enumerate(row)]
+                          for i, row in enumerate(pm)])
             ef = float(e)
-            return {"x": ef, "corr": float(ef - e), "g": float(ge), "p": p, "e_mp": e}
+            return {"x": ef, "corr": float(ef - e), "g": float(ge), "p": p, "e_mp": e,
+                    "U": float(U), "D": float(D), "p_mp": pm, "g_mp": ge}
+
+    def _edge_scales(self, e, pm):
+        """Powers of two (U, D, S) that make the edge expansion's coefficients O(1) in
+        s = u/U, t = δ/D (:func:`edge_root_scaled`): D the distance from e to the nearest
+        other breakpoint, U the size of u ~ √(−p₀₁δ/p₂₀) at δ = D, S the largest scaled
+        coefficient.  Where every unscaled coefficient is within _EDGE_FLOAT_RANGE of 1 (and
+        not 0 only) the expansion is kept unscaled (U = D = S = 1: the same float64 values
+        as before the scaling existed)."""
+        one = mpmath.mpf(1)
+        nz = [abs(v) for row in pm for v in row if v != 0]
+        if not nz or (max(nz) <= _EDGE_FLOAT_RANGE and min(nz) >= 1 / _EDGE_FLOAT_RANGE):
+            return one, one, one
+        bps = [abs(b - e) for b in self._branch(None).breakpoints if b != e]
+        D = _pow2(min(bps)) if bps and min(bps) > 0 else one
+        U = one
+        if pm[0][1] != 0 and len(pm) > 2 and pm[2][0] != 0:
+            U = _pow2(mpmath.sqrt(abs(pm[0][1]) * D / abs(pm[2][0])))
+        S = _pow2(max(abs(v) * U**i * D**j for i, row in enumerate(pm)
+                      for j, v in enumerate(row) if v != 0))
+        return U, D, S
 
     def _pole_expansion(self, a, mass):
         """Local expansion at an atom a that touches the support: with H = (z − a)G and
@@ -307,13 +371,31 @@ class LocalMixin:
         """Branch near a square-root edge from the local expansion (see _edge_expansion);
         ``delta`` = x − e, measured from the exact edge.  The expansion's root is kept where
         it agrees with ``ref`` (default ``g_fallback``) to 1e-3 (same sheet), else
-        ``g_fallback``."""
+        ``g_fallback``.  At an edge, where the float64 root is unsettled, on another sheet or
+        not resolved by its coefficients' rounding (:meth:`_edge_root_error`), it is polished
+        at 30 digits from a finite ``g_fallback`` (:meth:`_edge_local_mp`)."""
         if ref is None:
             ref = g_fallback
         with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
             # Im G < 0: Im u < 0 for an edge; for a pole G = (mass + u)/δ, so sign(δ)·Im u < 0
             sgn = np.sign(delta) if edge.get("pole") else 1.0
-            u, conv = edge_root(edge["p"], delta, sgn, FLOAT64)
+            u, conv = edge_root_scaled(edge, delta, sgn)
+            if not edge.get("pole") and "p_mp" in edge:
+                # where Newton from the local quadratic's root did not settle (its roots real,
+                # or far from the branch once higher terms matter), settled on another sheet's
+                # root than ``ref``'s, or is not resolved (P's float64 rounding
+                # next to an atom: |G| ~ 1e4, G lost to ~1e-8, Im G to 1e-5, where float64
+                # Newton "settles" on noise), Newton on the expansion's 30-digit coefficients
+                # from the general route's value ``g_fallback`` (where it is one: finite):
+                # the root of P nearest it
+                again = ((~conv | (LocalMixin._edge_root_error(edge, delta, u)
+                                   > _EDGE_FLOAT_TRUST * np.abs(u.imag))
+                          | ~(np.abs(edge["g"] + u - ref) <= _SAME_SHEET * np.abs(ref)))
+                         & np.isfinite(g_fallback) & np.isfinite(delta))
+                if np.any(again):
+                    u, conv = np.array(u, dtype=complex), conv.copy()
+                    u[again] = g_fallback[again] - edge["g"]
+                    LocalMixin._edge_local_mp(edge, delta, u, conv, again)
             g = edge["g"] + u
             if edge.get("pole"):
                 g = g / delta
@@ -342,6 +424,52 @@ class LocalMixin:
                         g[m] = (edge["g"] + u) / delta[m]
                         ok = ok | m
         return np.where(ok, g, g_fallback)
+
+    @staticmethod
+    def _edge_root_error(edge, delta, u):
+        """A bound on the error of the float64 root u of the edge expansion from the rounding
+        of its coefficients: ε·Σ|p̃_ij||s|^i|t|^j / |∂_s Σ p̃_ij s^i t^j|·U (scaled variables of
+        :func:`edge_root_scaled`; inf where the derivative vanishes)."""
+        p, U, D = edge["p"], edge.get("U", 1.0), edge.get("D", 1.0)
+        s, t = u / U, delta / D
+        at, asb = np.abs(t), np.abs(s)
+        mag = np.zeros(np.shape(s))
+        der = np.zeros(np.shape(s), dtype=complex)
+        for i in range(p.shape[0] - 1, -1, -1):
+            qa = np.zeros(np.shape(s))
+            qi = np.zeros(np.shape(s), dtype=complex)
+            for c in p[i][::-1]:
+                qa = qa * at + abs(c)
+                qi = qi * t + c
+            mag = mag * asb + qa
+            if i:
+                der = der * s + i * qi
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(der != 0, FLOAT_EPS * mag / np.abs(der) * U, np.inf)
+
+    @staticmethod
+    def _edge_local_mp(edge, delta, u, conv, which):
+        """In place: u at the points ``which`` by Newton on the edge expansion's
+        FLOAT_REFERENCE_DPS-digit coefficients from the float64 u there (its start), kept
+        (``conv`` set) where a step falls to _EDGE_MP_POLISH_RTOL·(|u| + |G_e|) within
+        _EDGE_MP_POLISH_STEPS steps."""
+        with workdps(FLOAT_REFERENCE_DPS):
+            ge = edge["g_mp"]
+            rtol = mpmath.mpf(_EDGE_MP_POLISH_RTOL)
+            for k in np.flatnonzero(which):
+                dk = mpmath.mpf(float(delta[k]))
+                q = []
+                for row in edge["p_mp"]:
+                    acc = row[-1]
+                    for c in row[-2::-1]:
+                        acc = acc * dk + c
+                    q.append(acc)
+                # the step against |u| + |G_e|: G's relative accuracy is what counts
+                uk, ok = newton_polish(q[::-1], mpmath.mpc(complex(u[k])) + (edge["g"] - ge),
+                                       rtol, _EDGE_MP_POLISH_STEPS, floor=abs(ge))
+                if ok:
+                    u[k] = complex(uk + ge - edge["g"])
+                    conv[k] = True
 
     # ------------------------------------------------- G at tiny |z| (z → 0)
     #: |z| below which G is evaluated from the Puiseux-rescaled polynomial (× the scale)

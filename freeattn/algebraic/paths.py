@@ -15,6 +15,7 @@ import math
 import numpy as np
 
 from .branch import _EDGE_ZONE, _REAL_ROOT_IM
+from .local import _SAME_SHEET, edge_root_scaled
 
 __all__ = ["PathsMixin"]
 
@@ -35,6 +36,14 @@ _PATH_NEWTON_RTOL = 1e-10
 #: underflowed next to a hard end at 0) keeps too few bits for a path's ln|δ| or an edge
 #: expansion, and log 0 would warn; such points keep the general route
 _NORMAL_MIN = float(np.finfo(float).tiny)
+#: Newton on P from the path kept within this fraction of the separation to the next root
+#: (and the edge expansion from the path's value likewise, :meth:`_edge_from_path`)
+_PATH_SHEET_FRACTION = 0.2
+#: below an edge's path (|δ| < δ₀, its innermost point, u₀ = G(δ₀) − G_e there) the edge
+#: expansion's root is kept within this × |u₀|·√(|δ|/δ₀) of G_e (on top of _SAME_SHEET·|G_e|):
+#: u ~ √δ to leading order, and a path that stops early (roots |G| ~ 1e4 a few units apart
+#: next to an atom) leaves |u| far above _SAME_SHEET·|G_e| at its end
+_BELOW_PATH_SLACK = 2.0
 
 
 class PathsMixin:
@@ -140,6 +149,9 @@ class PathsMixin:
             ld = path[0]
             lq = np.log(np.abs(delta[j]))
             self._newton_from_path(path, sh, delta, j, lq, g, bad)
+            left_ = bad[j]
+            if np.any(left_):  # Newton on P unsettled: the edge expansion from the path
+                self._edge_from_path(edge, path, delta, j[left_], lq[left_], g, bad)
             below = lq < ld[0]
             if np.any(below):
                 jj = j[below]
@@ -148,6 +160,9 @@ class PathsMixin:
                 keep = np.isfinite(gl)
                 g[jj[keep]] = gl[keep]
                 bad[jj[keep]] = False
+                rest = ~keep
+                if np.any(rest):
+                    self._edge_below_path(edge, path, delta, jj[rest], g, bad)
 
     def _inner_path(self, t, side, sh):
         """The branch on a log-spaced grid of δ toward an end shared with the next support
@@ -344,6 +359,72 @@ class PathsMixin:
                     & (np.abs(gn - ref) <= 0.2 * gap))
         g[jj[keep]] = gn[keep]
         bad[jj[keep]] = False
+
+    @staticmethod
+    def _edge_from_path(edge, path, delta, j, lq, g, bad):
+        """Points ``j`` inside the span of an edge's ``path`` where Newton on P from the path
+        did not settle (:meth:`_newton_from_path`; two roots |G| ~ 1e4 a few units apart are
+        below the rounding of P in doubles): Newton on the edge expansion, in its scaled
+        variables (:func:`~.local.edge_root_scaled`), from the path's value; kept on the same
+        criterion (converged, Im G < 0, within _PATH_SHEET_FRACTION of the separation)."""
+        ld, gp, sep = path
+        on = (lq >= ld[0]) & (lq <= ld[-1])
+        if not np.any(on):
+            return
+        jj, lo_ = j[on], lq[on]
+        ref = np.interp(lo_, ld, gp.real) + 1j * np.interp(lo_, ld, gp.imag)
+        gap = np.minimum(np.interp(lo_, ld, sep),
+                         sep[np.clip(np.searchsorted(ld, lo_), 0, len(ld) - 1)])
+        with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+            u, conv = edge_root_scaled(edge, delta[jj], 1.0, seed=ref - edge["g"])
+            gn = edge["g"] + u
+            keep = (conv & np.isfinite(gn) & (gn.imag < -_REAL_ROOT_IM * np.abs(gn))
+                    & (np.abs(gn - ref) <= _PATH_SHEET_FRACTION * gap))
+        g[jj[keep]] = gn[keep]
+        bad[jj[keep]] = False
+
+    @staticmethod
+    def _edge_below_path(edge, path, delta, j, g, bad):
+        """Points ``j`` below an edge's path whose expansion root is beyond _SAME_SHEET·|G_e|
+        of G_e (:meth:`_edge_zone_guess`): kept where it converged with Im G < 0 within
+        _BELOW_PATH_SLACK·|u₀|·√(|δ|/δ₀) of G_e (u₀ = G − G_e at the path's innermost point
+        δ₀), the size the √δ law gives u from the path's end."""
+        ld, gp, _ = path
+        ge = complex(edge["g"])
+        u0 = abs(complex(gp[0]) - ge)
+        with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+            u, conv = edge_root_scaled(edge, delta[j], 1.0)
+            # where Newton from the local quadratic's root did not settle: Newton from the
+            # smallest root with Im u < 0 of the local polynomial (of the pair ±c√δ meeting at
+            # e, the branch's; the other sheets' roots stay away from G_e)
+            for k in np.flatnonzero(~conv & np.isfinite(delta[j])):
+                start = PathsMixin._smallest_lower_root(edge, delta[j][k])
+                if start is not None:
+                    uk, ck = edge_root_scaled(edge, delta[j][k:k + 1], 1.0,
+                                              seed=np.array([start]))
+                    u[k], conv[k] = uk[0], ck[0]
+            gn = ge + u
+            bound = (_SAME_SHEET * abs(ge)
+                     + _BELOW_PATH_SLACK * u0 * np.sqrt(np.abs(delta[j]) / math.exp(ld[0])))
+            keep = (conv & np.isfinite(gn) & (gn.imag < -_REAL_ROOT_IM * np.abs(gn))
+                    & (np.abs(u) <= bound))
+        g[j[keep]] = gn[keep]
+        bad[j[keep]] = False
+
+    @staticmethod
+    def _smallest_lower_root(edge, d):
+        """The root u with Im u < 0 of smallest |u| of the edge expansion at δ = ``d``
+        (companion eigenvalues of the scaled local polynomial, :func:`~.local.edge_root_scaled`),
+        or None."""
+        p, U, D = edge["p"], edge.get("U", 1.0), edge.get("D", 1.0)
+        tq = d / D
+        q = np.array([np.polyval(row[::-1], tq) for row in p])
+        nz = np.flatnonzero(q)
+        if not nz.size:
+            return None
+        r = np.roots(q[: nz[-1] + 1][::-1]) * U
+        r = r[np.isfinite(r) & (r.imag < 0)]
+        return complex(r[np.argmin(np.abs(r))]) if r.size else None
 
     @staticmethod
     def _on_path(path, sh, d):

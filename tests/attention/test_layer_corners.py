@@ -12,6 +12,7 @@
   (Belinschi 2003), i.e. 1 − min(1, γ_K, γ_O) as h ≥ 1; pinned as exact numbers.
 """
 import mpmath
+import numpy as np
 import pytest
 import sympy as sp
 
@@ -114,6 +115,8 @@ def test_rho_layer_atom_at_zero_exact(case):
 #: the undilated law's support end points (law.base: the dilation D_{(θ₁−θ₂)/γ_K} of it is the
 #: layer law), polished on P = ∂_G P = 0 at 60 digits from the 30-digit ends
 RHO_BASE_EDGES = {
+    "h=15": ("0.0000531845002034142718157801110488613586765",
+             "18.12968505073677558616283878419279631891"),
     "h=3": ("4888.385079677749432115301110597298048853",
             "8611.95016874927886526943562278981561109"),
     "h=13": ("0.385009881547279064391526194583445397178",
@@ -121,6 +124,7 @@ RHO_BASE_EDGES = {
 }
 #: G at the edges (start of the polish)
 RHO_BASE_EDGE_G = {
+    "h=15": ("11248.5437913613008108548927544", "0.0680094916770251229537403254599"),
     "h=3": ("0.000196335444383711779413767520229", "0.00012048146969043924530675983076"),
     "h=13": ("1.58021079878021242669888556036", "0.0402092228967560806184658162469"),
 }
@@ -154,6 +158,33 @@ def test_rho_layer_builds_with_its_edges(case):
     (ba, bb), = law.base.support()
     assert ba == pytest.approx(float(mpmath.mpf(RHO_BASE_EDGES[case][0])), rel=1e-14)
     assert bb == pytest.approx(float(mpmath.mpf(RHO_BASE_EDGES[case][1])), rel=1e-14)
+
+
+#: h=15: the left end 5.3e-5 lies next to the atom at 0 (|G_e| ~ 1e4): the float64 edge
+#: expansion's coefficients reached 4e243 (edge_root gave NaN) and P's float64 roots there
+#: lose ~1e-8 of G (1e-5 of Im G), so the mass check refined without end (> 500 s).  G on
+#: the undilated law's first 1e-3 next to that end against the roots of the exact P at 90
+#: digits, relative to |G|
+RHO_H15_G_RTOL = 1e-13
+RHO_H15_DISTANCES = (1e-8, 1.374e-7, 3.3e-7, 4.52e-6, 1.08e-5, 4.0e-5, 2.3e-4, 1e-3)
+
+
+def test_rho_layer_h15_branch_next_to_the_atom():
+    args, _ = RHO_CASES["h=15"]
+    base = mha_output_law(*args[:5], sharing="mqa", rho=args[5]).base
+    a = float(mpmath.mpf(RHO_BASE_EDGES["h=15"][0]))
+    xs = [a + d for d in RHO_H15_DISTANCES]
+    g = [complex(v) for v in base.cauchy_transform(np.array(xs) + 0j)]
+    pg = sp.Poly(base.polynomial, G)
+    cf = [sp.lambdify(z, c, "mpmath") for c in pg.all_coeffs()]
+    with mpmath.workdps(90):
+        for x, gx in zip(xs, g):
+            roots = mpmath.polyroots([f(mpmath.mpf(x)) for f in cf], maxsteps=300,
+                                     extraprec=400)
+            # the branch: Im G < 0 inside the support; the root nearest is the reference
+            ref = complex(min(roots, key=lambda r: abs(complex(r) - gx)))
+            assert gx.imag < 0 and ref.imag < 0
+            assert abs(gx - ref) <= RHO_H15_G_RTOL * abs(ref)
 
 
 @pytest.mark.parametrize("case", sorted(RHO_GAP_POINTS))
