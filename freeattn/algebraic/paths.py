@@ -46,6 +46,21 @@ _PATH_SHEET_FRACTION = 0.2
 _BELOW_PATH_SLACK = 2.0
 
 
+def _path_span(path, j, lq):
+    """The points ``j`` (log-distances ``lq`` to the end) inside the span of a continued
+    ``path`` (log-distances, branch values, root separations), with the path's value and the
+    root separation interpolated there: (jj, ref, gap), or None when none is inside."""
+    ld, gp, sep = path
+    on = (lq >= ld[0]) & (lq <= ld[-1])
+    if not np.any(on):
+        return None
+    jj, lo_ = j[on], lq[on]
+    ref = np.interp(lo_, ld, gp.real) + 1j * np.interp(lo_, ld, gp.imag)
+    gap = np.minimum(np.interp(lo_, ld, sep),
+                     sep[np.clip(np.searchsorted(ld, lo_), 0, len(ld) - 1)])
+    return jj, ref, gap
+
+
 class PathsMixin:
     """Paths of the branch toward the ends (a part of AlgebraicLaw)."""
 
@@ -344,19 +359,15 @@ class PathsMixin:
         ``path`` (log-distances, branch values, root separations): Newton from the path's
         value; a result is kept in ``g`` (and cleared from ``bad``) only on the branch's sheet
         (Im G < 0), converged, and within a fifth of the separation from the path."""
-        ld, gp, sep = path
-        on = (lq >= ld[0]) & (lq <= ld[-1])
-        if not np.any(on):
+        span = _path_span(path, j, lq)
+        if span is None:
             return
-        jj, lo_ = j[on], lq[on]
-        ref = np.interp(lo_, ld, gp.real) + 1j * np.interp(lo_, ld, gp.imag)
-        gap = np.minimum(np.interp(lo_, ld, sep),
-                         sep[np.clip(np.searchsorted(ld, lo_), 0, len(ld) - 1)])
+        jj, ref, gap = span
         gn, stp = sh.newton(ref.copy(), delta[jj], steps=4)
         with np.errstate(invalid="ignore"):
             keep = (np.isfinite(gn) & (gn.imag < -_REAL_ROOT_IM * np.abs(gn))
                     & (stp <= _PATH_NEWTON_RTOL * np.abs(gn))
-                    & (np.abs(gn - ref) <= 0.2 * gap))
+                    & (np.abs(gn - ref) <= _PATH_SHEET_FRACTION * gap))
         g[jj[keep]] = gn[keep]
         bad[jj[keep]] = False
 
@@ -367,14 +378,10 @@ class PathsMixin:
         below the rounding of P in doubles): Newton on the edge expansion, in its scaled
         variables (:func:`~.local.edge_root_scaled`), from the path's value; kept on the same
         criterion (converged, Im G < 0, within _PATH_SHEET_FRACTION of the separation)."""
-        ld, gp, sep = path
-        on = (lq >= ld[0]) & (lq <= ld[-1])
-        if not np.any(on):
+        span = _path_span(path, j, lq)
+        if span is None:
             return
-        jj, lo_ = j[on], lq[on]
-        ref = np.interp(lo_, ld, gp.real) + 1j * np.interp(lo_, ld, gp.imag)
-        gap = np.minimum(np.interp(lo_, ld, sep),
-                         sep[np.clip(np.searchsorted(ld, lo_), 0, len(ld) - 1)])
+        jj, ref, gap = span
         with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
             u, conv = edge_root_scaled(edge, delta[jj], 1.0, seed=ref - edge["g"])
             gn = edge["g"] + u
