@@ -596,9 +596,9 @@ def check_probabilities(q, name, method="ppf"):
         bad = ~((flat >= 0) & (flat <= 1))  # NaN fails both comparisons
         if bad.any():
             raise ParameterError(name, f"{name} must lie in the closed interval [0, 1], "
-                                       f"got {flat[bad][0]!r}")
+                                       f"got {shown(flat[bad][0])}")
         return
     for v in np.asarray(q, dtype=object).reshape(-1):
         m = to_mp(v)
         if not isinstance(m, mpmath.mpf) or mpmath.isnan(m) or not (0 <= m <= 1):
-            raise ParameterError(name, f"{name} must lie in the closed interval [0, 1], got {v!r}")
+            raise ParameterError(name, f"{name} must lie in the closed interval [0, 1], got {shown(v)}")

@@ -105,3 +105,30 @@ def test_saved_curves_are_self_describing(tmp_path):
     data = json.loads(path.read_text())
     assert {k: data[k] for k in ("kind", "beta", "gamma_k", "heads")} == {
         "kind": "attention", "beta": 0.5, "gamma_k": 2.0, "heads": 2}
+
+
+def test_density_grid_per_support_component(tmp_path):
+    # a fresh user's find: β = 0.5, γ_K = 0.1, h = 4 has support [0.00895, 0.0727] ∪
+    # [1.117, 4.692] with 90 % of the mass in the first component; one grid over the hull put
+    # only its left edge on the 50-point curve (and 7 of 400 points, trapezoid mass 0.894)
+    from freeattn import attention_law
+
+    out = tmp_path / "g.csv"
+    res = CliRunner().invoke(main, ["density", "attention", "--beta", "0.5", "--gamma-k", "0.1",
+                                    "--heads", "4", "--points", "400", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    rows = [r for r in csv.DictReader(out.open()) if r["pdf"]]
+    x = np.array([float(r["x"]) for r in rows])
+    pdf = np.array([float(r["pdf"]) for r in rows])
+    assert len(x) == 400 and np.all(np.diff(x) > 0)
+    law = attention_law(0.5, 0.1, 4)
+    (a1, b1), (a2, b2) = law.support()
+    # the CSV prints 15 significant digits: the ends to that
+    first = x < 0.5 * (b1 + a2)
+    second = ~first
+    np.testing.assert_allclose([x[first][0], x[first][-1], x[second][0], x[second][-1]],
+                               [a1, b1, a2, b2], rtol=1e-14)
+    # points by the mean of the mass and width shares: ~0.9/2 + 0.017/2 of them in the first
+    assert 150 < first.sum() < 220
+    mass = sum(np.trapezoid(pdf[m], x[m]) for m in (first, second))
+    assert mass == pytest.approx(1.0, abs=2e-3)
