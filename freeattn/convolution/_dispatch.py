@@ -50,8 +50,8 @@ def hull(law):
     cdf tables of :meth:`~freeattn.laws.Law.support`'s mass self-check: a convolution checks
     its inputs' domain, and building their cdf tables cost more than the convolution."""
     pts = _algebraic_hull_points(law)
-    if pts is None:
-        pts = [float(v) for ab in law.support() for v in ab] + [float(a) for a, _ in law.atoms()]
+    if pts is None:  # any other law: its own hull (a Discrete's from its sorted atoms)
+        return law.hull()
     if not pts:
         raise ValueError(f"{law.name} has neither support nor atoms")
     return min(pts), max(pts)

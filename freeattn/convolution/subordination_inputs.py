@@ -9,7 +9,6 @@ import numpy as np
 
 from ..laws.algebraic import AlgebraicLaw
 from ..laws.base import Law, Transformed
-from ..laws.discrete import Discrete
 from ..laws.mixture import Mixture
 from ._dispatch import hull, mean_of
 
@@ -308,8 +307,8 @@ class _Input(_PolyInput):
 
     def hull(self):
         """Smallest interval containing the support and atoms, computed once."""
-        if not hasattr(self, "_hull"):  # a Discrete's from its sorted atoms, not a list of 10⁵
-            self._hull = self.law.hull() if isinstance(self.law, Discrete) else hull(self.law)
+        if not hasattr(self, "_hull"):
+            self._hull = hull(self.law)
         return self._hull
 
 
