@@ -71,7 +71,7 @@ _CIRCLE_BITS_PER_DIGIT = 3.33
 _CIRCLE_EXTRA_NODES = 16
 #: inside the support ⟺ some subordination function has Im u above this × Σ|u|
 _OFF_AXIS_RTOL = 1e-11
-#: reference distance (fraction of the local scale) of the end fit (_end_fit) at a hard end
+#: reference distance (fraction of the local scale) of the end fit at a hard end (_hard_end_fit)
 _END_FIT_REF = 1e-12
 #: the same at a square-root edge, tried in turn (a fold of the system: its Jacobian is
 #: singular there, so the on-axis density carries rounding ~ 0.1·eps·ℓ/δ, while the fit's
@@ -92,6 +92,18 @@ _GAP_IMAG_RTOL = 1e-8
 def _frozen_at_edge(lo, hi):
     """A u-panel touching its end (lo = 0) below ``_EDGE_PANEL``: accepted (see _cdf_table)."""
     return (lo == 0.0) & (hi - lo <= _EDGE_PANEL)
+
+
+def _sqrt_fit_density(coef, dist):
+    """ρ = √δ·exp(c₀ + c₁δ + c₂δ² + c₃δ³): a square-root edge's end fit
+    (:meth:`SubordinationLaw._sqrt_end_fit`) at distances δ from the end."""
+    return np.sqrt(dist) * np.exp(coef[0] + dist * (coef[1] + dist * (coef[2] + dist * coef[3])))
+
+
+def _power_fit_density(coef, dist):
+    """ρ = exp(c₀ + c₁ log δ + c₂δ + c₃δ²): a hard end's fit (:meth:`SubordinationLaw.
+    _hard_end_fit`) at distances δ from the end."""
+    return np.exp(coef[0] + coef[1] * np.log(dist) + coef[2] * dist + coef[3] * dist * dist)
 
 
 # --------------------------------------------------------------------------- operations
@@ -567,17 +579,17 @@ class SubordinationLaw(SupportEdges, Law):
                 scale = self._end_scale(t, end)
                 if not np.any(dist < _SQRT_FIT_REFS[0] * scale / 8):
                     continue
-                fit, below = self._end_fit(t, end, sqrt_edge=True)
-                if fit is None:  # a hard end: the fit only where the on-axis solve failed
-                    below = _END_FIT_REF * scale / 8
-                    deep = ~ok & (dist < below)
-                    if np.any(deep):
-                        fit, _ = self._end_fit(t, end, sqrt_edge=False)
-                else:
+                sqrt_fit = self._sqrt_end_fit(t, end)
+                if sqrt_fit is not None:
+                    coef, below = sqrt_fit
                     deep = dist < below
-                if np.any(deep):
-                    rho[deep] = fit(dist[deep])
-                    ok |= deep
+                    if np.any(deep):
+                        rho[deep] = _sqrt_fit_density(coef, dist[deep])
+                else:  # a hard end: the fit only where the on-axis solve failed
+                    deep = ~ok & (dist < _END_FIT_REF * scale / 8)
+                    if np.any(deep):
+                        rho[deep] = _power_fit_density(self._hard_end_fit(t, end), dist[deep])
+                ok |= deep
             if not np.all(ok):
                 raise ArithmeticError(f"{self.name}: subordination did not converge at "
                                       f"x = {xm[~ok][:3]}")
@@ -593,13 +605,20 @@ class SubordinationLaw(SupportEdges, Law):
         dist = [abs(v - e) for v in others if v != e]
         return min(dist + [t["b"] - t["a"]])
 
-    def _end_fit(self, t, end, sqrt_edge):
-        """The density next to an end of a support interval, from a fit to on-axis values
-        where those are accurate.  With ``sqrt_edge`` returns (δ ↦ ρ vectorised, the distance
-        below which it replaces the on-axis value), or (None, None) when the end is not a
-        confirmed square-root edge; without, the hard-end fit (δ ↦ ρ, None).  δ is the
-        distance to the end, ℓ the local scale (:meth:`_end_scale`: the distance to the nearest other singular
-        point).
+    def _end_values(self, t, end, d):
+        """On-axis density at distances ``d`` from an end, and whether each converged."""
+        G, ok = self._on_axis(t["a"] + d if end == "a" else t["b"] - d, t)
+        rho = -G.imag / math.pi
+        return rho, ok & (rho > 0)
+
+    def _sqrt_end_fit(self, t, end):
+        """The end fits: the density next to an end of a support interval from on-axis
+        values where those are accurate.  Returns (coefficients of log(ρ/√δ) in 1, δ, δ², δ³
+        (:func:`_sqrt_fit_density`), the distance δ_r/8 below which it replaces the on-axis
+        value) of the first accepted δ_r, or None when the end is not a confirmed square-root
+        edge (then :meth:`_hard_end_fit`).  δ is the distance to the end, ℓ the local scale
+        (:meth:`_end_scale`: the distance to the nearest other singular point).  Cached per
+        end (coefficients only: the law pickles).
 
         Every end is a power law in δ with analytic corrections.  At a **square-root edge**
         (a real critical point of the system) G(x + i0) = g₀ + g₁√(−δ) + g₂δ + g₃(−δ)^{3/2} + …,
@@ -622,33 +641,14 @@ class SubordinationLaw(SupportEdges, Law):
         and the free Jacobi law Discrete([0, 1]) ⊠ Discrete([0, 1]) did not converge below
         1e-30) with q free, and used below δ_r/8 only where the on-axis solve does not
         converge."""
-        key = ("_end_fit", t["a"], t["b"], end, sqrt_edge)
-        if key not in self.__dict__:
-            self.__dict__[key] = (self._sqrt_end_fit(t, end) if sqrt_edge
-                                  else (self._hard_end_fit(t, end), None))
-        found = self.__dict__[key]
-        if found is None:
-            return None, None
-        coef, below = found
-        if below is not None:
-            return (lambda dist: np.sqrt(dist) * np.exp(
-                coef[0] + dist * (coef[1] + dist * (coef[2] + dist * coef[3])))), below
-        return (lambda dist: np.exp(coef[0] + coef[1] * np.log(dist) + coef[2] * dist
-                                    + coef[3] * dist * dist)), None
-
-    def _end_values(self, t, end, d):
-        """On-axis density at distances ``d`` from an end, and whether each converged."""
-        G, ok = self._on_axis(t["a"] + d if end == "a" else t["b"] - d, t)
-        rho = -G.imag / math.pi
-        return rho, ok & (rho > 0)
-
-    def _sqrt_end_fit(self, t, end):
-        """(coefficients of log(ρ/√δ) in 1, δ, δ², δ³; δ_r/8) of the first accepted δ_r, or
-        None (:meth:`_end_fit`)."""
+        key = ("_sqrt_end_fit", t["a"], t["b"], end)
+        if key in self.__dict__:
+            return self.__dict__[key]
         scale = self._end_scale(t, end)
         frac = np.array([1.0, 2.0, 4.0, 8.0, 16.0]) / 16
         refs = np.array(_SQRT_FIT_REFS) * scale
         rho, ok = self._end_values(t, end, (refs[:, None] * frac).ravel())
+        found = None
         for k, ref in enumerate(refs):
             d, r, good = ref * frac, rho[5 * k:5 * k + 5], ok[5 * k:5 * k + 5]
             if not np.all(good):
@@ -659,20 +659,28 @@ class SubordinationLaw(SupportEdges, Law):
                 continue
             coef = np.linalg.solve(np.vander(d[1:], 4, increasing=True),
                                    np.log(r[1:] / np.sqrt(d[1:])))
-            pred = math.sqrt(d[0]) * math.exp(np.polyval(coef[::-1], d[0]))
             tol = max(_SQRT_FIT_RTOL, _SQRT_FIT_ROUNDING * FLOAT_EPS * scale / d[0])
-            if abs(pred / r[0] - 1) <= tol:
-                return coef, ref / 8
-        return None
+            if abs(_sqrt_fit_density(coef, d[0]) / r[0] - 1) <= tol:
+                found = (coef, ref / 8)
+                break
+        self.__dict__[key] = found
+        return found
 
     def _hard_end_fit(self, t, end):
-        """Coefficients of log ρ in (1, log δ, δ, δ²) at δ = ``_END_FIT_REF``·ℓ·(1/8, …, 1)."""
+        """Coefficients of log ρ in (1, log δ, δ, δ²) (:func:`_power_fit_density`) through the
+        on-axis values at δ = ``_END_FIT_REF``·ℓ·(1/8, …, 1) (:meth:`_sqrt_end_fit`), cached
+        per end."""
+        key = ("_hard_end_fit", t["a"], t["b"], end)
+        if key in self.__dict__:
+            return self.__dict__[key]
         d = _END_FIT_REF * self._end_scale(t, end) * np.array([1.0, 2.0, 4.0, 8.0]) / 8
         rho, ok = self._end_values(t, end, d)
         if not np.all(ok):
             raise ArithmeticError(f"{self.name}: subordination did not converge next to "
                                   f"the end {t['a'] if end == 'a' else t['b']!r}")
-        return np.linalg.solve(np.column_stack([np.ones(4), np.log(d), d, d * d]), np.log(rho))
+        coef = np.linalg.solve(np.column_stack([np.ones(4), np.log(d), d, d * d]), np.log(rho))
+        self.__dict__[key] = coef
+        return coef
 
     @mp_route
     def _pdf_mp(self, x, dps):
