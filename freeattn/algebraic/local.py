@@ -121,6 +121,18 @@ def edge_root_seed(q, sgn, ctx):
     return ctx.where(sgn * u1.imag <= sgn * u2.imag, u1, u2)
 
 
+def _local_coefficients(p, delta):
+    """q_i(δ) = Σ_j p_ij δ^j (Horner in δ) of a local expansion's rows ``p``: float64 rows
+    and arrays δ, or mpf rows and an mpf δ."""
+    q = []
+    for row in p:
+        acc = row[-1] + 0 * delta
+        for c in row[-2::-1]:
+            acc = acc * delta + c
+        q.append(acc)
+    return q
+
+
 def edge_root(p, delta, sgn, ctx, seed=None):
     """The root u of the local polynomial Σ_i q_i(δ) u^i, q_i(δ) = Σ_j p_ij δ^j, next to an
     edge (u = G − G_e, sgn = 1) or a pole (u = H − mass, sgn = sign δ): the coefficients by
@@ -138,12 +150,7 @@ def edge_root(p, delta, sgn, ctx, seed=None):
     the branch continued along the axis: where the quadratic's roots are real, Newton from
     them stays on the axis).
     """
-    q = []
-    for row in p:
-        acc = row[-1] + 0 * delta
-        for c in row[-2::-1]:
-            acc = acc * delta + c
-        q.append(acc)
+    q = _local_coefficients(p, delta)
     if seed is None:
         u = edge_root_seed(q, sgn, ctx)
     else:
@@ -457,13 +464,7 @@ class LocalMixin:
             ge = edge["g_mp"]
             rtol = mpmath.mpf(_EDGE_MP_POLISH_RTOL)
             for k in np.flatnonzero(which):
-                dk = mpmath.mpf(float(delta[k]))
-                q = []
-                for row in edge["p_mp"]:
-                    acc = row[-1]
-                    for c in row[-2::-1]:
-                        acc = acc * dk + c
-                    q.append(acc)
+                q = _local_coefficients(edge["p_mp"], mpmath.mpf(float(delta[k])))
                 # the step against |u| + |G_e|: G's relative accuracy is what counts
                 uk, ok = newton_polish(q[::-1], mpmath.mpc(complex(u[k])) + (edge["g"] - ge),
                                        rtol, _EDGE_MP_POLISH_STEPS, floor=abs(ge))

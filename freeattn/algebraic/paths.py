@@ -15,7 +15,7 @@ import math
 import numpy as np
 
 from .branch import _EDGE_ZONE, _REAL_ROOT_IM
-from .local import _SAME_SHEET, edge_root_scaled
+from .local import _SAME_SHEET, _local_coefficients, edge_root_scaled
 
 __all__ = ["PathsMixin"]
 
@@ -425,7 +425,7 @@ class PathsMixin:
         or None."""
         p, U, D = edge["p"], edge.get("U", 1.0), edge.get("D", 1.0)
         tq = d / D
-        q = np.array([np.polyval(row[::-1], tq) for row in p])
+        q = np.array(_local_coefficients(p, tq))
         nz = np.flatnonzero(q)
         if not nz.size:
             return None
