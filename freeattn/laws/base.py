@@ -818,7 +818,6 @@ class Transformed(PushforwardPieces, Law):
         return self._pdf_pieces_float(y)
 
     # ------------------------------------------------------------ the dps routes
-
     def _cdf_mp(self, y, dps):
         if self._pieces() is None:
             return Law._cdf_mp(self, y, dps)
