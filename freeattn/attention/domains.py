@@ -61,10 +61,18 @@ SHARINGS = ("none", "gqa", "mqa", "tied_kv")
 
 
 def _heads_domain(name, value):
-    value = integer_at_least(name, value, 1)
-    if value > MAX_HEADS:
-        raise ParameterError(name, f"{name} must be an integer in [1, {MAX_HEADS}], got {value}")
-    return value
+    """h in [1, MAX_HEADS]: one message, with both bounds, for every way of leaving it
+    (0, 1.5 and 20000 alike); a value that is not a real number keeps the type error."""
+    try:
+        h = integer_at_least(name, value, 1)
+    except ParameterTypeError:
+        raise
+    except ParameterError:
+        h = None
+    if h is None or h > MAX_HEADS:
+        raise ParameterError(name, f"{name} must be an integer in [1, {MAX_HEADS}], "
+                                   f"got {shown(value)}")
+    return h
 
 
 def _choice(choices):

@@ -83,6 +83,14 @@ def write_curve(out, law, params, support, atoms, x, pdf):
             wr.writerow([fmt(a), "", fmt(m)])
 
 
+def plot_grid(law, support, points):
+    """Abscissae of a density plot: an even grid over the hull (gaps drawn at 0) joined with
+    :func:`curve_grid`'s, so that a narrow component is drawn with its own points."""
+    n = max(points, 800)
+    hull = np.linspace(float(support[0][0]), float(support[-1][1]), n)
+    return np.union1d(hull, curve_grid(law, support, n))
+
+
 def curve_grid(law, support, points):
     """``points`` abscissae for the density curve: equally spaced across the support when it
     is one interval; with several, each interval gets its own equally spaced points (its ends
@@ -112,13 +120,12 @@ def emit_curve(echo, law, params, support, atoms, lines, *, points, out, as_json
     Prints the summary ``lines`` (unless ``as_json``), evaluates the density on ``points``
     points across the support (:func:`curve_grid`: equally spaced per support interval), prints the curve as JSON
     (:func:`curve_payload`) when ``as_json``, writes it to ``out`` (:func:`write_curve`) and
-    the figure to ``plot`` (a finer grid of its own, at least 800 points; ``mp_edge``: the
+    the figure to ``plot`` (:func:`plot_grid`, at least 800 points; ``mp_edge``: the
     i.i.d. MP edge marked on it), saying ``wrote PATH`` for each file unless ``as_json``.
     ``echo`` prints one text (``click.echo``).
     """
     if not as_json:
         echo("\n".join(lines))
-    a, b = float(support[0][0]), float(support[-1][1])
     x = curve_grid(law, support, points)
     pdf = law.pdf(x)
     if as_json:
@@ -129,7 +136,7 @@ def emit_curve(echo, law, params, support, atoms, lines, *, points, out, as_json
         if not as_json:
             echo(f"wrote {out}")
     if plot:
-        xs = np.linspace(a, b, max(points, 800))
+        xs = plot_grid(law, support, points)
         write_or_fail(lambda: plot_density(law, xs, law.pdf(xs), plot, mp_edge=mp_edge),
                       plot, "--plot")
         if not as_json:

@@ -16,9 +16,8 @@ from ..attention.domains import RHO
 from ._domains import REAL, param_option
 from ._errors import usage_error
 from ._layer import config_from_flags, layer_options
-from ._output import CURVE_OUT_HELP, curve_payload, write_curve
+from ._output import CURVE_OUT_HELP, emit_curve, fmt
 from ._paths import check_curve_outputs, check_output_path, split_out, write_or_fail
-from .plotting import plot_density
 
 __all__ = ["density_residual", "check_residual_command"]
 
@@ -77,33 +76,17 @@ def density_residual(preset, beta, n, d, heads, kv_heads, sharing, tied, d_k, d_
     lines = [f"law       : {law.name}",
              f"layer     : n={cfg.n} d={cfg.d} heads={cfg.heads} kv_heads={cfg.kv_heads} "
              f"d_k={cfg.d_k} sharing={cfg.sharing} beta={cfg.beta:g} lambda={cfg.n / cfg.d:.6g}",
-             "support   : " + ", ".join(f"[{a:.12g}, {b:.12g}]" for a, b in support),
-             "atoms     : " + (", ".join(f"{m:.12g} at {a:.12g}" for a, m in atoms)
+             "support   : " + ", ".join(f"[{fmt(a)}, {fmt(b)}]" for a, b in support),
+             "atoms     : " + (", ".join(f"{fmt(m)} at {fmt(a)}" for a, m in atoms)
                               if atoms else "none")]
     for k in (1, 2):
-        lines.append(f"moment {k}  : {law.moment(k):.12g}")
+        lines.append(f"moment {k}  : {fmt(law.moment(k))}")
     lines.append(f"outlier   : s1(R/sqrt(d)) = {outlier:.10g} (spike alpha*sqrt(n) = "
                  f"{alpha * np.sqrt(cfg.n):.10g})")
-    if not as_json:
-        click.echo("\n".join(lines))
-    a, b = float(support[0][0]), float(support[-1][1])
-    x = np.linspace(a, b, points)
-    pdf = law.pdf(x)
     params = dict(kind="residual", preset=preset, alpha=alpha, **cfg.to_dict(),
                   outlier=outlier)
-    if as_json:
-        click.echo(json.dumps(curve_payload(law, params, support, atoms, x, pdf), indent=1,
-                              allow_nan=False))
-    if out:
-        write_or_fail(lambda: write_curve(out, law, params, support, atoms, x, pdf), out,
-                      "--out")
-        if not as_json:
-            click.echo(f"wrote {out}")
-    if plot:
-        xs = np.linspace(a, b, max(points, 800))
-        write_or_fail(lambda: plot_density(law, xs, law.pdf(xs), plot), plot, "--plot")
-        if not as_json:
-            click.echo(f"wrote {plot}")
+    emit_curve(click.echo, law, params, support, atoms, lines, points=points, out=out,
+               as_json=as_json, plot=plot)
 
 
 @click.command("residual")
