@@ -351,3 +351,13 @@ def test_density_limit_keeps_its_value():
 
     val, err = Semicircle(1.0).density_limit([0.5])
     assert val[0] == pytest.approx(math.sqrt(4 - 0.25) / (2 * math.pi), rel=1e-6)
+
+
+@pytest.mark.parametrize("heads", [0, 1.5, -3, 20000, float("nan")])
+def test_heads_out_of_its_domain_states_both_bounds(heads):
+    # was "an integer >= 1" for 0 and 1.5 but "[1, 10000]" for 20000 (fresh-user trial)
+    from freeattn import attention_law
+
+    with pytest.raises(ParameterError, match=r"heads must be an integer in \[1, 10000\]") as info:
+        attention_law(1, 1, heads)
+    assert info.value.param == "heads"
