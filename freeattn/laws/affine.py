@@ -220,9 +220,10 @@ class AffineImage:
         return geo
 
     def _distance_map(self):
-        """Per support interval of the base law: (j, (E_a, c_a), (E_b, c_b), collar) with
-        the exact ends E + c of :meth:`Law._exact_ends`; None where the base law has none or
-        the map leaves the range where a two-product is exact.  Computed once."""
+        """(a − fl(a), s − fl(s), pieces): per piece of the base law's support (its support
+        intervals, or the pieces its tables split them into) (j, (E_a, c_a), (E_b, c_b),
+        collar) with the exact ends E + c of :meth:`Law._exact_ends`; None where the base law
+        has none or the map leaves the range where a two-product is exact.  Computed once."""
         dm = self.__dict__.get("_affine_distance_map", False)
         if dm is False:
             dm = None
@@ -264,17 +265,23 @@ class AffineImage:
         mask = np.zeros(y.shape, bool)
         out = np.zeros(y.shape)
         with np.errstate(over="ignore", invalid="ignore"):
-            for j, ea, eb, collar in ivs:
-                da = self._offset(y, ea, a_lo, s_lo) / self._s    # w − a
-                db = -self._offset(y, eb, a_lo, s_lo) / self._s   # b − w
-                m = (da > -collar) & (db > -collar) & ~mask & np.isfinite(da) & np.isfinite(db)
+            dists = [(self._offset(y, ea, a_lo, s_lo) / self._s,       # w − a
+                      -self._offset(y, eb, a_lo, s_lo) / self._s)      # b − w
+                     for _, ea, eb, _ in ivs]
+        # first the points strictly inside a piece, then those in a piece's collar (taken at
+        # distance 0 from its end: outside the exact end, though (y − a)/s may round inside)
+        for strict in (True, False):
+            for (j, _, _, collar), (da, db) in zip(ivs, dists):
+                floor = 0.0 if strict else -collar
+                m = (da > floor) & (db > floor) & ~mask & np.isfinite(da) & np.isfinite(db)
                 if not np.any(m):
                     continue
-                left = da[m] <= db[m]
-                vals = np.empty(int(m.sum()))
+                da_m, db_m = da[m], db[m]
+                left = da_m <= db_m
+                vals = np.empty(da_m.shape)
                 for from_right, sel in ((False, left), (True, ~left)):
                     if np.any(sel):
-                        d = np.maximum(np.where(from_right, db[m][sel], da[m][sel]), 0.0)
+                        d = np.maximum((db_m if from_right else da_m)[sel], 0.0)
                         F, S = self.base._cdf_sf_at_distance(j, from_right, d)
                         # s > 0: cdf from the base law's cdf; s < 0 the other way round (no
                         # atom inside a support interval: the distance form has none)

@@ -394,8 +394,7 @@ class AlgebraicLaw(DensityMixin, BranchMixin, PathsMixin, LocalMixin, AtomsMixin
     def _exact_ends(self):
         """The tables' exact ends (their ``corr``), for an affine image's tails by distance."""
         _, intervals, _ = self._float_pieces()
-        if len(intervals) != len(self._support(None)) or not all(
-                type(iv) is Interval and math.isfinite(iv.width) for iv in intervals):
+        if not all(type(iv) is Interval and math.isfinite(iv.width) for iv in intervals):
             return None
         return [iv.exact_ends() for iv in intervals]
 
