@@ -235,8 +235,14 @@ class AffineImage:
                 top = max(1.0, abs(self._s)) * max(max(abs(A), abs(B), 1.0)
                                                    for A, _, B, _ in ends)
                 if _SPLITTER * top < _EXACT_PRODUCT_BELOW:
-                    dm = (a_lo, s_lo, [(j, (A, cA), (B, cB), _COLLAR_ULPS * np.spacing(
-                        max(abs(A), abs(B)))) for j, (A, cA, B, cB) in enumerate(ends)])
+                    atoms = [float(c) for c, _ in self.base.atoms()]
+                    pieces = []
+                    for j, (A, cA, B, cB) in enumerate(ends):
+                        collar = _COLLAR_ULPS * float(np.spacing(max(abs(A), abs(B))))
+                        if any(min(abs(c - A), abs(c - B)) <= 2 * collar for c in atoms):
+                            collar = 0.0  # an atom at the end: the snapped route places it
+                        pieces.append((j, (A, cA), (B, cB), collar))
+                    dm = (a_lo, s_lo, pieces)
             self.__dict__["_affine_distance_map"] = dm
         return dm
 
@@ -272,6 +278,8 @@ class AffineImage:
         # distance 0 from its end: outside the exact end, though (y − a)/s may round inside)
         for strict in (True, False):
             for (j, _, _, collar), (da, db) in zip(ivs, dists):
+                if not strict and collar == 0:
+                    continue
                 floor = 0.0 if strict else -collar
                 m = (da > floor) & (db > floor) & ~mask & np.isfinite(da) & np.isfinite(db)
                 if not np.any(m):
