@@ -17,10 +17,11 @@ import math
 import mpmath
 import numpy as np
 
-from .._context import FLOAT_EPS, MASS_TOL, TINY, inner_dps, mp_route, tolerance
+from .._context import (FLOAT_EPS, FLOAT_REFERENCE_DPS, MASS_TOL, TINY, inner_dps, mp_route,
+                        tolerance, workdps)
 from ..laws.base import Law
-from ..laws.generic import density_interval
-from ..quadrature.tables import cdf_sf, quantile
+from ..laws.generic import SideRule, density_interval
+from ..quadrature.tables import Interval, Side, cdf_sf, cdf_sf_at_distance, monotone, quantile
 from ..quadrature.theta import theta_of_x, x_of_theta
 from .subordination_edges import SupportEdges
 from .subordination_inputs import (_DIFF_FLOOR, _DIFF_STEP, _LADDER_FLOOR,  # noqa: F401
@@ -29,7 +30,7 @@ from .subordination_inputs import (_DIFF_FLOOR, _DIFF_STEP, _LADDER_FLOOR,  # no
 
 __all__ = ["SubordinationLaw"]
 
-#: distinct abscissae whose density a law keeps (_pdf_float's memo; cleared when full)
+#: distinct abscissae whose density a law keeps (_pdf_frame's memo; cleared when full)
 _PDF_MEMO_SIZE = 1 << 16
 #: θ-nodes per support interval of the on-axis warm-start table
 _TABLE_NODES = 257
@@ -83,6 +84,13 @@ _SQRT_FIT_RTOL = 1e-11
 _SQRT_FIT_ROUNDING = 4.0
 #: an end whose fitted exponent (ρ ∝ δ^q) is within this of q = 1/2 is a square-root edge
 _SQRT_EXPONENT_TOL = 1e-4
+#: fraction of an interval's width from a square-root edge within which cdf and sf take the
+#: edge's sub-ulp excess into account (one 30-digit polish of the edge, on the first query
+#: there): in full below half of it, tapering to none at it (and never beyond the end fit)
+_EDGE_EXCESS_ZONE = 1e-4
+#: a polished edge further than this many ulps from the float edge is not used (the float
+#: edge is within an ulp of the true one; a larger move is another root of the system)
+_EDGE_EXCESS_ULPS = 4
 #: trapezoidal nodes of the mean-value circle of G at a singular gap point (error 2^-n)
 _GAP_NODES = 64
 #: on a gap, G is real: an on-axis solution with |Im G| above this × |G| is on a wrong sheet
@@ -109,6 +117,31 @@ def _power_fit_density(coef, dist):
 # --------------------------------------------------------------------------- operations
 #: masses below this are rounding, not atoms (the rules below subtract numbers near 1)
 _ATOM_TOL = 1e-14
+
+
+class _FitSideIntegrand:
+    """The integrand in u of one side of the cdf tables (:class:`~freeattn.laws.generic.
+    SideIntegrand`, ``base``) with the square-root end fit taken at the node's exact distance
+    δ = w·sin²(u/2) from the end below the fit's reach (``below``): the fit is a function of
+    the distance, while a node through its double x = e ± δ carries the rounding of e, ulp(e)/δ
+    of relative noise (1.3e-8 at 1e-8 of the width from an end at 5 widths from 0, and as much
+    in the tail mass there).  Picklable."""
+
+    def __init__(self, base, coef, below):
+        self.base, self.coef, self.below = base, coef, below
+
+    def __call__(self, u):
+        u = np.asarray(u, dtype=float)
+        w = self.base.b - self.base.a
+        d = w * np.sin(0.5 * u) ** 2
+        near = (d > 0) & (d < self.below)
+        out = np.empty(u.shape)
+        if np.any(~near):
+            out[~near] = self.base(u[~near])
+        if np.any(near):
+            dn = d[near]
+            out[near] = _sqrt_fit_density(self.coef, dn) * (np.sqrt(dn) * np.sqrt(w - dn))
+        return out
 
 
 def _atom_tol(dps):
@@ -545,7 +578,32 @@ class SubordinationLaw(SupportEdges, Law):
         return G, ok
 
     def _pdf_float(self, x):
-        """The density at real x; each distinct x is solved once per law (a memo by value):
+        """The density at real x (:meth:`_pdf_frame`), next to a square-root edge (within
+        :meth:`_excess_zone`) the end fit at the distance from the true edge (the edge's
+        sub-ulp excess, tapered as in :meth:`_cdf_sf_at_distance`): measured from the float
+        edge the density was off by c/(2δ), 1.35e-8 at 1e-8 of the width from an end at 5
+        widths from 0, and a quadrature of it from the float edge by 1.5 c/δ in the tail."""
+        x = np.asarray(x, dtype=float)
+        out = self._pdf_frame(x)
+        for i, (a, b) in enumerate(self._support_float):
+            for end, d in (("a", x - a), ("b", b - x)):
+                zone = self._excess_zone(i, end)
+                m = (d > 0) & (d < (zone or 0.0)) & (x > a) & (x < b)
+                if not np.any(m):
+                    continue
+                c = self._edge_excess(i, end)
+                if c == 0:
+                    continue
+                coef, _ = self._sqrt_end_fit(self._axis_tables[i], end)
+                tau = np.clip(2.0 - 2.0 * d[m] / zone, 0.0, 1.0)
+                dt = d[m] - c * tau if end == "a" else d[m] + c * tau
+                out[m] = np.where(dt > 0, _sqrt_fit_density(coef, np.maximum(dt, TINY)), 0.0)
+        return out
+
+    def _pdf_frame(self, x):
+        """The density at real x, the end fits at the distance from the float edges (the
+        cdf tables' integrand: :class:`_FitSideIntegrand`); each distinct x is solved once
+        per law (a memo by value):
         the cdf/ppf tables and their inversion ask for the same abscissae again and again
         (the ppf walks of issue 21's N15 points: 2804 points asked, 76 distinct), and an
         on-axis solve next to an end costs a full continuation ladder."""
@@ -806,12 +864,13 @@ class SubordinationLaw(SupportEdges, Law):
         for a, b in self._support_float:
             zero_edge = self._half_line and a == 0
             intervals.append(density_interval(
-                self._pdf_float, a, b, nodes=_GL_NODES, atol=_PANEL_ATOL, rtol=_PANEL_RTOL,
+                self._pdf_frame, a, b, nodes=_GL_NODES, atol=_PANEL_ATOL, rtol=_PANEL_RTOL,
                 max_levels=_PANEL_LEVELS, max_split=_PANEL_SPLIT, uniform=_HALF_PANELS,
                 graded=(zero_edge, False),
                 frozen=(None if zero_edge else _frozen_at_edge, _frozen_at_edge),
                 end_nodes=(None if zero_edge else _EDGE_NODES, _EDGE_NODES),
                 end_width=_EDGE_PANEL))
+            intervals[-1] = self._fit_sides(len(intervals) - 1, intervals[-1])
         total = atoms_mass + math.fsum(iv.mass for iv in intervals)
         if abs(total - 1) > MASS_TOL:
             raise ArithmeticError(f"{self.name}: total mass {total!r} ≠ 1 (atoms "
@@ -819,19 +878,140 @@ class SubordinationLaw(SupportEdges, Law):
         self._cdf_v = (intervals, total)
         return self._cdf_v
 
+    def _fit_sides(self, i, iv):
+        """``iv`` with each side at a square-root edge integrating the end fit at the nodes'
+        exact distances (:class:`_FitSideIntegrand`): the panels as found, the masses of those
+        reaching into the fit's range taken again with it."""
+        sides = []
+        for end, side in (("a", iv.left), ("b", iv.right)):
+            fit = None if (self._half_line and end == "a" and iv.a == 0) else \
+                self._sqrt_end_fit(self._axis_tables[i], end)
+            if fit is None or not isinstance(side.rule, SideRule):
+                sides.append(side)
+                continue
+            integrand = _FitSideIntegrand(side.density, *fit)
+            rule = SideRule(integrand, side.rule.nodes, side.rule.end_nodes)
+            top = 2.0 * math.asin(math.sqrt(min(fit[1] / iv.width, 1.0)))
+            idx = np.flatnonzero(side.edges[:-1] < top)
+            masses = side.masses.copy()
+            masses[idx] = rule(side.edges[idx], side.edges[idx + 1])
+            sides.append(Side(side.edges, masses, rule, integrand))
+        return Interval(iv.a, iv.b, *sides)
+
+    # ------------------------------------------------ the edges' sub-ulp excess (cdf, sf)
+    def _excess_zone(self, i, end):
+        """The distance from end ``end`` ("a" or "b") of support interval i below which cdf and
+        sf correct for the edge's sub-ulp excess, or None (not a square-root edge with an end
+        fit).  The tables integrate the end fit ρ = √δ·exp(cubic) in the distance δ from the
+        float edge, fitted on on-axis values where the excess is far below their accuracy: as
+        a function of the distance it is the density's shape at the true edge, so the true tail
+        mass within δ of the true edge e = a + c is the tables' at δ (from a: at (x − a) − c)."""
+        key = (i, end)
+        zones = self.__dict__.setdefault("_excess_zone_v", {})
+        if key not in zones:
+            a, b = self._support_float[i]
+            fit = None
+            if not (self._half_line and end == "a" and a == 0):
+                fit = self._sqrt_end_fit(self._axis_tables[i], end)
+            zones[key] = None if fit is None else min(fit[1], _EDGE_EXCESS_ZONE * (b - a))
+        return zones[key]
+
+    def _edge_excess(self, i, end):
+        """e − fl(e) of an end of support interval i: the edge polished to
+        ``FLOAT_REFERENCE_DPS`` digits (:meth:`_edge_mp`, ~0.2 s), computed on the first query
+        within :meth:`_excess_zone` of it; 0 where the polish fails or moves the edge by more
+        than ``_EDGE_EXCESS_ULPS`` ulps."""
+        key = (i, end)
+        cache = self.__dict__.setdefault("_edge_excess_v", {})
+        if key not in cache:
+            e = self._support_float[i][0 if end == "a" else 1]
+            try:
+                with workdps(FLOAT_REFERENCE_DPS):
+                    c = float(self._edge_mp(e, FLOAT_REFERENCE_DPS) - e)
+            except ArithmeticError:
+                c = 0.0
+            cache[key] = c if abs(c) <= _EDGE_EXCESS_ULPS * np.spacing(abs(e)) else 0.0
+        return cache[key]
+
+    def _exact_ends(self):
+        """The float edges (excess 0 here: :meth:`_cdf_sf_at_distance` takes a distance from
+        them and applies the excess itself, in the zone where it is known)."""
+        return [(a, 0.0, b, 0.0) for a, b in self._support_float]
+
+    def _cdf_sf_at_distance(self, i, from_right, d):
+        """(cdf, sf) at distance d from the float edge of support interval i: the tables at
+        the distance from the true edge, (x − a) − c·τ (from b: (b − x) + c·τ), τ = 1 below
+        half of :meth:`_excess_zone`, 0 from it on, linear between (the distance stays a
+        monotone function of x, and beyond the zone nothing needs the polish)."""
+        d = np.maximum(np.asarray(d, dtype=float), 0.0)
+        end = "b" if from_right else "a"
+        zone = self._excess_zone(i, end)
+        if zone is not None and np.any(d < zone):
+            c = self._edge_excess(i, end)
+            tau = np.clip(2.0 - 2.0 * d / zone, 0.0, 1.0)
+            d = np.maximum(d + c * tau if from_right else d - c * tau, 0.0)
+        return cdf_sf_at_distance(d, i, from_right, self._atom_list, self._cdf_table[0])
+
+    def _partial_float(self, x, upper):
+        """cdf (sf with ``upper``) from the tables; within :meth:`_excess_zone` of an edge by
+        :meth:`_cdf_sf_at_distance` (the edge as a double is within an ulp of the true one:
+        the tail 1e-8 of the width from an edge at |e| ~ width moved by ~1e-8 of itself)."""
+        x = np.asarray(x, dtype=float)
+        out = cdf_sf(x, self._atom_list, self._cdf_table[0], upper=upper)
+        near = False
+        for i, (a, b) in enumerate(self._support_float):
+            for end, d in (("a", x - a), ("b", b - x)):
+                zone = self._excess_zone(i, end)
+                m = (d > 0) & (d < (zone or 0.0)) & (x > a) & (x < b)
+                if np.any(m):
+                    F, S = self._cdf_sf_at_distance(i, end == "b", d[m])
+                    out[m] = S if upper else F
+                    near = True
+        return monotone(x, out, increasing=not upper) if near else out
+
     def _cdf_float(self, x):
-        return cdf_sf(np.asarray(x, dtype=float), self._atom_list, self._cdf_table[0])
+        return self._partial_float(x, False)
 
     def _sf_float(self, x):
-        return cdf_sf(np.asarray(x, dtype=float), self._atom_list, self._cdf_table[0],
-                      upper=True)
+        return self._partial_float(x, True)
 
     def _ppf_float(self, q):
-        return quantile(np.asarray(q, dtype=float), self._atom_list, self._cdf_table[0])
+        q = np.asarray(q, dtype=float)
+        x = quantile(q, self._atom_list, self._cdf_table[0])
+        return self._polished(x, q, self._cdf_float, lambda f, t: f >= t)
 
     def _isf_float(self, q):
-        return quantile(np.asarray(q, dtype=float), self._atom_list, self._cdf_table[0],
-                        upper=True)
+        q = np.asarray(q, dtype=float)
+        x = quantile(q, self._atom_list, self._cdf_table[0], upper=True)
+        return self._polished(x, q, self._sf_float, lambda f, t: f <= t)
+
+    def _polished(self, x, q, F, reached):
+        """The tables' quantile moved to the smallest double with ``reached(F(x), q)`` where
+        it lies within :meth:`_excess_zone` of an edge: there cdf and sf measure from the true
+        edge, at most ``_EDGE_EXCESS_ULPS`` ulps of it from the float edge the tables'
+        inversion measures from (ppf(1e-300) was a double where the cdf is 0)."""
+        x = np.array(x, dtype=float)
+        todo = np.zeros(x.shape, bool)
+        for i, (a, b) in enumerate(self._support_float):
+            for end, d in (("a", x - a), ("b", b - x)):
+                zone = self._excess_zone(i, end)
+                todo |= (d >= 0) & (d < (zone or 0.0)) & (x >= a) & (x <= b)
+        todo &= (q > 0) & (q < 1)
+        for step_up in (True, False):
+            live = todo.copy()
+            for _ in range(2 * _EDGE_EXCESS_ULPS + 2):
+                idx = np.flatnonzero(live)
+                if not idx.size:
+                    break
+                if step_up:  # up while F(x) has not reached q
+                    move = ~reached(F(x[idx]), q[idx])
+                    x[idx[move]] = np.nextafter(x[idx[move]], np.inf)
+                else:        # down while F(x⁻) still reaches q
+                    prev = np.nextafter(x[idx], -np.inf)
+                    move = reached(F(prev), q[idx])
+                    x[idx[move]] = prev[move]
+                live[idx[~move]] = False
+        return x
 
     # ------------------------------------------------------------- moments
     def exact_moments(self, order):

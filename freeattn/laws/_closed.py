@@ -85,8 +85,21 @@ class NearEnds:
         xl = np.asarray(x, dtype=float).astype(LD)
         return (xl - LD(self.A)) + self.eA, (LD(self.B) - xl) + self.eB
 
+    def exact_ends(self):
+        """(A, cA, B, cB): the exact ends a = A + cA, b = B + cB (excesses as doubles)."""
+        return self.A, float(-self.eA), self.B, float(self.eB)
+
     def split(self, x):
-        dl, dr = self.distances(x)
+        return self._split(*self.distances(x))
+
+    def split_at(self, d, from_right=False):
+        """:meth:`split` at the points whose distance from a (``from_right``: from b) is the
+        float64 d ≥ 0, the distance given instead of formed from a double x (an affine image
+        maps its argument here as a distance, :mod:`freeattn.laws.affine`)."""
+        d = np.maximum(np.asarray(d, dtype=float), 0.0).astype(LD)
+        return self._split(*((self.width - d, d) if from_right else (d, self.width - d)))
+
+    def _split(self, dl, dr):
         on_left = dl <= dr
         zero, half = LD(0), LD(0.5)
         L, R = np.empty(dl.shape, dtype=LD), np.empty(dl.shape, dtype=LD)

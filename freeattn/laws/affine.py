@@ -36,6 +36,8 @@ from .._context import FLOAT_REFERENCE_DPS, inner_dps, mp_route, round_back, to_
 from .._messages import shown
 from .._validation import (ParameterError, dps_or_none, exact, finite_real, integer_at_least,
                            positive)
+from ..quadrature.tables import monotone
+from ._closed import bisect_doubles
 from ._identity import _DESCRIPTION_ATTRIBUTES, _Unkeyable, _canonical
 
 __all__ = ["AffineImage", "affine_arguments", "dilation_argument"]
@@ -43,6 +45,35 @@ __all__ = ["AffineImage", "affine_arguments", "dilation_argument"]
 #: ulps by which a float64 quantile of the image may move from the mapped base quantile
 #: (double rounding of a + s·w and (y − a)/s: one or two ulps; a few for safety)
 _QUANTILE_ULPS = 4
+
+
+#: a point within this many ulps of the base law's end outside its interval is taken at
+#: distance 0 (its mapped double may still round inside: the old route's value there)
+_COLLAR_ULPS = 4
+#: Dekker's splitter 2^27 + 1 (two-product without fma)
+_SPLITTER = 134217729.0
+#: magnitude below which Dekker's split of s, of the base law's ends and of their product
+#: cannot overflow (the two-product is exact there)
+_EXACT_PRODUCT_BELOW = 2.0 ** 1000
+
+
+def _two_sum(a, b):
+    """(s, e) with s = fl(a + b) and a + b = s + e exactly (Knuth)."""
+    s = a + b
+    bb = s - a
+    return s, (a - (s - bb)) + (b - bb)
+
+
+def _two_prod(a, b):
+    """(p, e) with p = fl(a·b) and a·b = p + e exactly (Dekker; no overflow below ~1e300)."""
+    p = a * b
+    t = _SPLITTER * a
+    ah = t - (t - a)
+    al = a - ah
+    t = _SPLITTER * b
+    bh = t - (t - b)
+    bl = b - bh
+    return p, ((ah * bh - p) + ah * bl + al * bh) + al * bl
 
 
 def _exact_real(name, v):
@@ -188,6 +219,88 @@ class AffineImage:
             self.__dict__["_affine_geometry"] = geo
         return geo
 
+    def _distance_map(self):
+        """(a − fl(a), s − fl(s), pieces): per piece of the base law's support (its support
+        intervals, or the pieces its tables split them into) (j, (E_a, c_a), (E_b, c_b),
+        collar) with the exact ends E + c of :meth:`Law._exact_ends`; None where the base law
+        has none or the map leaves the range where a two-product is exact.  Computed once."""
+        dm = self.__dict__.get("_affine_distance_map", False)
+        if dm is False:
+            dm = None
+            ends = self.base._exact_ends()
+            if ends:
+                with workdps(FLOAT_REFERENCE_DPS):
+                    a_lo = float(to_mp(self.shift) - self._a)
+                    s_lo = float(to_mp(self.scale) - self._s)
+                top = max(1.0, abs(self._s)) * max(max(abs(A), abs(B), 1.0)
+                                                   for A, _, B, _ in ends)
+                if _SPLITTER * top < _EXACT_PRODUCT_BELOW:
+                    atoms = [float(c) for c, _ in self.base.atoms()]
+                    pieces = []
+                    for j, (A, cA, B, cB) in enumerate(ends):
+                        collar = _COLLAR_ULPS * float(np.spacing(max(abs(A), abs(B))))
+                        if any(min(abs(c - A), abs(c - B)) <= 2 * collar for c in atoms):
+                            collar = 0.0  # an atom at the end: the snapped route places it
+                        pieces.append((j, (A, cA), (B, cB), collar))
+                    dm = (a_lo, s_lo, pieces)
+            self.__dict__["_affine_distance_map"] = dm
+        return dm
+
+    def _offset(self, y, end, a_lo, s_lo):
+        """y − φ(e) for the exact base end e = E + c, in double-double arithmetic (y − a and
+        s·E exact as pairs; the sub-ulp terms a − fl(a), s·c, (s − fl(s))·E added once)."""
+        E, c = end
+        t, te = _two_sum(y, -self._a)
+        p, pe = _two_prod(self._s, E)
+        u, ue = _two_sum(t, -p)
+        return u + (((ue + te) - pe) - (a_lo + self._s * c + s_lo * E))
+
+    def _by_distance(self, y, upper):
+        """(mask, values): the image's cdf (``upper``: sf) at the points y inside a support
+        interval (within a collar of a few ulps of it), from the base law's cdf/sf at the
+        distance to its nearer exact end (:meth:`Law._cdf_sf_at_distance`), the distance
+        formed in double-double arithmetic: the double (y − a)/s rounds at the ulp of the base
+        law's end, which moved the tail 1e-8 of the width from an end at |end| ≫ width by up
+        to 1e-6 of itself (issue 21, the end-rounding kind).  mask is None where the base law
+        has no distance form."""
+        dm = self._distance_map()
+        if dm is None:
+            return None, None
+        a_lo, s_lo, ivs = dm
+        y = np.asarray(y, dtype=float)
+        mask = np.zeros(y.shape, bool)
+        out = np.zeros(y.shape)
+        with np.errstate(over="ignore", invalid="ignore"):
+            dists = [(self._offset(y, ea, a_lo, s_lo) / self._s,       # w − a
+                      -self._offset(y, eb, a_lo, s_lo) / self._s)      # b − w
+                     for _, ea, eb, _ in ivs]
+        # first the points strictly inside a piece, then those in a piece's collar (taken at
+        # distance 0 from its end: outside the exact end, though (y − a)/s may round inside)
+        for strict in (True, False):
+            for (j, _, _, collar), (da, db) in zip(ivs, dists):
+                if not strict and collar == 0:
+                    continue
+                floor = 0.0 if strict else -collar
+                m = (da > floor) & (db > floor) & ~mask & np.isfinite(da) & np.isfinite(db)
+                if not np.any(m):
+                    continue
+                da_m, db_m = da[m], db[m]
+                left = da_m <= db_m
+                vals = np.empty(da_m.shape)
+                for from_right, sel in ((False, left), (True, ~left)):
+                    if np.any(sel):
+                        d = np.maximum((db_m if from_right else da_m)[sel], 0.0)
+                        F, S = self.base._cdf_sf_at_distance(j, from_right, d)
+                        # s > 0: cdf from the base law's cdf; s < 0 the other way round (no
+                        # atom inside a support interval: the distance form has none)
+                        vals[sel] = (S if upper else F) if self._s > 0 else (F if upper else S)
+                out[m] = vals
+                mask |= m
+        return mask, out
+
+    def _exact_ends(self):
+        return None  # the base law's (an image of an image collapses into one map)
+
     def _snapped(self, y):
         """w = (y − a)/s with each base atom c on the side of w that y is of its image
         location (F jumps exactly where :meth:`atoms` puts the atom)."""
@@ -274,18 +387,26 @@ class AffineImage:
         y = np.asarray(y, dtype=float)
         w = self._snapped(y)
         if self._s > 0:
-            F = self.base.cdf(w)
+            F = np.asarray(self.base.cdf(w), dtype=float)
         else:
             F = np.minimum(np.asarray(self.base.sf(w), dtype=float) + self._atom_mass_at(w), 1.0)
+        mask, near = self._by_distance(y, False)
+        if mask is not None and np.any(mask):
+            F = np.where(mask, near, F)
+            F = monotone(y, F, increasing=True)
         return self._clamped(y, F, 0.0, 1.0)
 
     def _sf_float(self, y):
         y = np.asarray(y, dtype=float)
         w = self._snapped(y)
         if self._s > 0:
-            S = self.base.sf(w)
+            S = np.asarray(self.base.sf(w), dtype=float)
         else:
             S = np.maximum(np.asarray(self.base.cdf(w), dtype=float) - self._atom_mass_at(w), 0.0)
+        mask, near = self._by_distance(y, True)
+        if mask is not None and np.any(mask):
+            S = np.where(mask, near, S)
+            S = monotone(y, S, increasing=False)
         return self._clamped(y, S, 1.0, 0.0)
 
     def _mp_atom_side(self, y, dps):
@@ -348,6 +469,18 @@ class AffineImage:
             high = reached(F(prev), q[idx])
             y[idx[high]] = prev[high]
             todo[idx[~high]] = False
+        # where the image's own F (by the distance to the exact end) is resolved more finely
+        # than the mapped base quantile (an end a + s·e much smaller than s·e: many image
+        # ulps per ulp of the base law), bisection on the doubles of F itself
+        ok = np.isfinite(y) & (q > 0) & (q < 1)
+        idx = np.flatnonzero(ok)
+        if idx.size:
+            good = reached(F(y[idx]), q[idx]) & ~reached(F(np.nextafter(y[idx], -np.inf)), q[idx])
+            bad = idx[~good]
+            if bad.size:
+                _, _, _, lo, hi = self._geometry()
+                upper = reached(0.0, 0.5)  # isf: sf ≤ q
+                y[bad] = bisect_doubles(q[bad], F, lo, hi, upper=upper)
         return y
 
     @mp_route

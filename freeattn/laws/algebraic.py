@@ -26,7 +26,8 @@ from ..algebraic.eliminations import pushforward_polynomial
 from ..algebraic.polynomial import (G, affine_polynomial, r_relation, s_relation, series_moments,
                                     stieltjes_factor, substitute_polynomial, z)
 from ..algebraic.series import series_moments_at, series_moments_numeric
-from ..quadrature.tables import atom_quantile_mp, cdf_sf, newton_mp, quantile
+from ..quadrature.tables import (Interval, atom_quantile_mp, cdf_sf, cdf_sf_at_distance,
+                                 newton_mp, quantile)
 from ._params import fresh
 from .affine import AffineImage, affine_arguments, dilation_argument
 from .base import Law, _coefficients
@@ -389,6 +390,17 @@ class AlgebraicLaw(DensityMixin, BranchMixin, PathsMixin, LocalMixin, AtomsMixin
     def _sf_float(self, x):
         atoms, intervals, ends = self._float_pieces()
         return cdf_sf(np.asarray(x, dtype=float), atoms, intervals, upper=True, ends=ends)
+
+    def _exact_ends(self):
+        """The tables' exact ends (their ``corr``), for an affine image's tails by distance."""
+        _, intervals, _ = self._float_pieces()
+        if not all(type(iv) is Interval and math.isfinite(iv.width) for iv in intervals):
+            return None
+        return [iv.exact_ends() for iv in intervals]
+
+    def _cdf_sf_at_distance(self, i, from_right, d):
+        atoms, intervals, _ = self._float_pieces()
+        return cdf_sf_at_distance(d, i, from_right, atoms, intervals)
 
     def _ppf_float(self, q):
         """Quantiles from the tables (:func:`~freeattn.quadrature.tables.quantile`): the tail

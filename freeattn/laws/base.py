@@ -425,6 +425,25 @@ class Law(ValueIdentity, StatsVocabulary, GenericRoutes):
         """scipy's ``support()`` (a, b): the same as :meth:`hull`."""
         return self.hull(dps)
 
+    # ------------------------------------------- cdf/sf by the distance to an exact end
+    def _exact_ends(self):
+        """The exact ends of the pieces of the support, for :meth:`_cdf_sf_at_distance`: a
+        list, in increasing order, of (A, cA, B, cB), doubles A, B and the excesses of the
+        exact ends over them (a = A + cA, b = B + cB, |cA|, |cB| of the order of an ulp); the
+        pieces are the support intervals or a partition of them (the tables of an algebraic
+        law break an interval at the branch points inside it); None (the default) where the
+        law has no such form.  An affine image
+        hands its argument down as a distance to these ends (:mod:`freeattn.laws.affine`):
+        (y − a)/s as a double rounds at the ulp of the base law's end, which moves a tail 1e-8
+        of the width from an end at |end| ≫ width by ~ulp(end)/(1e-8·width) of itself."""
+        return None
+
+    def _cdf_sf_at_distance(self, i, from_right, d):
+        """(cdf, sf), float64 arrays, at the points of piece i of :meth:`_exact_ends` whose
+        distance from its exact left end (``from_right``: right end) is d ≥ 0 (a float64 array, at most the
+        width); defined where :meth:`_exact_ends` is not None."""
+        raise NotImplementedError(f"{self.name}: no cdf/sf by the distance to an end")
+
     def atoms(self, dps=None):
         """Atoms as a list of ``(location, mass)`` with mass > 0, sorted by location."""
         dps = dps_or_none(dps)  # with dps: numbers that print their dps digits (Digits)

@@ -370,6 +370,15 @@ class MarchenkoPastur(AlgebraicLaw):
         out[np.isnan(x)] = np.nan
         return out
 
+    def _exact_ends(self):
+        return [self._near_ends[0].exact_ends()]
+
+    def _cdf_sf_at_distance(self, i, from_right, d):
+        """The closed-form (cdf, sf) of :meth:`_partial_float` at the distance d from an end."""
+        ne, atom = self._near_ends
+        L, R, _ = ne.split_at(d, from_right)
+        return (atom + L).astype(float), R.astype(float)
+
     def _cdf_float(self, x):
         return self._partial_float(x, False)
 

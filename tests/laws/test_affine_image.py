@@ -76,8 +76,13 @@ def test_semicircle_image_against_closed_forms(shift, scale):
     base = Semicircle(v)
     np.testing.assert_array_equal(law.pdf(y), base.pdf(w) / abs(scale))
     q = np.array([1e-12, 0.1, 0.3, 0.9])
-    inv = base.ppf(q) if scale > 0 else base.isf(q)
-    np.testing.assert_allclose(law.ppf(q), shift + scale * inv, rtol=1e-15)
+    # the exact image of the base law's 30-digit quantile (shift + scale·inv in float64 carries
+    # the base quantile's rounding: 2.8e-15 of ppf(1e-12) at (3e-200, −1e-200), where the end
+    # 1.7e-201 is 17 times smaller than scale·2√2)
+    with mpmath.workdps(40):
+        inv = [base.ppf(v, dps=30) if scale > 0 else base.isf(v, dps=30) for v in q.tolist()]
+        exact_q = [float(mpmath.mpf(shift) + mpmath.mpf(scale) * v) for v in inv]
+    np.testing.assert_allclose(law.ppf(q), exact_q, rtol=1e-15)
     zb = np.array([0.3 + 0.5j, -1.0 + 1e-3j, 4.0 + 2.0j])
     zz = shift + scale * (zb if scale > 0 else np.conj(zb))
     ref = semicircle_g(zb, v) / scale
