@@ -63,6 +63,9 @@ _NEWTON_STEPS = 8
 _NEWTON_RTOL = 1e-13
 #: lowest ladder height (× (scale + |x|)) before a pair gives up
 _MIN_HEIGHT = 1e-17
+#: rungs (accepted or not) after which a pair still on the ladder gives up (a guard: a pair
+#: takes tens; each rejection halves its step, down to _MIN_DT)
+_MAX_RUNGS = 5000
 #: a root of a factor is real when |Im r| ≤ this × (1 + |r|)
 _REAL_ROOT = 1e-7
 #: roots of several factors within this (relative) are one breakpoint (BranchData merges
@@ -95,14 +98,19 @@ _POLE_AT_ZERO = 1e-12
 
 
 # ------------------------------------------------------------------ coefficient evaluation
-def _horner_z(cf, zz):
-    """c_k(z) and c_k'(z) for pairs: cf (M, D + 1, J + 1) (G^D first, z^J first), z (M,)."""
+def _horner_z(cf, zz, order=1):
+    """c_k(z) and its z-derivatives up to ``order`` (1 or 2) for pairs: cf (M, D + 1, J + 1)
+    (G^D first, z^J first), z (M,).  Returns (ck, dck) or (ck, dck, ddck)."""
     ck = cf[:, :, 0].astype(complex)
     dck = np.zeros_like(ck)
+    ddck = np.zeros_like(ck) if order > 1 else None
+    zc = zz[:, None]
     for j in range(1, cf.shape[2]):
-        dck = dck * zz[:, None] + ck
-        ck = ck * zz[:, None] + cf[:, :, j]
-    return ck, dck
+        if ddck is not None:
+            ddck = ddck * zc + 2.0 * dck
+        dck = dck * zc + ck
+        ck = ck * zc + cf[:, :, j]
+    return (ck, dck) if ddck is None else (ck, dck, ddck)
 
 
 def _horner_g(ck, g, dck=None):
@@ -118,23 +126,52 @@ def _horner_g(ck, g, dck=None):
     return p, pg, pz
 
 
+def _branch_derivatives(ck, dck, ddck, g):
+    """G′ and G″ of the branch through the root g of P(·, z) (implicit differentiation:
+    P_G G′ = −P_z, P_G G″ = −(P_zz + 2 P_Gz G′ + P_GG G′²))."""
+    pg = np.zeros(g.shape, complex)
+    pgg = np.zeros(g.shape, complex)
+    pz = np.zeros(g.shape, complex)
+    pgz = np.zeros(g.shape, complex)
+    pzz = np.zeros(g.shape, complex)
+    p = np.zeros(g.shape, complex)
+    for k in range(ck.shape[1]):
+        pgg = pgg * g + 2.0 * pg
+        pg = pg * g + p
+        p = p * g + ck[:, k]
+        pgz = pgz * g + pz
+        pz = pz * g + dck[:, k]
+        pzz = pzz * g + ddck[:, k]
+    d1 = -pz / pg
+    d2 = -(pzz + 2.0 * pgz * d1 + pgg * d1 * d1) / pg
+    return d1, d2
+
+
 def _newton(ck, g, steps=_NEWTON_STEPS):
-    """Newton on P(·, z) from g (coefficients ck): (root, converged); each step only on the
-    pairs not yet converged."""
+    """Newton on P(·, z) from g (coefficients ck): (root, converged); a converged pair takes
+    no further step (the live set is compacted once half of it has converged)."""
     g = g.copy()
     conv = np.zeros(g.shape, bool)
     idx = np.arange(g.size)
+    cki, gi = ck, g.copy()
+    live = np.ones(g.size, bool)
     for _ in range(steps):
-        p, pg, _ = _horner_g(ck[idx], g[idx])
+        p, pg, _ = _horner_g(cki, gi)
         with np.errstate(divide="ignore", invalid="ignore"):
             step = np.where(pg != 0, p / np.where(pg != 0, pg, 1), np.inf)
-            gi = g[idx] - step
-        g[idx] = gi
-        c = np.abs(step) <= _NEWTON_RTOL * np.abs(gi) + TINY
+            gn = gi - step
+        gi = np.where(live, gn, gi)
+        c = live & (np.abs(step) <= _NEWTON_RTOL * np.abs(gn) + TINY)
         conv[idx[c]] = True
-        idx = idx[~c]
-        if not idx.size:
+        live &= ~c
+        n_live = np.count_nonzero(live)
+        if not n_live:
             break
+        if 2 * n_live <= live.size:
+            g[idx] = gi
+            idx, cki, gi = idx[live], cki[live], gi[live]
+            live = np.ones(idx.size, bool)
+    g[idx] = gi
     return g, conv & np.isfinite(g)
 
 
@@ -167,8 +204,9 @@ def ladder(cf, x, scale, y=None, near=None):
     """The Stieltjes branch G(x + i0) at pairs (coefficient table cf[i], real x[i]).
 
     From x + iH, H = 8 (scale + |x| + 1), where G ~ 1/z, down geometric heights with Newton
-    steps on P from the linear predictor; every rung (and the final jump onto the axis,
-    tried at each rung) is accepted only where the corrector is small against the predicted
+    steps on P from the second-order Taylor predictor (G′ and G″ of the branch at the rung,
+    by implicit differentiation); every rung (and the final jump onto the axis, tried at
+    each rung) is accepted only where the corrector is small against the predicted
     move and against the bound on the other roots' distance (:func:`_separation`), and the
     rung's value obeys the Nevanlinna conditions.  ``y`` (≥ 0 per pair, default 0): the
     height of the target x + iy; ``near`` (per pair, default ∞): its distance to the
@@ -192,71 +230,80 @@ def _nevanlinna(gs, hn):
 
 
 def _ladder_block(cf, x, scale, y, near):
+    """The ladder on one block of pairs.  The state (current rung's height, root, G′ and G″
+    there) is kept for the live pairs only, compacted as pairs finish or fail, so that the
+    cost follows each pair's own number of rungs; a rejected rung keeps the pair's state (its
+    predictor's derivatives are not evaluated again), an accepted one evaluates P's
+    coefficients at the new height once (with their z-derivatives for the next predictor)."""
     M = x.size
     H = 8.0 * (scale + np.abs(x) + 1.0)
     z0 = x + 1j * H
-    ck0, _ = _horner_z(cf, z0)
     with np.errstate(all="ignore"):
+        ck0, dck0, ddck0 = _horner_z(cf, z0, order=2)
         g, ok = _newton(ck0, 1.0 / z0)
+        d1, d2 = _branch_derivatives(ck0, dck0, ddck0, g)
+    out = np.full(M, np.nan + 0j)
+    done = np.zeros(M, bool)
+    zt = x + 1j * y
+    ck_axis, _ = _horner_z(cf, zt)
     t = np.log(H)
     t_min = np.log(_MIN_HEIGHT * (scale + np.abs(x) + 1.0))
     with np.errstate(divide="ignore"):
         t_floor = np.maximum(t_min, np.log(y))
     dt = np.full(M, _MAX_DT)
-    done = np.zeros(M, bool)
-    out = np.full(M, np.nan + 0j)
-    zt = x + 1j * y
-    ck_axis, _ = _horner_z(cf, zt)
-    active = ok.copy()
-    while np.any(active):
-        ia = np.flatnonzero(active)
-        h = np.exp(t[ia])
-        zc = x[ia] + 1j * h
+    # the live pairs' state, compacted
+    ix = np.flatnonzero(ok & np.isfinite(d1) & np.isfinite(d2))
+    cf, x, y, near, zt, ck_axis = cf[ix], x[ix], y[ix], near[ix], zt[ix], ck_axis[ix]
+    g, d1, d2, t, t_min, t_floor, dt = g[ix], d1[ix], d2[ix], t[ix], t_min[ix], t_floor[ix], dt[ix]
+    rungs = 0
+    while ix.size and rungs < _MAX_RUNGS:
+        rungs += 1
+        h = np.exp(t)
+        zc = x + 1j * h
+        keep = np.ones(ix.size, bool)
         with np.errstate(all="ignore"):
-            ckc, dckc = _horner_z(cf[ia], zc)
-            _, pg, pz = _horner_g(ckc, g[ia], dckc)
-            dg = -pz / pg
             # the jump onto the target, tried only within reach of it (a longer jump's
-            # linear predictor misses by more than the bend allows: wasted Newton work)
-            jump = np.zeros(ia.size, bool)
-            tr = np.flatnonzero(h - y[ia] <= _JUMP_REACH * near[ia])
-            pred = g[ia[tr]] + dg[tr] * (zt[ia[tr]] - zc[tr])
-            pred = np.where(np.isfinite(pred), pred, g[ia[tr]])
-            gn, conv = _newton(ck_axis[ia[tr]], pred)
-            sep = _separation(ck_axis[ia[tr]], gn)
-            yt = y[ia[tr]]
-            sign = np.where(yt > 0, _nevanlinna(gn, yt), gn.imag <= _SLACK * np.abs(gn))
-            jump[tr] = conv & _accept(gn, pred, g[ia[tr]], sep) & sign
-            gfull = np.full(ia.size, np.nan + 0j)
-            gfull[tr] = gn
-            gn = gfull
-        jd = ia[jump]
-        out[jd] = gn[jump]
-        done[jd] = True
-        rest = ~jump
-        ib = ia[rest]
-        if ib.size:
+            # predictor misses by more than the bend allows: wasted Newton work)
+            tr = np.flatnonzero(h - y <= _JUMP_REACH * near)
+            if tr.size:
+                dz = zt[tr] - zc[tr]
+                pred = g[tr] + dz * (d1[tr] + 0.5 * dz * d2[tr])
+                pred = np.where(np.isfinite(pred), pred, g[tr])
+                gn, conv = _newton(ck_axis[tr], pred)
+                sep = _separation(ck_axis[tr], gn)
+                yt = y[tr]
+                sign = np.where(yt > 0, _nevanlinna(gn, yt), gn.imag <= _SLACK * np.abs(gn))
+                jump = conv & _accept(gn, pred, g[tr], sep) & sign
+                jt = tr[jump]
+                out[ix[jt]] = gn[jump]
+                done[ix[jt]] = True
+                keep[jt] = False
+            ib = np.flatnonzero(keep)
             tn = np.maximum(t[ib] + dt[ib], t_floor[ib])
             hn = np.exp(tn)
             zn = x[ib] + 1j * hn
-            with np.errstate(all="ignore"):
-                ckn, _ = _horner_z(cf[ib], zn)
-                pred = g[ib] + dg[rest] * (zn - zc[rest])
-                pred = np.where(np.isfinite(pred), pred, g[ib])
-                gs, conv = _newton(ckn, pred)
-                sep = _separation(ckn, gs)
-                nev = _nevanlinna(gs, hn)
-                acc = conv & _accept(gs, pred, g[ib], sep) & nev
-            ja = ib[acc]
-            g[ja] = gs[acc]
-            t[ja] = tn[acc]
+            ckn, dckn, ddckn = _horner_z(cf[ib], zn, order=2)
+            dz = zn - zc[ib]
+            pred = g[ib] + dz * (d1[ib] + 0.5 * dz * d2[ib])
+            pred = np.where(np.isfinite(pred), pred, g[ib])
+            gs, conv = _newton(ckn, pred)
+            sep = _separation(ckn, gs)
+            nev = _nevanlinna(gs, hn)
+            acc = conv & _accept(gs, pred, g[ib], sep) & nev
+            a = np.flatnonzero(acc)
+            ja = ib[a]
+            n1, n2 = _branch_derivatives(ckn[a], dckn[a], ddckn[a], gs[a])
+            g[ja], d1[ja], d2[ja], t[ja] = gs[a], n1, n2, tn[a]
             dt[ja] = np.maximum(dt[ja] * 1.5, _MAX_DT)
             jr = ib[~acc]
             dt[jr] *= 0.5
-            bottom = ja[(t[ja] <= t_min[ja]) & (y[ja] == 0)]
-            ok[jr[np.abs(dt[jr]) < _MIN_DT]] = False
-            ok[bottom] = False
-        active = ok & ~done
+        keep[jr[np.abs(dt[jr]) < _MIN_DT]] = False
+        keep[ja[((t[ja] <= t_min[ja]) & (y[ja] == 0)) | ~np.isfinite(n1) | ~np.isfinite(n2)]] = False
+        if not keep.all():
+            ix, cf, x, y, near, zt, ck_axis = (ix[keep], cf[keep], x[keep], y[keep], near[keep],
+                                              zt[keep], ck_axis[keep])
+            g, d1, d2, t, t_min, t_floor, dt = (g[keep], d1[keep], d2[keep], t[keep],
+                                               t_min[keep], t_floor[keep], dt[keep])
     return out, done
 
 
