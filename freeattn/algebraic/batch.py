@@ -37,7 +37,7 @@ from .numeric_polynomial import (NumericPolynomial, _NEVANLINNA_SLACK, _TRACK_BE
 from .polynomial import G, parameter_order, substitute_polynomial, z
 from .series import _SERIES_LEAD_TOL, moments_of_terms
 
-__all__ = ["BatchStructure", "evaluate_laws", "BATCH_MASS_TOL"]
+__all__ = ["BatchStructure", "evaluate_laws", "varying_parameters", "BATCH_MASS_TOL"]
 
 #: the cheap mass check (atoms + each support interval's mass as the contour integral of G
 #: on an ellipse about it, trapezoid on _CONTOUR_NODES + 1 nodes of its upper half:
@@ -394,7 +394,8 @@ class BatchStructure:
 
         Returns a dict of per-point lists/arrays: ``breakpoints``, ``flags`` (support per
         interval), ``support`` (merged intervals), ``atoms``, ``moments`` (N, K), ``pdf``
-        (N, nx) and ``fallback`` (bool, N) with ``why`` (reason per fallen point)."""
+        (N, nx), ``fallback`` (bool, N) with ``why`` (reason per fallen point) and ``pencil``
+        (True where the breakpoints came from each point's Sylvester pencil)."""
         N = V.shape[0]
         cf = self.coefficient_tables(V)
         fall = ~np.all(np.isfinite(cf.reshape(N, -1)), axis=1)
@@ -552,8 +553,11 @@ class BatchStructure:
         mom = self._moments(cf, moments)
         if mom is not None:
             fall |= ~np.all(np.isfinite(mom), axis=1)
+        for i in np.flatnonzero(fall):
+            why.setdefault(int(i), "moments not finite")
         return {"breakpoints": bps, "flags": flags, "support": support, "atoms": atoms,
-                "moments": mom, "pdf": pdf, "fallback": fall, "why": why}
+                "moments": mom, "pdf": pdf, "fallback": fall, "why": why,
+                "pencil": self.factors is None}
 
     def _breakpoints(self, V, cf, fall, why):
         """Sorted real roots of the factors per point (edges polished), and the poles."""
@@ -820,20 +824,34 @@ def _exact_values(law):
     return syms, [law.values[s] for s in syms]
 
 
-def evaluate_laws(laws, x=None, moments=4, pencil=False):
+def varying_parameters(laws):
+    """Positions (in :func:`parameter_order`; each law has its own symbols) of the
+    parameters whose exact values differ among ``laws`` (of one structure): what
+    :func:`evaluate_laws` keeps as the batch's columns."""
+    syms0, vals0 = _exact_values(laws[0])
+    rows = [_exact_values(law)[1] for law in laws]
+    return {k for k in range(len(syms0))
+            if any(len(r) != len(syms0) or r[k] != vals0[k] for r in rows)}
+
+
+def evaluate_laws(laws, x=None, moments=4, pencil=False, keep=()):
     """:meth:`BatchStructure.evaluate` for ``laws``, AlgebraicLaws of one structure (equal
     :func:`~freeattn.algebraic.numeric.structure_key`): the parameters whose exact value is
     one rational at every point are substituted, the others are the batch's columns.
 
     Raises ValueError when the structure has no rational term table or discriminant tables
     (then the caller evaluates the laws one by one); ``pencil=True``: breakpoints from each
-    point's Sylvester pencil when the discriminant tables are too large (BatchStructure)."""
+    point's Sylvester pencil when the discriminant tables are too large (BatchStructure).
+    ``keep``: positions of parameters that stay columns even where these laws share their value
+    (so that the parts of one grid evaluated apart meet one structure and its cached tables;
+    :func:`varying_parameters` of the whole grid)."""
     syms0, vals0 = _exact_values(laws[0])
     rows = [_exact_values(law)[1] for law in laws]
     if any(len(r) != len(syms0) for r in rows):
         raise ValueError("the laws do not share one structure")
     fixed = {s: v for k, (s, v) in enumerate(zip(syms0, vals0))
-             if getattr(v, "is_Rational", False) and all(r[k] == v for r in rows)}
+             if getattr(v, "is_Rational", False) and all(r[k] == v for r in rows)
+             and k not in keep}
     keep = [k for k, s in enumerate(syms0) if s not in fixed]
     st = BatchStructure(laws[0]._factor, fixed, {syms0[k]: vals0[k] for k in keep},
                         pencil=pencil)
