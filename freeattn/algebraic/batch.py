@@ -75,6 +75,11 @@ _SAME_POINT = 1e-12
 _COLLIDE = 1e-9
 #: eigenvalues of the Sylvester pencil closer than this × (1 + scale) are one (multiple) root
 _PENCIL_MERGE = 1e-9
+#: on the pencil route every bounded support interval is also probed at these fractions of
+#: its width from each end (the density must be positive there too)
+_PENCIL_PROBES = (1e-1, 1e-2, 1e-3)
+#: row/column equilibration sweeps of the Sylvester pencil
+_PENCIL_BALANCE_SWEEPS = 4
 #: an interval is support where −Im G ≥ _SUPPORT × |G| at its midpoint, a gap where it is
 #: ≤ _GAP × |G|; in between the point falls back
 _SUPPORT = 1e-8
@@ -340,6 +345,7 @@ class BatchStructure:
         self._scatter = np.zeros((coef.size, (self.deg + 1) * (self.deg_z + 1)))
         self._scatter[np.arange(coef.size), kk * (self.deg_z + 1) + jj] = coef
         self.factors = []
+        self.balance = True  # equilibrate the Sylvester pencil (:meth:`_pencil_roots`)
         try:
             tables = discriminant_tables(self.P)
         except ValueError:
@@ -405,7 +411,7 @@ class BatchStructure:
         for i in np.flatnonzero(lead_zero & ~fall):
             why[int(i)] = "degree in G drops"
         fall |= lead_zero
-        bps, poles = self._breakpoints(V, cf, fall, why)
+        bps, poles, unpolished = self._breakpoints(V, cf, fall, why)
         scale = np.array([max([abs(b) for b in bp], default=1.0) for bp in bps])
         # classification at the midpoints
         pid, xs, slot = [], [], []
@@ -441,6 +447,8 @@ class BatchStructure:
             else:
                 fall[i] = True
                 why[int(i)] = f"interval at {xv!r} neither support nor gap (Im G/|G| = {-rel!r})"
+        if self.factors is None:
+            self._probe_support(cf, bps, flags, scale, fall, why)
         support = [None] * N
         atoms = [None] * N
         for i in range(N):
@@ -468,6 +476,15 @@ class BatchStructure:
                     else:
                         out.append((a, b))
             support[i] = out
+            if self.factors is None:
+                # a pencil eigenvalue is only as good as its polish: a support edge must be
+                # a pole or polished as a real double root of P (the Sylvester pencil's
+                # eigenvalues near the many-fold root at 0 can be off by far more than 1e-13)
+                ends = {v for ab in out for v in ab}
+                if ends & unpolished[i]:
+                    fall[i] = True
+                    why[i] = (f"support edge {min(ends & unpolished[i])!r} not polished as a "
+                              "real double root (pencil)")
         # the mass check and the pdf on x: one ladder call
         xg = None if x is None else np.asarray(x, float)
         pid, xs, ys, wq = [], [], [], []
@@ -559,6 +576,36 @@ class BatchStructure:
                 "moments": mom, "pdf": pdf, "fallback": fall, "why": why,
                 "pencil": self.factors is None}
 
+    def _probe_support(self, cf, bps, flags, scale, fall, why):
+        """Pencil route: every bounded support interval is probed at _PENCIL_PROBES of its
+        width from each end, where the density must be positive too.  A breakpoint the
+        pencil missed inside a support interval (a gap there, e.g. a missed edge next to a
+        pole) would pass the midpoint and the mass check (the contour encloses the whole
+        interval); a gap's missed support lacks mass and fails the mass check."""
+        pid, xs = [], []
+        for i in np.flatnonzero(~fall):
+            bp, fl = bps[i], flags[i]
+            for k in range(1, len(bp)):
+                if fl[k]:
+                    a, b = bp[k - 1], bp[k]
+                    for f in _PENCIL_PROBES:
+                        pid += [i, i]
+                        xs += [a + f * (b - a), b - f * (b - a)]
+        if not pid:
+            return
+        pid, xs = np.array(pid, int), np.array(xs, float)
+        g, ok = ladder(cf[pid], xs, scale[pid], near=_nearest(xs, pid, bps))
+        for i, xv, gv, okv in zip(pid, xs, g, ok):
+            if fall[i]:
+                continue
+            if not okv:
+                fall[i] = True
+                why[int(i)] = f"ladder failed at the support probe {xv!r}"
+            elif -gv.imag < _SUPPORT * abs(gv):
+                fall[i] = True
+                why[int(i)] = (f"the support probe {xv!r} is not support (Im G/|G| = "
+                               f"{gv.imag / max(abs(gv), TINY)!r}): a breakpoint missed")
+
     def _breakpoints(self, V, cf, fall, why):
         """Sorted real roots of the factors per point (edges polished), and the poles."""
         N = V.shape[0]
@@ -619,17 +666,20 @@ class BatchStructure:
             bps[i] = bp
             poles[i] = sorted(pol & set(bp))
             todo += [(i, k) for k, b in enumerate(bp) if b not in pol]
+        unpolished = [set() for _ in range(N)]
         if todo:
             ii = np.array([i for i, _ in todo])
             x0 = np.array([bps[i][k] for i, k in todo])
-            x1 = self._polish_edges(cf[ii], x0)
-            for (i, k), v in zip(todo, x1):
+            x1, good = self._polish_edges(cf[ii], x0)
+            for (i, k), v, gd in zip(todo, x1, good):
                 bps[i][k] = float(v)
+                if not gd:
+                    unpolished[i].add(float(v))
         for i in range(N):
             if not fall[i] and any(b <= a for a, b in zip(bps[i][:-1], bps[i][1:])):
                 fall[i] = True
                 why[i] = "edge polish reordered the breakpoints"
-        return bps, poles
+        return bps, poles, unpolished
 
     def _pencil_roots(self, cf, fall):
         """Per point, the real z at which P(·, z) and ∂_G P(·, z) share a root: the finite
@@ -649,6 +699,15 @@ class BatchStructure:
                 S[:, r, r:r + D + 1] = c[::-1].T
             for r in range(D):  # rows of ∂_G P (degree D - 1)
                 S[:, D - 1 + r, r:r + D] = dc[::-1].T
+            # two-sided equilibration by powers of 2 (exact; the same row and column scales
+            # for every S_j keep det S(z) up to a constant): P's coefficients span many
+            # orders (1e-9 .. 1 on the layer at h = 100), where the unscaled pencil is
+            # numerically singular at every z and QZ returns spurious real eigenvalues
+            for _ in range(_PENCIL_BALANCE_SWEEPS if self.balance else 0):
+                for ax, sh in (((0, 2), (1, -1, 1)), ((0, 1), (1, 1, -1))):
+                    big = np.abs(S).max(axis=ax)
+                    big[big == 0] = 1.0
+                    S = S / np.exp2(np.round(np.log2(big))).reshape(sh)
             top = m
             while top > 0 and not np.any(S[top]):
                 top -= 1
@@ -674,7 +733,8 @@ class BatchStructure:
     def _polish_edges(self, cf, x0):
         """Breakpoints at which P(·, x0) has a real double root: Newton on P = ∂_G P = 0 in
         (G, x) (the discriminant's float64 coefficients cancel; P's far less), vectorised.
-        The others (complex double roots: branch points of other sheets) stay as they are."""
+        The others (complex double roots: branch points of other sheets) stay as they are.
+        Returns (x, polished)."""
         D = self.deg
         ck, _ = _horner_z(cf, x0.astype(complex))
         ck = ck.real
@@ -713,7 +773,7 @@ class BatchStructure:
                 g = np.where(step, g - dg, g)
                 x = np.where(step, x - dx, x)
         good = real & np.isfinite(x) & (np.abs(x - x0) <= _EDGE_MATCH * (1 + np.abs(x0)))
-        return np.where(good, x, x0)
+        return np.where(good, x, x0), good
 
     def _atoms(self, cf, bp, poles, zero_mass, scale):
         """[(location, mass)] at the poles, or None where a mass is ambiguous: the candidates
@@ -860,4 +920,25 @@ def evaluate_laws(laws, x=None, moments=4, pencil=False, keep=()):
     V = np.array([[float(to_mp(r[k])) for k in keep] for r in rows]).reshape(len(laws), len(keep))
     zero = [law._exact_atom_at_zero(30) for law in laws]
     zero = [None if m is None else float(m) for m in zero]
-    return st.evaluate(V, x=x, moments=moments, zero_atoms=zero)
+    out = st.evaluate(V, x=x, moments=moments, zero_atoms=zero)
+    redo = np.flatnonzero(out["fallback"])
+    if st.factors is None and redo.size:
+        # the equilibrated and the plain pencil miss or add different eigenvalues near the
+        # many-fold root at 0 (either alone verifies fewer points); each evaluation is
+        # verified on its own, so a point either one verifies is kept
+        st.balance = False
+        try:
+            more = st.evaluate(V[redo], x=x, moments=moments, zero_atoms=[zero[i] for i in redo])
+        finally:
+            st.balance = True
+        for k, i in enumerate(redo):
+            if more["fallback"][k]:
+                continue
+            for name in ("breakpoints", "flags", "support", "atoms"):
+                out[name][i] = more[name][k]
+            for name in ("moments", "pdf"):
+                if out[name] is not None:
+                    out[name][i] = more[name][k]
+            out["fallback"][i] = False
+            del out["why"][int(i)]
+    return out
