@@ -155,3 +155,32 @@ def test_batch_route_over_two_workers_equals_one():
     assert one.fallback_reason == two.fallback_reason
     for name in ("left_edge", "right_edge", "atom_mass", "moments", "pdf"):
         np.testing.assert_allclose(getattr(two, name), getattr(one, name), rtol=1e-15, atol=0)
+
+
+def test_layer_grid_with_h1_equals_points():
+    """The bench's reduced (β, h) map of the full layer (h = 1, 50, 100; all 9 points fell
+    back point by point before the pencil route, 4 of them with the plain pencil): batch
+    equals the points route (verified points to AGREE, fallen ones exactly), every fallen
+    point says why, and most points are verified."""
+    from freeattn import sweep
+
+    kw = dict(beta=[0.5, 1.0, 1.5], heads=[1, 50, 100], moments=2,
+              x=np.linspace(0.01, 20, 50), progress=False)
+    fast = sweep(_bert_layer, route="batch", **kw)
+    slow = sweep(_bert_layer, route="points", **kw)
+    assert fast.pencil.all()
+    assert (~fast.fallback).sum() >= 5, fast.fallback_reason
+    assert set(fast.fallback_reason) == {tuple(i) for i in np.argwhere(fast.fallback)}
+    _assert_grids_agree(fast, slow)
+
+
+def test_pencil_missed_edge_next_to_a_pole_is_caught():
+    """At β = 1.448328453291775, h = 34 the equilibrated pencil misses the left edge 0.2424
+    next to the pole at 0 (no atom: h d_V > n); the midpoint and the mass check pass with
+    support (0, 45.7), the support probes do not.  The batch either falls back or gives the
+    law's support."""
+    pts = [(1.448328453291775, 34), (1.0, 12), (0.7, 40)]
+    laws = [_bert_layer(b, h) for b, h in pts]
+    res = evaluate_laws(laws, x=np.linspace(0.01, 20, 11), moments=1, pencil=True)
+    assert res["fallback"][0] or res["support"][0][0][0] > 0.24, res["support"][0]
+    _compare(laws, res, np.linspace(0.01, 20, 11), 1)  # every verified point equals its law
