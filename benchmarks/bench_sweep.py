@@ -21,7 +21,8 @@ Rows (ratios measured in this run, so that a busy machine moves both sides alike
    below), and Empirical(10⁵ samples);  targets ≤ 0.3 s and ≤ 3 s (issue's machine: the old
    route took 5.2 s there, so read the ratio);
 6. a 30-digit cdf and ppf of attention_law(1, 1) against float64;  target ≤ 30 ms;
-7. the grids, measured on a reduced grid through freeattn.sweep (route="batch") and extrapolated
+7. the grids, measured on a reduced grid through freeattn.sweep (route="batch", workers=1 and 2,
+   against the points route per point) and extrapolated
    linearly to the full grid (said so in the output): 10⁴ single-head points (edges,
    m₁…m₄, pdf at 100 x), target ≤ 20 s; a 100 × 100 (β, h) map of the full layer at bert-base
    widths (right edge, atoms, m₂, pdf at 50 x), target ≤ 60 s.
@@ -31,6 +32,7 @@ Rows (ratios measured in this run, so that a busy machine moves both sides alike
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import subprocess
 import sys
@@ -53,6 +55,13 @@ def _timed(fn):
     t0 = time.perf_counter()
     out = fn()
     return time.perf_counter() - t0, out
+
+
+def _cpu():
+    """CPU seconds of this process and its waited-for children (user + system): on a
+    loaded machine the wall time of a sweep over workers also counts others' work."""
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
 
 
 # ------------------------------------------------------------------ rows 1–2
@@ -250,29 +259,53 @@ def bert_layer(beta, heads):
 
 
 def grids(n_single, n_bert):
-    """Row 7 on the batch route (sweep(route="batch")): a reduced grid, extrapolated to 10^4
-    points (the full 10^4 single-head grid takes over 60 s there: ~17 ms a point measured),
-    with the number of points that fell back to their own law."""
+    """Row 7 on the batch route (sweep(route="batch")): a reduced grid, extrapolated
+    linearly to 10^4 points, in one process and over workers=2 (the batch split into two
+    chunks of the grid order), with the number of points that fell back to their own law
+    and the per-point time against the points route (route="points", workers=1) on a few
+    points of the same grid, measured in this run."""
     from freeattn import attention_law, sweep
 
     attention_law(1.0, 1.0).support()
     side = int(round(n_single ** 0.5))
     betas = np.linspace(0.3, 2.0, side)
     gks = np.exp(np.linspace(np.log(0.2), np.log(5.0), side))
-    t, res = _timed(lambda: sweep(attention_law, beta=betas, gamma_k=gks, moments=4,
-                                  x=np.linspace(0.01, 10, 100), route="batch", progress=False))
+    kw = dict(moments=4, x=np.linspace(0.01, 10, 100), progress=False)
+    t_pts, _ = _timed(lambda: sweep(attention_law, beta=betas[::max(1, side // 4)][:4],
+                                    gamma_k=gks[::max(1, side // 4)][:4], route="points", **kw))
+    per_pts = t_pts / 16
     npts = side * side
-    row(f"10^4 single-head points (batch, measured {npts}, extrapolated)", t * 1e4 / npts, None,
-        "", 20.0, f"measured {t:.2f} s for {npts} points, {int(res.fallback.sum())} fell back")
+    for workers in (1, 2):
+        c0 = _cpu()
+        t, res = _timed(lambda: sweep(attention_law, beta=betas, gamma_k=gks, route="batch",
+                                      workers=workers, **kw))
+        cpu = _cpu() - c0
+        row(f"10^4 single-head points (batch, workers={workers}, measured {npts}, extrapolated)",
+            t * 1e4 / npts, None, "", 20.0,
+            f"measured {t:.2f} s for {npts} points ({t / npts * 1e3:.2f} ms a point, "
+            f"{per_pts / (t / npts):.1f} x faster than the points route's "
+            f"{per_pts * 1e3:.1f} ms), CPU {cpu:.2f} s, {int(res.fallback.sum())} fell back")
     bert_layer(1.0, 12).support()
     nb = max(1, int(round(n_bert ** 0.5)))
-    t, res = _timed(lambda: sweep(bert_layer, beta=np.linspace(0.5, 1.5, nb),
-                                  heads=np.unique(np.linspace(1, 100, nb).astype(int)).tolist(),
-                                  moments=2, x=np.linspace(0.01, 20, 50), route="batch",
-                                  progress=False))
-    npts = int(np.prod(res.shape))
-    row(f"100 x 100 (β, h) bert-base map (batch, measured {npts}, extrapolated)", t * 1e4 / npts,
-        None, "", 60.0, f"measured {t:.2f} s for {npts} points, {int(res.fallback.sum())} fell back")
+    bb = np.linspace(0.5, 1.5, nb)
+    hh = np.unique(np.linspace(1, 100, nb).astype(int)).tolist()
+    kw = dict(moments=2, x=np.linspace(0.01, 20, 50), progress=False)
+    t_pts, _ = _timed(lambda: sweep(bert_layer, beta=bb[::max(1, nb // 2)][:2],
+                                    heads=hh[::max(1, len(hh) // 2)][:2], route="points", **kw))
+    per_pts = t_pts / 4
+    for workers in (1, 2):
+        c0 = _cpu()
+        t, res = _timed(lambda: sweep(bert_layer, beta=bb, heads=hh, route="batch",
+                                      workers=workers, **kw))
+        cpu = _cpu() - c0
+        npts = int(np.prod(res.shape))
+        reasons = sorted({r.split(" np.")[0].split(":")[0] for r in res.fallback_reason.values()})
+        row(f"100 x 100 (β, h) bert-base map (batch, workers={workers}, measured {npts}, "
+            "extrapolated)", t * 1e4 / npts, None, "", 60.0,
+            f"measured {t:.2f} s for {npts} points ({t / npts * 1e3:.1f} ms a point, "
+            f"{per_pts / (t / npts):.1f} x faster than the points route's "
+            f"{per_pts * 1e3:.0f} ms), CPU {cpu:.2f} s, pencil: {bool(res.pencil.all())}, "
+            f"{int(res.fallback.sum())} fell back ({'; '.join(reasons)})")
 
 
 def main():
@@ -290,7 +323,7 @@ def main():
             4: lambda: exact_moments(args.quick),
             5: lambda: empirical(args.quick),
             6: precision,
-            7: lambda: grids(144 if args.quick else 900, 9 if args.quick else 16)}
+            7: lambda: grids(900 if args.quick else 2500, 36 if args.quick else 100)}
     for k in sorted(rows):
         runs[k]()
 

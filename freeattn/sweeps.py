@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .algebraic.batch import evaluate_laws
+from .algebraic.batch import evaluate_laws, varying_parameters
 from .algebraic.numeric import structure_key
 from .laws.algebraic import AlgebraicLaw
 from .plotting.setup import pyplot
@@ -204,6 +204,13 @@ class LawGrid:
     fallback : ndarray of bool, shape ``shape``, or None
         Batch route: the points evaluated by their own law (not verified by the batch, or
         of no shared structure); None on the points route.
+    fallback_reason : dict
+        Batch route: grid index → why that point fell back (the batch's verification that
+        failed, e.g. ``"mass check: ..."``, or ``"alone in its structure"``).
+    pencil : ndarray of bool, shape ``shape``, or None
+        Batch route: the points whose breakpoints came from their own Sylvester pencil
+        (a structure whose discriminant with the varying parameters symbolic is too large
+        to tabulate, e.g. the full layer over (β, h)); None on the points route.
     route : {"points", "batch"}
         The route taken.
     """
@@ -223,6 +230,8 @@ class LawGrid:
     arrival_time: np.ndarray | None = None
     errors: dict = field(default_factory=dict)
     fallback: np.ndarray | None = None
+    fallback_reason: dict = field(default_factory=dict)
+    pencil: np.ndarray | None = None
     route: str = "points"
 
     @property
@@ -409,15 +418,18 @@ def _batch_entry(res, i, spec):
     return out
 
 
-def _run_batch(build, points, spec, bar):
-    """The batch route: every point's law is built, the AlgebraicLaws grouped by structure
-    (:func:`~freeattn.algebraic.numeric.structure_key`) and each group evaluated at once
-    (:func:`~freeattn.algebraic.batch.evaluate_laws`); a point the batch does not verify, or
-    of no shared structure, is evaluated by its law as on the points route.  Returns
-    (results, fallback mask)."""
+def _batch_points(build, points, spec, keep=()):
+    """The batch route on ``points`` in this process: every point's law is built, the
+    AlgebraicLaws grouped by structure (:func:`~freeattn.algebraic.numeric.structure_key`)
+    and each group evaluated at once (:func:`~freeattn.algebraic.batch.evaluate_laws`, with
+    breakpoints from each point's Sylvester pencil where the structure's discriminant is too
+    large to tabulate); a point the batch does not verify, or of no shared structure, is
+    evaluated by its law as on the points route.  Returns (results, fallback mask, reasons
+    {position: why the point fell back}, pencil mask)."""
     results = [None] * len(points)
     laws = [None] * len(points)
     groups = {}
+    reasons = {}
     for i, p in enumerate(points):
         try:
             laws[i] = build(**p)
@@ -426,23 +438,30 @@ def _run_batch(build, points, spec, bar):
                 raise
             results[i] = {"error": f"{type(exc).__name__}: {exc}"}
             continue
-        if isinstance(laws[i], AlgebraicLaw):
-            key = structure_key(laws[i]._factor)
-            if key is not None:
-                groups.setdefault(key, []).append(i)
+        key = structure_key(laws[i]._factor) if isinstance(laws[i], AlgebraicLaw) else None
+        if key is None:
+            reasons[i] = "not an algebraic law of a shared structure"
+        else:
+            groups.setdefault(key, []).append(i)
     fallback = np.ones(len(points), bool)
+    pencil = np.zeros(len(points), bool)
     for idx in groups.values():
         if len(idx) < _BATCH_MIN_POINTS:
+            reasons.update({i: "alone in its structure" for i in idx})
             continue
         try:
-            res = evaluate_laws([laws[i] for i in idx], x=spec.x, moments=spec.moments)
-        except ValueError:  # no rational term table or discriminant tables: one by one
+            res = evaluate_laws([laws[i] for i in idx], x=spec.x, moments=spec.moments,
+                                pencil=True, keep=keep)
+        except ValueError as exc:  # no rational term table: one by one
+            reasons.update({i: f"no batch for the structure: {exc}" for i in idx})
             continue
         for k, i in enumerate(idx):
-            if not res["fallback"][k]:
+            pencil[i] = res["pencil"]
+            if res["fallback"][k]:
+                reasons[i] = res["why"].get(k, "not verified")
+            else:
                 results[i] = _batch_entry(res, k, spec)
                 fallback[i] = False
-                bar.update(1)
     for i, p in enumerate(points):
         if results[i] is None:
             try:
@@ -451,10 +470,63 @@ def _run_batch(build, points, spec, bar):
                 if spec.errors == "raise":
                     raise
                 results[i] = {"error": f"{type(exc).__name__}: {exc}"}
-            bar.update(1)
-        elif "error" in results[i]:
-            bar.update(1)
-    return results, fallback
+    reasons = {i: r for i, r in reasons.items() if fallback[i] and "error" not in results[i]}
+    return results, fallback, reasons, pencil
+
+
+def _grid_varying(build, points, axes):
+    """Positions of the law parameters that vary over the grid: the laws at the first point and
+    at the first point with one axis moved to its second value, per axis, compared within
+    each structure (:func:`~freeattn.algebraic.batch.varying_parameters`)."""
+    probes = [points[0]] + [{**points[0], name: vals[1]} for name, vals in axes.items()
+                            if len(vals) > 1]
+    groups = {}
+    for p in probes:
+        try:
+            law = build(**p)
+        except Exception:  # noqa: BLE001 - the point itself reports it
+            continue
+        key = structure_key(law._factor) if isinstance(law, AlgebraicLaw) else None
+        if key is not None:
+            groups.setdefault(key, []).append(law)
+    return frozenset().union(*[varying_parameters(g) for g in groups.values()])
+
+
+def _run_batch(build, points, spec, bar, axes, workers=1):
+    """The batch route (:func:`_batch_points`), in this process or, with ``workers > 1``,
+    over a pool of processes, each taking one contiguous chunk of the grid order.  Every
+    part keeps the grid's varying parameters as batch columns (:func:`_grid_varying`: a
+    chunk along one β keeps β symbolic), so that all meet one structure, whose tables the
+    first two points, evaluated here first, leave for the forked workers to inherit.
+    Returns (results, fallback mask, reasons, pencil mask)."""
+    if workers == 1 or len(points) < 2 * max(_BATCH_MIN_POINTS, workers):
+        out = _batch_points(build, points, spec)
+        bar.update(len(points))
+        return out
+    import multiprocessing as mp
+    from concurrent.futures import ProcessPoolExecutor
+
+    keep = _grid_varying(build, points, axes)
+    head = _BATCH_MIN_POINTS
+    parts = [_batch_points(build, points[:head], spec, keep)]
+    bar.update(head)
+    rest = points[head:]
+    size = -(-len(rest) // workers)
+    methods = mp.get_all_start_methods()
+    ctx = mp.get_context("fork" if "fork" in methods else None)
+    with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
+        futures = [pool.submit(_batch_points, build, c, spec, keep) for c in _chunks(rest, size)]
+        for f in futures:
+            part = f.result()
+            parts.append(part)
+            bar.update(len(part[0]))
+    results, fallback, reasons, pencil = [], [], {}, []
+    for res, fb, why, pen in parts:
+        reasons.update({len(results) + i: r for i, r in why.items()})
+        results += res
+        fallback.append(fb)
+        pencil.append(pen)
+    return results, np.concatenate(fallback), reasons, np.concatenate(pencil)
 
 
 def _run_dask(build, points, spec, scheduler, bar, chunk):
@@ -502,7 +574,9 @@ def sweep(build, *, moments=4, x=None, cdf=False, ridge=None, arrival_level=None
         The arrival time of the training loss at this level
         (:func:`freeattn.readout.arrival_time`, §C.6.2) per point.
     workers : int ≥ 1
-        Processes (1: in this process).
+        Processes (1: in this process).  On the batch route the grid (after its first two
+        points, evaluated here) is split into ``workers`` contiguous chunks of the grid
+        order, one batch per process (``chunk`` does not apply there).
     scheduler : str or dask.distributed.Client, optional
         Run through Dask instead: a Dask scheduler name ("threads", "processes",
         "synchronous") or a Client (then ``workers`` is ignored).
@@ -518,8 +592,11 @@ def sweep(build, *, moments=4, x=None, cdf=False, ridge=None, arrival_level=None
         "points": every point's law evaluated on its own; "batch": the points whose laws
         share one algebraic structure evaluated together in float64 arrays
         (:func:`freeattn.algebraic.batch.evaluate_laws`: edges, atoms, moments, pdf), each
-        point verified and otherwise evaluated by its law (``result.fallback``), in this
-        process, equal to the points route to ~1e-13 (relative); "auto": batch where it
+        point verified and otherwise evaluated by its law (``result.fallback``, with the
+        reason in ``result.fallback_reason``; a structure whose discriminant is too large to
+        tabulate takes its breakpoints from each point's Sylvester pencil,
+        ``result.pencil``), in this process or over ``workers`` processes, equal to the
+        points route to ~1e-13 (relative); "auto": batch where it
         applies (no ``cdf``, ``ridge``, ``arrival_level`` or ``scheduler``) and the grid
         has at least 64 points, else points.
     **grid : sequences of numbers
@@ -579,7 +656,10 @@ def sweep(build, *, moments=4, x=None, cdf=False, ridge=None, arrival_level=None
     with tqdm(total=len(points), disable=not progress, desc="sweep", unit="pt") as bar:
         fallback = None
         if use_batch:
-            results, fallback = _run_batch(build, points, spec, bar)
+            if workers > 1:
+                _check_picklable(build)
+            results, fallback, reasons, pencil = _run_batch(
+                build, points, spec, bar, axes, min(workers, len(points)))
         elif scheduler is not None:
             size = chunk or max(1, len(points) // 16)
             results = _run_dask(build, points, spec, scheduler, bar, size)
@@ -596,5 +676,8 @@ def sweep(build, *, moments=4, x=None, cdf=False, ridge=None, arrival_level=None
     grid_out = _assemble(axes, results, spec)
     if fallback is not None:
         grid_out.fallback = fallback.reshape(grid_out.shape)
+        grid_out.fallback_reason = {tuple(int(j) for j in np.unravel_index(i, grid_out.shape)): r
+                                    for i, r in sorted(reasons.items())}
+        grid_out.pencil = pencil.reshape(grid_out.shape)
         grid_out.route = "batch"
     return grid_out

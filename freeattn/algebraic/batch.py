@@ -37,7 +37,7 @@ from .numeric_polynomial import (NumericPolynomial, _NEVANLINNA_SLACK, _TRACK_BE
 from .polynomial import G, parameter_order, substitute_polynomial, z
 from .series import _SERIES_LEAD_TOL, moments_of_terms
 
-__all__ = ["BatchStructure", "evaluate_laws", "BATCH_MASS_TOL"]
+__all__ = ["BatchStructure", "evaluate_laws", "varying_parameters", "BATCH_MASS_TOL"]
 
 #: the cheap mass check (atoms + each support interval's mass as the contour integral of G
 #: on an ellipse about it, trapezoid on _CONTOUR_NODES + 1 nodes of its upper half:
@@ -63,6 +63,13 @@ _NEWTON_STEPS = 8
 _NEWTON_RTOL = 1e-13
 #: lowest ladder height (× (scale + |x|)) before a pair gives up
 _MIN_HEIGHT = 1e-17
+#: rungs (accepted or not) after which a pair still on the ladder gives up: a pair that
+#: arrives takes ~10 (single-head grid: median 9, at most 30; the layer's 10 x 10 bench
+#: map: median 11, 99.9 % within 135, at most 267; at 300, 2 of 10 verified points of
+#: tests/sweep's 20 random layer points fall back), one that creeps with steps near
+#: _MIN_DT (a root float64 P does not resolve, next to the layer's atom at 0) thousands,
+#: and the lockstep loop with it (bench map, CPU: 2.5 s uncapped, 1.9 s here)
+_MAX_RUNGS = 1000
 #: a root of a factor is real when |Im r| ≤ this × (1 + |r|)
 _REAL_ROOT = 1e-7
 #: roots of several factors within this (relative) are one breakpoint (BranchData merges
@@ -72,6 +79,11 @@ _SAME_POINT = 1e-12
 _COLLIDE = 1e-9
 #: eigenvalues of the Sylvester pencil closer than this × (1 + scale) are one (multiple) root
 _PENCIL_MERGE = 1e-9
+#: on the pencil route every bounded support interval is also probed at these fractions of
+#: its width from each end (the density must be positive there too)
+_PENCIL_PROBES = (1e-1, 1e-2, 1e-3)
+#: row/column equilibration sweeps of the Sylvester pencil
+_PENCIL_BALANCE_SWEEPS = 4
 #: an interval is support where −Im G ≥ _SUPPORT × |G| at its midpoint, a gap where it is
 #: ≤ _GAP × |G|; in between the point falls back
 _SUPPORT = 1e-8
@@ -95,14 +107,19 @@ _POLE_AT_ZERO = 1e-12
 
 
 # ------------------------------------------------------------------ coefficient evaluation
-def _horner_z(cf, zz):
-    """c_k(z) and c_k'(z) for pairs: cf (M, D + 1, J + 1) (G^D first, z^J first), z (M,)."""
+def _horner_z(cf, zz, order=1):
+    """c_k(z) and its z-derivatives up to ``order`` (1 or 2) for pairs: cf (M, D + 1, J + 1)
+    (G^D first, z^J first), z (M,).  Returns (ck, dck) or (ck, dck, ddck)."""
     ck = cf[:, :, 0].astype(complex)
     dck = np.zeros_like(ck)
+    ddck = np.zeros_like(ck) if order > 1 else None
+    zc = zz[:, None]
     for j in range(1, cf.shape[2]):
-        dck = dck * zz[:, None] + ck
-        ck = ck * zz[:, None] + cf[:, :, j]
-    return ck, dck
+        if ddck is not None:
+            ddck = ddck * zc + 2.0 * dck
+        dck = dck * zc + ck
+        ck = ck * zc + cf[:, :, j]
+    return (ck, dck) if ddck is None else (ck, dck, ddck)
 
 
 def _horner_g(ck, g, dck=None):
@@ -118,23 +135,52 @@ def _horner_g(ck, g, dck=None):
     return p, pg, pz
 
 
+def _branch_derivatives(ck, dck, ddck, g):
+    """G′ and G″ of the branch through the root g of P(·, z) (implicit differentiation:
+    P_G G′ = −P_z, P_G G″ = −(P_zz + 2 P_Gz G′ + P_GG G′²))."""
+    pg = np.zeros(g.shape, complex)
+    pgg = np.zeros(g.shape, complex)
+    pz = np.zeros(g.shape, complex)
+    pgz = np.zeros(g.shape, complex)
+    pzz = np.zeros(g.shape, complex)
+    p = np.zeros(g.shape, complex)
+    for k in range(ck.shape[1]):
+        pgg = pgg * g + 2.0 * pg
+        pg = pg * g + p
+        p = p * g + ck[:, k]
+        pgz = pgz * g + pz
+        pz = pz * g + dck[:, k]
+        pzz = pzz * g + ddck[:, k]
+    d1 = -pz / pg
+    d2 = -(pzz + 2.0 * pgz * d1 + pgg * d1 * d1) / pg
+    return d1, d2
+
+
 def _newton(ck, g, steps=_NEWTON_STEPS):
-    """Newton on P(·, z) from g (coefficients ck): (root, converged); each step only on the
-    pairs not yet converged."""
+    """Newton on P(·, z) from g (coefficients ck): (root, converged); a converged pair takes
+    no further step (the live set is compacted once half of it has converged)."""
     g = g.copy()
     conv = np.zeros(g.shape, bool)
     idx = np.arange(g.size)
+    cki, gi = ck, g.copy()
+    live = np.ones(g.size, bool)
     for _ in range(steps):
-        p, pg, _ = _horner_g(ck[idx], g[idx])
+        p, pg, _ = _horner_g(cki, gi)
         with np.errstate(divide="ignore", invalid="ignore"):
             step = np.where(pg != 0, p / np.where(pg != 0, pg, 1), np.inf)
-            gi = g[idx] - step
-        g[idx] = gi
-        c = np.abs(step) <= _NEWTON_RTOL * np.abs(gi) + TINY
+            gn = gi - step
+        gi = np.where(live, gn, gi)
+        c = live & (np.abs(step) <= _NEWTON_RTOL * np.abs(gn) + TINY)
         conv[idx[c]] = True
-        idx = idx[~c]
-        if not idx.size:
+        live &= ~c
+        n_live = np.count_nonzero(live)
+        if not n_live:
             break
+        if 2 * n_live <= live.size:
+            g[idx] = gi
+            idx, cki, gi = idx[live], cki[live], gi[live]
+            live = np.ones(idx.size, bool)
+    g[idx] = gi
     return g, conv & np.isfinite(g)
 
 
@@ -167,8 +213,9 @@ def ladder(cf, x, scale, y=None, near=None):
     """The Stieltjes branch G(x + i0) at pairs (coefficient table cf[i], real x[i]).
 
     From x + iH, H = 8 (scale + |x| + 1), where G ~ 1/z, down geometric heights with Newton
-    steps on P from the linear predictor; every rung (and the final jump onto the axis,
-    tried at each rung) is accepted only where the corrector is small against the predicted
+    steps on P from the second-order Taylor predictor (G′ and G″ of the branch at the rung,
+    by implicit differentiation); every rung (and the final jump onto the axis, tried at
+    each rung) is accepted only where the corrector is small against the predicted
     move and against the bound on the other roots' distance (:func:`_separation`), and the
     rung's value obeys the Nevanlinna conditions.  ``y`` (≥ 0 per pair, default 0): the
     height of the target x + iy; ``near`` (per pair, default ∞): its distance to the
@@ -192,71 +239,82 @@ def _nevanlinna(gs, hn):
 
 
 def _ladder_block(cf, x, scale, y, near):
+    """The ladder on one block of pairs.  The state (current rung's height, root, G′ and G″
+    there) is kept for the live pairs only, compacted as pairs finish or fail, so that the
+    cost follows each pair's own number of rungs; a rejected rung keeps the pair's state (its
+    predictor's derivatives are not evaluated again), an accepted one evaluates P's
+    coefficients at the new height once (with their z-derivatives for the next predictor)."""
     M = x.size
     H = 8.0 * (scale + np.abs(x) + 1.0)
     z0 = x + 1j * H
-    ck0, _ = _horner_z(cf, z0)
     with np.errstate(all="ignore"):
+        ck0, dck0, ddck0 = _horner_z(cf, z0, order=2)
         g, ok = _newton(ck0, 1.0 / z0)
+        d1, d2 = _branch_derivatives(ck0, dck0, ddck0, g)
+    out = np.full(M, np.nan + 0j)
+    done = np.zeros(M, bool)
+    zt = x + 1j * y
+    ck_axis, _ = _horner_z(cf, zt)
     t = np.log(H)
     t_min = np.log(_MIN_HEIGHT * (scale + np.abs(x) + 1.0))
     with np.errstate(divide="ignore"):
         t_floor = np.maximum(t_min, np.log(y))
     dt = np.full(M, _MAX_DT)
-    done = np.zeros(M, bool)
-    out = np.full(M, np.nan + 0j)
-    zt = x + 1j * y
-    ck_axis, _ = _horner_z(cf, zt)
-    active = ok.copy()
-    while np.any(active):
-        ia = np.flatnonzero(active)
-        h = np.exp(t[ia])
-        zc = x[ia] + 1j * h
+    # the live pairs' state, compacted
+    ix = np.flatnonzero(ok & np.isfinite(d1) & np.isfinite(d2))
+    cf, x, y, near, zt, ck_axis = cf[ix], x[ix], y[ix], near[ix], zt[ix], ck_axis[ix]
+    g, d1, d2, t, t_min, t_floor, dt = g[ix], d1[ix], d2[ix], t[ix], t_min[ix], t_floor[ix], dt[ix]
+    rungs = np.zeros(ix.size, int)
+    while ix.size:
+        rungs += 1
+        h = np.exp(t)
+        zc = x + 1j * h
+        keep = np.ones(ix.size, bool)
         with np.errstate(all="ignore"):
-            ckc, dckc = _horner_z(cf[ia], zc)
-            _, pg, pz = _horner_g(ckc, g[ia], dckc)
-            dg = -pz / pg
             # the jump onto the target, tried only within reach of it (a longer jump's
-            # linear predictor misses by more than the bend allows: wasted Newton work)
-            jump = np.zeros(ia.size, bool)
-            tr = np.flatnonzero(h - y[ia] <= _JUMP_REACH * near[ia])
-            pred = g[ia[tr]] + dg[tr] * (zt[ia[tr]] - zc[tr])
-            pred = np.where(np.isfinite(pred), pred, g[ia[tr]])
-            gn, conv = _newton(ck_axis[ia[tr]], pred)
-            sep = _separation(ck_axis[ia[tr]], gn)
-            yt = y[ia[tr]]
-            sign = np.where(yt > 0, _nevanlinna(gn, yt), gn.imag <= _SLACK * np.abs(gn))
-            jump[tr] = conv & _accept(gn, pred, g[ia[tr]], sep) & sign
-            gfull = np.full(ia.size, np.nan + 0j)
-            gfull[tr] = gn
-            gn = gfull
-        jd = ia[jump]
-        out[jd] = gn[jump]
-        done[jd] = True
-        rest = ~jump
-        ib = ia[rest]
-        if ib.size:
+            # predictor misses by more than the bend allows: wasted Newton work)
+            tr = np.flatnonzero(h - y <= _JUMP_REACH * near)
+            if tr.size:
+                dz = zt[tr] - zc[tr]
+                pred = g[tr] + dz * (d1[tr] + 0.5 * dz * d2[tr])
+                pred = np.where(np.isfinite(pred), pred, g[tr])
+                gn, conv = _newton(ck_axis[tr], pred)
+                sep = _separation(ck_axis[tr], gn)
+                yt = y[tr]
+                sign = np.where(yt > 0, _nevanlinna(gn, yt), gn.imag <= _SLACK * np.abs(gn))
+                jump = conv & _accept(gn, pred, g[tr], sep) & sign
+                jt = tr[jump]
+                out[ix[jt]] = gn[jump]
+                done[ix[jt]] = True
+                keep[jt] = False
+            ib = np.flatnonzero(keep)
             tn = np.maximum(t[ib] + dt[ib], t_floor[ib])
             hn = np.exp(tn)
             zn = x[ib] + 1j * hn
-            with np.errstate(all="ignore"):
-                ckn, _ = _horner_z(cf[ib], zn)
-                pred = g[ib] + dg[rest] * (zn - zc[rest])
-                pred = np.where(np.isfinite(pred), pred, g[ib])
-                gs, conv = _newton(ckn, pred)
-                sep = _separation(ckn, gs)
-                nev = _nevanlinna(gs, hn)
-                acc = conv & _accept(gs, pred, g[ib], sep) & nev
-            ja = ib[acc]
-            g[ja] = gs[acc]
-            t[ja] = tn[acc]
+            ckn, dckn, ddckn = _horner_z(cf[ib], zn, order=2)
+            dz = zn - zc[ib]
+            pred = g[ib] + dz * (d1[ib] + 0.5 * dz * d2[ib])
+            pred = np.where(np.isfinite(pred), pred, g[ib])
+            gs, conv = _newton(ckn, pred)
+            sep = _separation(ckn, gs)
+            nev = _nevanlinna(gs, hn)
+            acc = conv & _accept(gs, pred, g[ib], sep) & nev
+            a = np.flatnonzero(acc)
+            ja = ib[a]
+            n1, n2 = _branch_derivatives(ckn[a], dckn[a], ddckn[a], gs[a])
+            g[ja], d1[ja], d2[ja], t[ja] = gs[a], n1, n2, tn[a]
             dt[ja] = np.maximum(dt[ja] * 1.5, _MAX_DT)
             jr = ib[~acc]
             dt[jr] *= 0.5
-            bottom = ja[(t[ja] <= t_min[ja]) & (y[ja] == 0)]
-            ok[jr[np.abs(dt[jr]) < _MIN_DT]] = False
-            ok[bottom] = False
-        active = ok & ~done
+        keep[jr[np.abs(dt[jr]) < _MIN_DT]] = False
+        keep[rungs >= _MAX_RUNGS] = False
+        keep[ja[((t[ja] <= t_min[ja]) & (y[ja] == 0)) | ~np.isfinite(n1) | ~np.isfinite(n2)]] = False
+        if not keep.all():
+            ix, cf, x, y, near, zt, ck_axis = (ix[keep], cf[keep], x[keep], y[keep], near[keep],
+                                              zt[keep], ck_axis[keep])
+            rungs = rungs[keep]
+            g, d1, d2, t, t_min, t_floor, dt = (g[keep], d1[keep], d2[keep], t[keep],
+                                               t_min[keep], t_floor[keep], dt[keep])
     return out, done
 
 
@@ -293,6 +351,7 @@ class BatchStructure:
         self._scatter = np.zeros((coef.size, (self.deg + 1) * (self.deg_z + 1)))
         self._scatter[np.arange(coef.size), kk * (self.deg_z + 1) + jj] = coef
         self.factors = []
+        self.balance = True  # equilibrate the Sylvester pencil (:meth:`_pencil_roots`)
         try:
             tables = discriminant_tables(self.P)
         except ValueError:
@@ -347,7 +406,8 @@ class BatchStructure:
 
         Returns a dict of per-point lists/arrays: ``breakpoints``, ``flags`` (support per
         interval), ``support`` (merged intervals), ``atoms``, ``moments`` (N, K), ``pdf``
-        (N, nx) and ``fallback`` (bool, N) with ``why`` (reason per fallen point)."""
+        (N, nx), ``fallback`` (bool, N) with ``why`` (reason per fallen point) and ``pencil``
+        (True where the breakpoints came from each point's Sylvester pencil)."""
         N = V.shape[0]
         cf = self.coefficient_tables(V)
         fall = ~np.all(np.isfinite(cf.reshape(N, -1)), axis=1)
@@ -357,7 +417,7 @@ class BatchStructure:
         for i in np.flatnonzero(lead_zero & ~fall):
             why[int(i)] = "degree in G drops"
         fall |= lead_zero
-        bps, poles = self._breakpoints(V, cf, fall, why)
+        bps, poles, unpolished = self._breakpoints(V, cf, fall, why)
         scale = np.array([max([abs(b) for b in bp], default=1.0) for bp in bps])
         # classification at the midpoints
         pid, xs, slot = [], [], []
@@ -393,6 +453,8 @@ class BatchStructure:
             else:
                 fall[i] = True
                 why[int(i)] = f"interval at {xv!r} neither support nor gap (Im G/|G| = {-rel!r})"
+        if self.factors is None:
+            self._probe_support(cf, bps, flags, scale, fall, why)
         support = [None] * N
         atoms = [None] * N
         for i in range(N):
@@ -420,6 +482,15 @@ class BatchStructure:
                     else:
                         out.append((a, b))
             support[i] = out
+            if self.factors is None:
+                # a pencil eigenvalue is only as good as its polish: a support edge must be
+                # a pole or polished as a real double root of P (the Sylvester pencil's
+                # eigenvalues near the many-fold root at 0 can be off by far more than 1e-13)
+                ends = {v for ab in out for v in ab}
+                if ends & unpolished[i]:
+                    fall[i] = True
+                    why[i] = (f"support edge {min(ends & unpolished[i])!r} not polished as a "
+                              "real double root (pencil)")
         # the mass check and the pdf on x: one ladder call
         xg = None if x is None else np.asarray(x, float)
         pid, xs, ys, wq = [], [], [], []
@@ -505,8 +576,41 @@ class BatchStructure:
         mom = self._moments(cf, moments)
         if mom is not None:
             fall |= ~np.all(np.isfinite(mom), axis=1)
+        for i in np.flatnonzero(fall):
+            why.setdefault(int(i), "moments not finite")
         return {"breakpoints": bps, "flags": flags, "support": support, "atoms": atoms,
-                "moments": mom, "pdf": pdf, "fallback": fall, "why": why}
+                "moments": mom, "pdf": pdf, "fallback": fall, "why": why,
+                "pencil": self.factors is None}
+
+    def _probe_support(self, cf, bps, flags, scale, fall, why):
+        """Pencil route: every bounded support interval is probed at _PENCIL_PROBES of its
+        width from each end, where the density must be positive too.  A breakpoint the
+        pencil missed inside a support interval (a gap there, e.g. a missed edge next to a
+        pole) would pass the midpoint and the mass check (the contour encloses the whole
+        interval); a gap's missed support lacks mass and fails the mass check."""
+        pid, xs = [], []
+        for i in np.flatnonzero(~fall):
+            bp, fl = bps[i], flags[i]
+            for k in range(1, len(bp)):
+                if fl[k]:
+                    a, b = bp[k - 1], bp[k]
+                    for f in _PENCIL_PROBES:
+                        pid += [i, i]
+                        xs += [a + f * (b - a), b - f * (b - a)]
+        if not pid:
+            return
+        pid, xs = np.array(pid, int), np.array(xs, float)
+        g, ok = ladder(cf[pid], xs, scale[pid], near=_nearest(xs, pid, bps))
+        for i, xv, gv, okv in zip(pid, xs, g, ok):
+            if fall[i]:
+                continue
+            if not okv:
+                fall[i] = True
+                why[int(i)] = f"ladder failed at the support probe {xv!r}"
+            elif -gv.imag < _SUPPORT * abs(gv):
+                fall[i] = True
+                why[int(i)] = (f"the support probe {xv!r} is not support (Im G/|G| = "
+                               f"{gv.imag / max(abs(gv), TINY)!r}): a breakpoint missed")
 
     def _breakpoints(self, V, cf, fall, why):
         """Sorted real roots of the factors per point (edges polished), and the poles."""
@@ -568,17 +672,20 @@ class BatchStructure:
             bps[i] = bp
             poles[i] = sorted(pol & set(bp))
             todo += [(i, k) for k, b in enumerate(bp) if b not in pol]
+        unpolished = [set() for _ in range(N)]
         if todo:
             ii = np.array([i for i, _ in todo])
             x0 = np.array([bps[i][k] for i, k in todo])
-            x1 = self._polish_edges(cf[ii], x0)
-            for (i, k), v in zip(todo, x1):
+            x1, good = self._polish_edges(cf[ii], x0)
+            for (i, k), v, gd in zip(todo, x1, good):
                 bps[i][k] = float(v)
+                if not gd:
+                    unpolished[i].add(float(v))
         for i in range(N):
             if not fall[i] and any(b <= a for a, b in zip(bps[i][:-1], bps[i][1:])):
                 fall[i] = True
                 why[i] = "edge polish reordered the breakpoints"
-        return bps, poles
+        return bps, poles, unpolished
 
     def _pencil_roots(self, cf, fall):
         """Per point, the real z at which P(·, z) and ∂_G P(·, z) share a root: the finite
@@ -598,6 +705,15 @@ class BatchStructure:
                 S[:, r, r:r + D + 1] = c[::-1].T
             for r in range(D):  # rows of ∂_G P (degree D - 1)
                 S[:, D - 1 + r, r:r + D] = dc[::-1].T
+            # two-sided equilibration by powers of 2 (exact; the same row and column scales
+            # for every S_j keep det S(z) up to a constant): P's coefficients span many
+            # orders (1e-9 .. 1 on the layer at h = 100), where the unscaled pencil is
+            # numerically singular at every z and QZ returns spurious real eigenvalues
+            for _ in range(_PENCIL_BALANCE_SWEEPS if self.balance else 0):
+                for ax, sh in (((0, 2), (1, -1, 1)), ((0, 1), (1, 1, -1))):
+                    big = np.abs(S).max(axis=ax)
+                    big[big == 0] = 1.0
+                    S = S / np.exp2(np.round(np.log2(big))).reshape(sh)
             top = m
             while top > 0 and not np.any(S[top]):
                 top -= 1
@@ -623,7 +739,8 @@ class BatchStructure:
     def _polish_edges(self, cf, x0):
         """Breakpoints at which P(·, x0) has a real double root: Newton on P = ∂_G P = 0 in
         (G, x) (the discriminant's float64 coefficients cancel; P's far less), vectorised.
-        The others (complex double roots: branch points of other sheets) stay as they are."""
+        The others (complex double roots: branch points of other sheets) stay as they are.
+        Returns (x, polished)."""
         D = self.deg
         ck, _ = _horner_z(cf, x0.astype(complex))
         ck = ck.real
@@ -662,7 +779,7 @@ class BatchStructure:
                 g = np.where(step, g - dg, g)
                 x = np.where(step, x - dx, x)
         good = real & np.isfinite(x) & (np.abs(x - x0) <= _EDGE_MATCH * (1 + np.abs(x0)))
-        return np.where(good, x, x0)
+        return np.where(good, x, x0), good
 
     def _atoms(self, cf, bp, poles, zero_mass, scale):
         """[(location, mass)] at the poles, or None where a mass is ambiguous: the candidates
@@ -773,20 +890,34 @@ def _exact_values(law):
     return syms, [law.values[s] for s in syms]
 
 
-def evaluate_laws(laws, x=None, moments=4, pencil=False):
+def varying_parameters(laws):
+    """Positions (in :func:`parameter_order`; each law has its own symbols) of the
+    parameters whose exact values differ among ``laws`` (of one structure): what
+    :func:`evaluate_laws` keeps as the batch's columns."""
+    syms0, vals0 = _exact_values(laws[0])
+    rows = [_exact_values(law)[1] for law in laws]
+    return {k for k in range(len(syms0))
+            if any(len(r) != len(syms0) or r[k] != vals0[k] for r in rows)}
+
+
+def evaluate_laws(laws, x=None, moments=4, pencil=False, keep=()):
     """:meth:`BatchStructure.evaluate` for ``laws``, AlgebraicLaws of one structure (equal
     :func:`~freeattn.algebraic.numeric.structure_key`): the parameters whose exact value is
     one rational at every point are substituted, the others are the batch's columns.
 
     Raises ValueError when the structure has no rational term table or discriminant tables
     (then the caller evaluates the laws one by one); ``pencil=True``: breakpoints from each
-    point's Sylvester pencil when the discriminant tables are too large (BatchStructure)."""
+    point's Sylvester pencil when the discriminant tables are too large (BatchStructure).
+    ``keep``: positions of parameters that stay columns even where these laws share their value
+    (so that the parts of one grid evaluated apart meet one structure and its cached tables;
+    :func:`varying_parameters` of the whole grid)."""
     syms0, vals0 = _exact_values(laws[0])
     rows = [_exact_values(law)[1] for law in laws]
     if any(len(r) != len(syms0) for r in rows):
         raise ValueError("the laws do not share one structure")
     fixed = {s: v for k, (s, v) in enumerate(zip(syms0, vals0))
-             if getattr(v, "is_Rational", False) and all(r[k] == v for r in rows)}
+             if getattr(v, "is_Rational", False) and all(r[k] == v for r in rows)
+             and k not in keep}
     keep = [k for k, s in enumerate(syms0) if s not in fixed]
     st = BatchStructure(laws[0]._factor, fixed, {syms0[k]: vals0[k] for k in keep},
                         pencil=pencil)
@@ -795,4 +926,25 @@ def evaluate_laws(laws, x=None, moments=4, pencil=False):
     V = np.array([[float(to_mp(r[k])) for k in keep] for r in rows]).reshape(len(laws), len(keep))
     zero = [law._exact_atom_at_zero(30) for law in laws]
     zero = [None if m is None else float(m) for m in zero]
-    return st.evaluate(V, x=x, moments=moments, zero_atoms=zero)
+    out = st.evaluate(V, x=x, moments=moments, zero_atoms=zero)
+    redo = np.flatnonzero(out["fallback"])
+    if st.factors is None and redo.size:
+        # the equilibrated and the plain pencil miss or add different eigenvalues near the
+        # many-fold root at 0 (either alone verifies fewer points); each evaluation is
+        # verified on its own, so a point either one verifies is kept
+        st.balance = False
+        try:
+            more = st.evaluate(V[redo], x=x, moments=moments, zero_atoms=[zero[i] for i in redo])
+        finally:
+            st.balance = True
+        for k, i in enumerate(redo):
+            if more["fallback"][k]:
+                continue
+            for name in ("breakpoints", "flags", "support", "atoms"):
+                out[name][i] = more[name][k]
+            for name in ("moments", "pdf"):
+                if out[name] is not None:
+                    out[name][i] = more[name][k]
+            out["fallback"][i] = False
+            del out["why"][int(i)]
+    return out
