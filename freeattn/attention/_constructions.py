@@ -106,10 +106,12 @@ def _from_structure(key, build, values, template_values):
     structure's polynomial (built once per ``key``) with its symbols renamed apart and given
     ``values``, or None where the template's values do not identify its symbols (then the
     caller builds exactly).  A β or γ scan thereby redoes no resultant, affine map or
-    positivity check."""
+    positivity check.  ``template_values()`` gives the template point's values, asked for
+    only when the structure is built (a sympy e^{β²} − 1 − β² a point otherwise)."""
     if key not in _STRUCTURES:
         template = build()
-        order = [[s for s, v in template.values.items() if v == want] for want in template_values]
+        order = [[s for s, v in template.values.items() if v == want]
+                 for want in template_values()]
         ok = (sorted(len(o) for o in order) == [1] * len(order)
               and len(template.values) == len(order))
         _STRUCTURES[key] = (template.symbolic_polynomial, [o[0] for o in order]) if ok else None
@@ -136,7 +138,7 @@ def nu(beta, gamma_k, heads):
     b0, g0 = _TEMPLATE_POINT[:2]
     got = _from_structure(("nu", heads), lambda: exact_build(b0, g0, heads),
                           _parameter_values(beta, gamma_k, heads),
-                          _parameter_values(b0, g0, heads))
+                          lambda: _parameter_values(b0, g0, heads))
     if got is None:
         return exact_build(beta, gamma_k, heads)
     # ρ_{γ_K} ⊠ MP_{1/h} with ρ_{γ_K} = (x ↦ θ₁ − θ₂ + θ₂ x)_# MP_{1/γ_K} on [0, ∞)
@@ -169,7 +171,7 @@ def independent_output(beta, heads, gamma_k, gamma_v, gamma_o):
     b0, g0, v0, o0 = _TEMPLATE_POINT
     got = _from_structure(("output", heads), lambda: exact_output(b0, heads, g0, v0, o0),
                           _output_values(beta, heads, gamma_k, gamma_v, gamma_o),
-                          _output_values(b0, heads, g0, v0, o0))
+                          lambda: _output_values(b0, heads, g0, v0, o0))
     if got is None:
         return exact_output(beta, heads, gamma_k, gamma_v, gamma_o)
     law = AlgebraicLaw(*got)
