@@ -79,3 +79,13 @@ def test_sizes_at_64_bits_give_the_same_breakpoints(make, monkeypatch):
     assert rb.breakpoints == bd.breakpoints
     assert rb.poles == bd.poles
     assert np.array_equal(np.ravel(ref.support()), np.ravel(law.support()))
+
+
+def test_output_laws_of_one_width_share_their_atom_rule():
+    """The layer law's atom rule at 0 (max of MP_{1/γ_V}'s and π_{γ_O}'s atoms) is built once
+    per (γ_V, γ_O) and shared by a β sweep; its mass is π_{1/2}({0}) = 1 − 1/2 (Nica &
+    Speicher 2006, Lecture 12; MP_{2/3} has no atom)."""
+    a = mha_output_law(0.9, 4, 1.2, 1.5, 0.5)
+    b = mha_output_law(1.1, 4, 1.2, 1.5, 0.5)
+    assert a.atom_at_zero.laws is b.atom_at_zero.laws
+    assert a.atom_at_zero.mass(30) == mpmath.mpf(1) / 2
