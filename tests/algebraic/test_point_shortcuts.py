@@ -89,3 +89,15 @@ def test_output_laws_of_one_width_share_their_atom_rule():
     b = mha_output_law(1.1, 4, 1.2, 1.5, 0.5)
     assert a.atom_at_zero.laws is b.atom_at_zero.laws
     assert a.atom_at_zero.mass(30) == mpmath.mpf(1) / 2
+
+
+@pytest.mark.parametrize("make", [lambda: attention_law(0.77, 1.3, 2),
+                                  lambda: mha_output_law(0.9, 4, 1.2, 1.5, 0.5)])
+def test_a_built_law_s_factor_set_by_its_builder_is_its_stieltjes_factor(make):
+    """The builders set ``_factor`` to the renamed structure polynomial (the template's own
+    Stieltjes factor); recomputed by stieltjes_factor it is the same polynomial."""
+    from freeattn.algebraic.polynomial import stieltjes_factor
+
+    law = make()
+    assert "_factor" in law.__dict__
+    assert stieltjes_factor(law.symbolic_polynomial) == law._factor == law.symbolic_polynomial
