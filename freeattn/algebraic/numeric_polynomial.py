@@ -23,7 +23,16 @@ from .exact import NotConvertible, _expanded_terms, free_symbols
 from .polynomial import G, parameter_order, z
 from .roots import horner_with_derivative, newton_polish_array, polyroots
 
-__all__ = ["NumericPolynomial"]
+__all__ = ["NumericPolynomial", "ParameterValues"]
+
+#: a parameter value that needs sympy to evaluate (e^{β²} − 1 − β²: an evalf each time) is
+#: evaluated once at the highest precision asked for so far, at least this many digits (the
+#: breakpoints' 2·30 + 20 digits and guard digits: one evalf serves the float64 table, the
+#: 30-digit branch data, the breakpoints and the float64 parameters), and rounded to each
+#: lower precision from there; the last _VALUE_MEMO_SIZE values are kept
+_VALUE_MIN_DPS = 100
+_VALUE_MEMO_SIZE = 512
+_VALUE_MEMO = {}
 
 #: |ln| of a coefficient of P(·, x) beyond which float64 would under- or overflow it (e^600 ~
 #: 1e260, with room for the sums): :meth:`NumericPolynomial._log_scaled` takes over; and the
@@ -57,6 +66,53 @@ _FLOAT_TABLE_DPS = 40
 #: a coefficient evaluated at _FLOAT_TABLE_DPS digits is certainly nonzero when its modulus
 #: exceeds this × the sum of its terms' moduli (each term carries ~10^-40 relative error)
 _NONZERO_REL = 1e-30
+
+
+def value_mp(value):
+    """``to_mp(value)`` at the current precision; a value that is no plain number (a sympy
+    expression such as e^{β²} − 1 − β²) is evaluated by sympy once at
+    :data:`_VALUE_MIN_DPS` digits or more (the highest precision asked for so far) and
+    rounded to the current precision from there: the float64 table, the 30-digit branch
+    data, the breakpoints and the float64 parameters of a point, and every polynomial of its
+    law, share one evalf."""
+    if isinstance(value, (int, float, mpmath.mpf)) or getattr(value, "is_Rational", False) \
+            or getattr(value, "is_Float", False) or not hasattr(value, "evalf"):
+        return to_mp(value)
+    prec = mpmath.mp.prec
+    try:
+        hit = _VALUE_MEMO.get(value)
+    except TypeError:  # unhashable
+        return to_mp(value)
+    if hit is None or hit[0] < prec:
+        work = max(prec, mpmath.libmp.dps_to_prec(_VALUE_MIN_DPS))
+        with mpmath.workprec(work):
+            hit = (work, to_mp(value))
+        _VALUE_MEMO[value] = hit
+        while len(_VALUE_MEMO) > _VALUE_MEMO_SIZE:  # the oldest first
+            _VALUE_MEMO.pop(next(iter(_VALUE_MEMO)), None)
+    return +hit[1]
+
+
+class ParameterValues:
+    """A law's exact parameter values at any mpmath precision (per-precision cache): what
+    :class:`~freeattn.algebraic.numeric.BranchData` reads of its ``evaluator`` (``values``,
+    :meth:`values_mp_of`) where the discriminant tables are in every parameter of P while
+    the numeric polynomial has some substituted.  No coefficient table: a
+    :class:`NumericPolynomial` of the full P for this cost 0.3–0.6 ms a point."""
+
+    def __init__(self, values):
+        self.values = dict(values)
+        self._mp = {}
+
+    def values_mp_of(self, symbols):
+        have = self._mp.setdefault(mpmath.mp.prec, {})
+        out = []
+        for s_ in symbols:
+            v = have.get(s_)
+            if v is None:
+                v = have[s_] = value_mp(self.values[s_])
+            out.append(v)
+        return out
 
 
 class NumericPolynomial:
@@ -163,14 +219,14 @@ class NumericPolynomial:
         cache = self.__dict__.setdefault("_values_mp", {})
         key = mpmath.mp.prec
         if key not in cache:
-            cache[key] = [to_mp(self.values[p]) for p in self._params]
+            cache[key] = [value_mp(self.values[p]) for p in self._params]
         return list(cache[key])
 
     def values_mp_of(self, symbols):
         """The values of ``symbols`` (parameters of P) at the current precision, from the
         per-precision cache of :meth:`param_values_mp`."""
         have = dict(zip(self._params, self.param_values_mp()))
-        return [have[s_] if s_ in have else to_mp(self.values[s_]) for s_ in symbols]
+        return [have[s_] if s_ in have else value_mp(self.values[s_]) for s_ in symbols]
 
     def evaluate_mp(self, expr):
         """An expression in the parameters, evaluated at the current mpmath precision."""
@@ -218,7 +274,7 @@ class NumericPolynomial:
     # ------------------------------------------------------------ float64
     def float_parameters(self):
         """The parameter values in float64, in the order of the coefficient rows."""
-        return np.array([float(to_mp(self.values[p_])) for p_ in self._params])
+        return np.array([float(value_mp(self.values[p_])) for p_ in self._params])
 
     def row_arrays(self):
         """(rows of cf, columns of cf, rational coefficient as float, exponents) of every

@@ -102,22 +102,30 @@ def _parameter_values(beta, gamma_k, heads):
 
 
 def _from_structure(key, build, values, template_values):
-    """(P, values) of a law whose exact build is ``build()`` at the template point: the
+    """The law whose exact build is ``build()`` at the template point, at ``values``: the
     structure's polynomial (built once per ``key``) with its symbols renamed apart and given
     ``values``, or None where the template's values do not identify its symbols (then the
     caller builds exactly).  A β or γ scan thereby redoes no resultant, affine map or
-    positivity check."""
+    positivity check.  ``template_values()`` gives the template point's values, asked for
+    only when the structure is built (a sympy e^{β²} − 1 − β² a point otherwise).  Where the
+    template's polynomial is its own Stieltjes factor (irreducible, primitive), so is every
+    renamed copy: the law's ``_factor`` is set to it (no FLINT factorisation a point)."""
     if key not in _STRUCTURES:
         template = build()
-        order = [[s for s, v in template.values.items() if v == want] for want in template_values]
+        order = [[s for s, v in template.values.items() if v == want]
+                 for want in template_values()]
         ok = (sorted(len(o) for o in order) == [1] * len(order)
               and len(template.values) == len(order))
-        _STRUCTURES[key] = (template.symbolic_polynomial, [o[0] for o in order]) if ok else None
+        _STRUCTURES[key] = (template.symbolic_polynomial, [o[0] for o in order],
+                            template._factor is template.symbolic_polynomial) if ok else None
     if _STRUCTURES[key] is None:
         return None
-    P, symbols = _STRUCTURES[key]
+    P, symbols, irreducible = _STRUCTURES[key]
     ren = {s: fresh(s.name.rsplit("_", 1)[0]) for s in symbols}
-    return rename_symbols(P, ren), dict(zip((ren[s] for s in symbols), values))
+    law = AlgebraicLaw(rename_symbols(P, ren), dict(zip((ren[s] for s in symbols), values)))
+    if irreducible:
+        law.__dict__["_factor"] = law.symbolic_polynomial  # the cached property's value
+    return law
 
 
 def exact_build(beta, gamma_k, heads):
@@ -134,14 +142,14 @@ def nu(beta, gamma_k, heads):
     :func:`exact_build` gives at that point (same polynomial up to the names of the symbols,
     same exact values)."""
     b0, g0 = _TEMPLATE_POINT[:2]
-    got = _from_structure(("nu", heads), lambda: exact_build(b0, g0, heads),
+    law = _from_structure(("nu", heads), lambda: exact_build(b0, g0, heads),
                           _parameter_values(beta, gamma_k, heads),
-                          _parameter_values(b0, g0, heads))
-    if got is None:
+                          lambda: _parameter_values(b0, g0, heads))
+    if law is None:
         return exact_build(beta, gamma_k, heads)
     # ρ_{γ_K} ⊠ MP_{1/h} with ρ_{γ_K} = (x ↦ θ₁ − θ₂ + θ₂ x)_# MP_{1/γ_K} on [0, ∞)
     # (θ₁ − θ₂ = e^{β²} − 1 − β² > 0, θ₂ > 0): on [0, ∞) with mean θ₁ > 0, as the template
-    return mark_positive(AlgebraicLaw(*got), "ν_{∞,h} = ρ_{γ_K} ⊠ MP_{1/h} of laws on [0, ∞)")
+    return mark_positive(law, "ν_{∞,h} = ρ_{γ_K} ⊠ MP_{1/h} of laws on [0, ∞)")
 
 
 def independent_values(beta, heads, gamma_k, gamma_v):
@@ -161,21 +169,39 @@ def _output_values(beta, heads, gamma_k, gamma_v, gamma_o):
     return _parameter_values(beta, gamma_k, heads) + (1 / gamma_v, gamma_o)
 
 
+#: (MP_{1/γ_V}, π_{γ_O}) of the output law's atom rule per exact (γ_V, γ_O), the last
+#: _ATOM_LAWS_SIZE pairs: a β or h sweep at fixed widths shares the two laws (their
+#: construction, a sympy expansion each, cost 1.6 ms a point of the bert-base layer)
+_ATOM_LAWS = {}
+_ATOM_LAWS_SIZE = 64
+
+
+def _atom_rule_laws(gamma_v, gamma_o):
+    """(MP_{1/γ_V}, π_{γ_O}), whose atoms at 0 give the output law's (read only when asked:
+    :class:`~freeattn.algebraic.atoms.AtomAtZero`), shared by the laws of one (γ_V, γ_O)."""
+    key = (gamma_v, gamma_o)
+    got = _ATOM_LAWS.get(key)
+    if got is None:
+        got = _ATOM_LAWS[key] = (MarchenkoPastur(1 / gamma_v), FreePoisson(gamma_o))
+        while len(_ATOM_LAWS) > _ATOM_LAWS_SIZE:  # the oldest first
+            _ATOM_LAWS.pop(next(iter(_ATOM_LAWS)), None)
+    return got
+
+
 def independent_output(beta, heads, gamma_k, gamma_v, gamma_o):
     """ν_{∞,h} ⊠ MP_{1/γ_V} ⊠ π_{γ_O} (eq. (C.15)), exact arguments: the structure's
     polynomial (one :func:`exact_output` per h at ``_TEMPLATE_POINT``) at the new point's
     values, the same law as :func:`exact_output` there (same polynomial up to the symbols'
     names, same exact values, the same atom rule at 0)."""
     b0, g0, v0, o0 = _TEMPLATE_POINT
-    got = _from_structure(("output", heads), lambda: exact_output(b0, heads, g0, v0, o0),
+    law = _from_structure(("output", heads), lambda: exact_output(b0, heads, g0, v0, o0),
                           _output_values(beta, heads, gamma_k, gamma_v, gamma_o),
-                          _output_values(b0, heads, g0, v0, o0))
-    if got is None:
+                          lambda: _output_values(b0, heads, g0, v0, o0))
+    if law is None:
         return exact_output(beta, heads, gamma_k, gamma_v, gamma_o)
-    law = AlgebraicLaw(*got)
     # (μ ⊠ ν)({0}) = max(μ({0}), ν({0})) (Belinschi 2003), twice, with ν_{∞,h}({0}) = 0
     # (ρ_{γ_K} lives on [θ₁ − θ₂, ∞), θ₁ − θ₂ > 0, and MP_{1/h}, 1/h ≤ 1, has no atom)
-    law.atom_at_zero = AtomAtZero("max", (MarchenkoPastur(1 / gamma_v), FreePoisson(gamma_o)))
+    law.atom_at_zero = AtomAtZero("max", _atom_rule_laws(gamma_v, gamma_o))
     # ⊠ of laws on [0, ∞) with positive means, as the template
     return mark_positive(law, "⊠ of two laws on [0, ∞) with positive means")
 

@@ -18,6 +18,7 @@ from ..algebraic.exact import NotConvertible, flint_enabled
 from ..algebraic.exact import free_symbols as _free_symbols, is_expanded as _known_expanded
 from ..algebraic.local import LocalMixin
 from ..algebraic.numeric import BranchData, NumericPolynomial, structure_key
+from ..algebraic.numeric_polynomial import ParameterValues
 from ..algebraic.parse import as_polynomial
 from ..algebraic.positivity import is_positive_by_construction, mark_positive
 from ..algebraic.paths import PathsMixin
@@ -197,7 +198,9 @@ class AlgebraicLaw(DensityMixin, BranchMixin, PathsMixin, LocalMixin, AtomsMixin
 
     @cached_property
     def _num_full(self):
-        return NumericPolynomial(self._factor, self.values)
+        """The values of every parameter of :attr:`_factor` at any precision: the evaluator of
+        the symbolic route's discriminant tables (no coefficient table of its own)."""
+        return ParameterValues(self.values)
 
     @cached_property
     def _symbolic_route(self):
