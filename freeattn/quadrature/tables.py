@@ -210,6 +210,24 @@ class Side:
         self.__dict__["_fit_coef"] = coef
         return coef
 
+    def _part(self, k, u):
+        """∫ from the start of panel k to u inside it (arrays k, u): the fixed function of
+        :meth:`integral` on a fitted panel, the rule on the others."""
+        coef = self._fit()
+        part = np.empty(u.shape)
+        c = coef[k]
+        fitted = ~np.isnan(c[..., 0]) if c.size else np.zeros(u.shape, bool)
+        if np.any(fitted):
+            kf = k[fitted]
+            lo = self.edges[kf]
+            d = np.maximum(u[fitted] - lo, 0.0)
+            tau = np.minimum(d / (self.edges[kf + 1] - lo), 1.0)
+            part[fitted] = d * _clenshaw(c[fitted], 2.0 * tau - 1.0)
+        if not np.all(fitted):
+            rest = ~fitted
+            part[rest] = self.rule(self.edges[k[rest]], u[rest])
+        return part
+
     def integral(self, u):
         """∫_0^u of the density, vectorised over u ∈ [0, π/2], a fixed function of u: on
         each panel off the end (u − e_k)·Q_k(τ), τ = (u − e_k)/(e_{k+1} − e_k), Q_k the running
@@ -221,20 +239,7 @@ class Side:
         u = np.asarray(u, dtype=float)
         n = len(self.masses)
         k = np.clip(np.searchsorted(self.edges, u, side="right") - 1, 0, n - 1)
-        uu = np.minimum(u, self.edges[-1])
-        coef = self._fit()
-        part = np.empty(u.shape)
-        c = coef[k]
-        fitted = ~np.isnan(c[..., 0]) if c.size else np.zeros(u.shape, bool)
-        if np.any(fitted):
-            kf = k[fitted]
-            lo = self.edges[kf]
-            d = np.maximum(uu[fitted] - lo, 0.0)
-            tau = np.minimum(d / (self.edges[kf + 1] - lo), 1.0)
-            part[fitted] = d * _clenshaw(c[fitted], 2.0 * tau - 1.0)
-        if not np.all(fitted):
-            rest = ~fitted
-            part[rest] = self.rule(self.edges[k[rest]], uu[rest])
+        part = self._part(k, np.minimum(u, self.edges[-1]))
         # the rounded sum never passes the next panel's start (monotone across panels)
         return np.minimum(self.cum[k] + np.clip(part, 0.0, self.masses[k]), self.cum[k + 1])
 
@@ -259,7 +264,9 @@ class Side:
         if np.any(rest):
             kk, lo_, hi_, tg, ur = k[rest], lo[rest], hi[rest], target[rest], u[rest]
             for _ in range(PPF_MAX_ITER):
-                F = self.rule(e[kk], ur) - tg
+                # the function integral reads (fixed on a fitted panel): isf/ppf invert the
+                # tabulated sf/cdf, not a rule that differs from it by the density's noise
+                F = self._part(kk, ur) - tg
                 lo_ = np.where(F < 0, ur, lo_)
                 hi_ = np.where(F >= 0, ur, hi_)
                 f = self.density(ur)
