@@ -78,6 +78,8 @@ PANEL_FIT_NODES = 24
 #: resolve); below it the fit is scaled to the mass (the gap is the density's own noise:
 #: 1e-9 … 3.4e-8 relative on some layer laws, where the tables' Gauss rules differ as much)
 PANEL_FIT_RTOL = 1e-6
+#: panels per block of the fit (built together, in one density call, when first needed)
+PANEL_FIT_BLOCK = 64
 #: Newton steps polishing numpy's Gauss–Legendre nodes in long double
 GL_POLISH_STEPS = 2
 
@@ -188,39 +190,50 @@ class Side:
         self.cum = compensated_cumsum(self.masses)
         self.mass = float(self.cum[-1])
 
-    def _fit(self):
-        """The Chebyshev coefficients of each panel's running mean Q_k (row k; NaN rows: the
-        panel keeps the rule), built once from the density at PANEL_FIT_NODES fixed points
-        per panel; panel 0 (at the end) always keeps the rule (relative accuracy down to the
-        smallest u)."""
-        fit = self.__dict__.get("_fit_coef")
-        if fit is not None:
-            return fit
+    def _fit(self, k):
+        """The Chebyshev coefficients of the running mean Q_k of the panels ``k`` (rows; NaN
+        rows: the panel keeps the rule), from the density at PANEL_FIT_NODES fixed points of
+        each panel, built once per block of PANEL_FIT_BLOCK consecutive panels when a point
+        first falls in it (a law with 9542 panels does not pay 5 s for its first point; a
+        block is one density call of fixed composition, so the coefficients never depend on
+        what was asked before); panel 0 (at the end) always keeps the rule (relative
+        accuracy down to the smallest u)."""
         n = len(self.masses)
+        coef = self.__dict__.get("_fit_coef")
+        if coef is None:
+            coef = self.__dict__["_fit_coef"] = np.full((n, PANEL_FIT_NODES), np.nan)
+            self.__dict__["_fit_done"] = np.zeros(-(-n // PANEL_FIT_BLOCK), bool)
+        done = self.__dict__["_fit_done"]
+        blocks = np.unique(k // PANEL_FIT_BLOCK)
+        for blk in blocks[~done[blocks]].tolist():
+            panels = np.arange(max(blk * PANEL_FIT_BLOCK, 1), min((blk + 1) * PANEL_FIT_BLOCK, n))
+            if panels.size:
+                coef[panels] = self._fit_panels(panels)
+            done[blk] = True
+        return coef[k]
+
+    def _fit_panels(self, panels):
         tau, K = _running_mean_matrix(PANEL_FIT_NODES)
-        lo, hi = self.edges[1:-1], self.edges[2:]
-        coef = np.full((n, PANEL_FIT_NODES), np.nan)
-        if n > 1:
-            h = hi - lo
-            nodes = lo[:, None] + h[:, None] * tau[None, :]
-            with np.errstate(all="ignore"):
-                f = np.asarray(self.density(nodes.reshape(-1)), dtype=float).reshape(nodes.shape)
-                q = f @ K.T
-                full = h * _clenshaw(q, np.ones(n - 1))
-            pm = self.masses[1:]
-            good = (np.all(np.isfinite(f), axis=1) & np.all(f >= 0, axis=1) & (full > 0)
-                    & (np.abs(full - pm) <= PANEL_FIT_RTOL * pm))
-            # scaled to the tabulated mass: the fit reaches the next panel's start
-            coef[1:][good] = q[good] * (pm[good] / full[good])[:, None]
-        self.__dict__["_fit_coef"] = coef
-        return coef
+        lo, hi = self.edges[panels], self.edges[panels + 1]
+        h = hi - lo
+        nodes = lo[:, None] + h[:, None] * tau[None, :]
+        with np.errstate(all="ignore"):
+            f = np.asarray(self.density(nodes.reshape(-1)), dtype=float).reshape(nodes.shape)
+            q = f @ K.T
+            full = h * _clenshaw(q, np.ones(panels.size))
+        pm = self.masses[panels]
+        good = (np.all(np.isfinite(f), axis=1) & np.all(f >= 0, axis=1) & (full > 0)
+                & (np.abs(full - pm) <= PANEL_FIT_RTOL * pm))
+        # scaled to the tabulated mass: the fit reaches the next panel's start
+        out = np.full(q.shape, np.nan)
+        out[good] = q[good] * (pm[good] / full[good])[:, None]
+        return out
 
     def _part(self, k, u):
         """∫ from the start of panel k to u inside it (arrays k, u): the fixed function of
         :meth:`integral` on a fitted panel, the rule on the others."""
-        coef = self._fit()
         part = np.empty(u.shape)
-        c = coef[k]
+        c = self._fit(k)
         fitted = ~np.isnan(c[..., 0]) if c.size else np.zeros(u.shape, bool)
         if np.any(fitted):
             kf = k[fitted]
