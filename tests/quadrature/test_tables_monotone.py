@@ -9,11 +9,11 @@ part is a fixed function of u on each panel off the end (the running mean of the
 interpolant at fixed points), so the only rounding left is that of a fixed polynomial.
 
 Pinned: the failing points of the property sweep on main 0f0c818 (mha-4, mha-33, mha-133;
-mha-83 is the same kind on a law with 9542 panels, left to the sweep) and a single-head law
-of the slow attention family (attention-360), 10³ random neighbouring pairs, the pairs around
-every panel boundary and around the switch between the two sides, the same on the bert-base
-layer law and another single-head law (which passed before too); and a Side with a noisy
-density against its closed form.  Right values: the law's own mpmath route at 30 digits (a
+mha-83 is the same kind on a law with 9542 panels, left to the sweep) and single-head laws
+of the slow attention and values families (attention-360, values-86), 10³ random
+neighbouring pairs, the pairs around every panel boundary and around the switch between the
+two sides, the same on the bert-base layer law and another single-head law (which passed
+before too); and a Side with a noisy density against its closed form.  Right values: the law's own mpmath route at 30 digits (a
 separate θ-integral of the density, :class:`~freeattn.quadrature.tables.MpInterval`) and
 closed forms."""
 from __future__ import annotations
@@ -25,7 +25,7 @@ import mpmath
 import numpy as np
 import pytest
 
-from freeattn import MHAConfig, attention_law, mha_output_law
+from freeattn import MHAConfig, attention_law, mha_output_law, values_law
 from freeattn.quadrature.ends import end_rule
 from freeattn.quadrature.tables import Side, _u_of
 
@@ -51,6 +51,8 @@ def _law(name):
         return _mha(name)
     if name == "bert-base":
         law = MHAConfig.preset("bert-base").law()
+    elif name == "values-86":  # a single-head values law of the slow sweep
+        law = values_law(0.1826917523093427, 1, 0.0350038407407778, 0.009344310250977561)
     elif name == "attention-360":  # a single-head law of the slow sweep, one pair in 2000
         law = attention_law(0.3422981116365273, 0.014860950802797007, 1)
     else:  # a single-head law (item 5's)
@@ -78,12 +80,14 @@ def _assert_monotone_pairs(law, x):
     ("mha-33", 0.00014194605690435146, "0.999814564447790004696772997402", 2e-14),
     ("mha-133", 257.0347655789307, "0.99945108288128908416846354039", 2e-14),
     ("attention-360", 5.484893258006794, "0.985148577132359896965851461876", 1e-16),
+    ("values-86", 0.06981430096659699, "0.999646875383661949384458160895", 5e-16),
 ])
 def test_sweep_points_monotone_and_right(name, x, cdf_right, tol):
     """The failing pairs of `sweep.py slow every:50:25` / known_failures on main 0f0c818
     (mha-4: cdf(231.57027985670453) = 0.9990009632276529 > cdf(nextafter) = …526; mha-33,
-    mha-133 by one ulp) and of a single-head law of the slow attention family (attention-360:
-    0.9851485771323599 > 0.9851485771323598), each value against the law's 30-digit route
+    mha-133 by one ulp) and of single-head laws of the slow attention and values families
+    (attention-360: 0.9851485771323599 > 0.9851485771323598; values-86: 0.9996468753836621 >
+    0.999646875383662), each value against the law's 30-digit route
     (cdf_right: ``law.cdf(x, dps=30)``; dps=40 agrees to 30 digits); ``tol``: the tables'
     accuracy there, as before the change (the layer laws' density is noisy at 1e-9
     relative)."""
@@ -101,7 +105,8 @@ def test_sweep_points_monotone_and_right(name, x, cdf_right, tol):
         assert abs(ref - right) <= mpmath.mpf(10) ** -29
 
 
-@pytest.mark.parametrize("name", ["mha-4", "mha-133", "attention-360", "bert-base", "single-head"])
+@pytest.mark.parametrize("name", ["mha-4", "mha-133", "attention-360", "values-86", "bert-base",
+                                  "single-head"])
 def test_random_neighbouring_pairs(name):
     """10³ random neighbouring pairs over the support (seeded), cdf and sf in separate calls
     (before: the mha laws decreased at ~2 % of such pairs near cdf = 1)."""
