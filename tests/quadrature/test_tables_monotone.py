@@ -13,9 +13,9 @@ mha-83 is the same kind on a law with 9542 panels, left to the sweep) and single
 of the slow attention and values families (attention-360, values-86), 10³ random
 neighbouring pairs, the pairs around every panel boundary and around the switch between the
 two sides, the same on the bert-base layer law and another single-head law (which passed
-before too); and a Side with a noisy density against its closed form.  Right values: the law's own mpmath route at 30 digits (a
-separate θ-integral of the density, :class:`~freeattn.quadrature.tables.MpInterval`) and
-closed forms."""
+before too); and a Side with a noisy density against its closed form.  Right values: the
+law's own mpmath route at 30 digits (a separate θ-integral of the density,
+:class:`~freeattn.quadrature.tables.MpInterval`) and closed forms."""
 from __future__ import annotations
 
 import functools
