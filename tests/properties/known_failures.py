@@ -35,8 +35,4 @@ KNOWN = {
         'N2: float64 resolution of the image: AssertionError: quadrature of the density on [-4.2358474283335675e+72, -4.235847414657508e+72] needs more than 3000 panels (density not integrable to 1e-13?) (the base law passes; its edge sits at a location whose ulp is ~1e-17 of the width, or the support is 3e-9 of its location wide)',
     ('affine-22', 'moments'):
         'N2: float64 resolution of the image: AssertionError: quadrature of the density on [-4.2358474283335675e+72, -4.235847414657508e+72] needs more than 3000 panels (density not integrable to 1e-13?) (the base law passes; its edge sits at a location whose ulp is ~1e-17 of the width, or the support is 3e-9 of its location wide)',
-    ('mha-4', 'cdf_monotone'):
-        'item 6: measured error 2.22e-16 (tol 0); cdf(231.57027985670453) = 0.9990009632276529 > cdf(nextafter) = 0.9990009632276526',
-    ('mha_rho-0', 'cdf_monotone'):
-        'item 6: measured error {err:.3g} (one ulp); cdf decreases by one ulp between neighbouring points (two sides L/(L+R) of quadrature.tables)',
 }
