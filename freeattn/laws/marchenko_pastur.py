@@ -52,7 +52,8 @@ def _density(ctx, x, y, a, b, ca=0, cb=0):
 
 def _cauchy_upper(ctx, zq, y, a, b):
     """G(z) = 2/(z + y − 1 + sqrt(z − a) sqrt(z − b)) on the closed upper half-plane, taken as
-    (s − r)/(2yz) where that root is the larger (no cancellation); ∞ at z = 0 for y ≥ 1."""
+    (s − r)/(2yz) where that root is the larger (no cancellation); at z = 0: −∞ for y = 1,
+    ∞ for y > 1."""
     rt = ctx.sqrt(zq - a) * ctx.sqrt(zq - b)
     sm = zq + (y - 1)  # y − 1 first: exact, no cancellation of z + y against 1 (|z| ≪ 1)
     big = abs(sm + rt) >= abs(sm - rt)
@@ -60,7 +61,11 @@ def _cauchy_upper(ctx, zq, y, a, b):
     # every denominator is made safe on the branch not taken (mpmath evaluates both)
     g = ctx.where(big, 2 / ctx.guard(big and not pole if ctx.mp else True, sm + rt, 1),
                   (sm - rt) / ctx.guard(not (big or pole) if ctx.mp else True, 2 * y * zq, 1))
-    return ctx.where(pole, ctx.inf + 0 * zq, g) if (ctx.mp or y >= 1) else g
+    # at z = 0: y > 1 has an atom there (∞, as an atom of Discrete); y = 1 has a hard edge with
+    # no atom, where the limit from outside the support, G(0⁻) = −∞, is the value (as at the
+    # hard edge of an algebraic law, issue 21 item 8)
+    at0 = -ctx.inf if y == 1 else ctx.inf
+    return ctx.where(pole, at0 + 0 * zq, g) if (ctx.mp or y >= 1) else g
 
 
 def _mp_pdf(x, y, a, b, ca=0.0, cb=0.0):

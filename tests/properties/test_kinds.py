@@ -174,11 +174,13 @@ def test_mp1_pdf_at_a_subnormal():
 
 
 # --------------------------------------------------------------- item 8: G at a hard edge
-@pytest.mark.xfail(strict=True, reason="item 8 (G at a hard edge): MP(1).cauchy_transform(0.0) "
-                                       "= +inf, right −inf (the limit from the left)")
-def test_mp1_cauchy_at_the_hard_edge():
-    g = complex(MarchenkoPastur(1).cauchy_transform(0.0))
-    assert g.real == -np.inf
+@pytest.mark.parametrize("dps", [None, 20])
+def test_mp1_cauchy_at_the_hard_edge(dps):
+    # item 8: was +inf; the limit from outside the support G(0⁻) = −∞, as attention_law(1, 1)
+    g = complex(MarchenkoPastur(1).cauchy_transform(0.0, dps=dps))
+    assert g.real == -np.inf and g.imag == 0
+    # an atom at 0 (ratio > 1) stays +inf, as an atom of Discrete
+    assert complex(MarchenkoPastur(2).cauchy_transform(0.0, dps=dps)).real == np.inf
 
 
 def test_mp1_cauchy_just_left_of_the_hard_edge():
