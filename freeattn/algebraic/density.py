@@ -21,7 +21,7 @@ import numpy as np
 import sympy as sp
 
 from .._context import FLOAT_EPS, FLOAT_REFERENCE_DPS, tolerance, workdps
-from ..quadrature.ends import end_rule, end_zone, theta_integral_mp
+from ..quadrature.ends import end_rule, end_zone, gregory_end, theta_integral_mp
 from ..quadrature.tables import Interval, MpInterval, Side, compensated_cumsum
 from ..quadrature.theta import (adaptive_panels, arb_to_mpf, flint, graded_half_panels,
                                 graded_panels, mpf_to_arb, x_of_theta as _x_of_theta)
@@ -32,7 +32,8 @@ from .numeric_polynomial import _POLISH_GUARD_BITS
 __all__ = ["DensityMixin"]
 
 #: the trapezoid mass of a table is used when the rules on every second and fourth node
-#: agree to this (and on every node to 100 × _MASS_PANEL_ATOL)
+#: agree to this, and its error estimate (ends' terms + |M_h − M_2h|) is at most
+#: _TABLE_MASS_TOL (far inside the mass check's MASS_TOL = 1e-9)
 _TRAPEZOID_AGREE = 1e-9
 #: distances (× (1 + |e|)) between which the slope of log|G| at a hard end is measured
 _SLOPE_PROBES = (1e-10, 1e-20)
@@ -89,6 +90,10 @@ _MASS_PANELS = graded_panels(_MASS_UNIFORM_PANELS, _MASS_GRADE_LEVELS, _GRADE_RA
 _MASS_PANEL_ATOL = 1e-14
 
 _MASS_PANEL_RTOL = 1e-12
+#: error estimate below which the mass from the branch table itself is used (_table_mass)
+_TABLE_MASS_TOL = 100 * _MASS_PANEL_ATOL
+#: order of Gregory's end correction at an end shared by two support intervals (_table_mass)
+_GREGORY_ORDER = 6
 
 #: θ = θ₁·s^m on a θ-panel [0, θ₁] touching an end at a pole of P's leading coefficient (a hard
 #: edge, or an atom with the support next to it): there ρ ~ δ^{-α} with α = p/q < 1 and the
@@ -199,32 +204,52 @@ class DensityMixin:
         The θ-integrand f(θ) = ρ(x(θ)) x′(θ) is an even analytic function of θ at a square-root
         edge (ρ ~ sin(θ/2) there, x′ ~ sin θ) and at a hard edge ρ ~ δ^{-1/2} (f(0) ≠ 0), so
         the trapezoid rule on the table's uniform θ-grid (the nodes' branch values are already
-        solved), with end values extrapolated in θ², converges geometrically.  It is used only
-        when two extrapolations of each end value agree and the rule on the grid, on every
-        second and on every fourth node agree (|M_h − M_2h| ≤ 100·``_MASS_PANEL_ATOL``,
-        |M_2h − M_4h| ≤ 1e-9), which fails at an atom, a cusp, a stronger divergence or any end
-        where f is not analytic; then :attr:`_quick_interval_masses` integrates adaptively."""
+        solved), with end values extrapolated in θ², converges geometrically there.  At an end
+        shared with the next support interval (``t["inner"]``) where the density is smooth
+        across the breakpoint, f(θ) = ρ(x(θ))·(b − a)/2·sin θ is odd (f(0) = 0) and the
+        trapezoid's error is O(h²): there Gregory's end correction (:func:`gregory_end`, order
+        ``_GREGORY_ORDER``) is added instead.  Its error estimate is the ends' terms (the two
+        extrapolations' difference, Gregory's last term) plus |M_h − M_2h| for the rules on
+        every node and on every second; the mass is used when that is at most
+        ``_TABLE_MASS_TOL`` and the rule on every fourth node agrees with every second's to
+        ``_TRAPEZOID_AGREE``, which fails at an atom, a cusp, a stronger divergence, an end
+        where f is not analytic, or a feature the grid does not resolve; then
+        :attr:`_quick_interval_masses` integrates adaptively."""
         g = t["g"]
         if t["pole_a"] or t["pole_b"] or not np.all(np.isfinite(g)):
             return None
-        th = t["theta"]  # interior nodes k·π/N, k = 1 … N − 1
+        th = t["theta"]  # interior nodes k·π/N, k = 1 … N − 1 (N divisible by 4)
         f = np.maximum(-g.imag / math.pi, 0.0) * (t["b"] - t["a"]) * 0.5 * np.sin(th)
         h = th[1] - th[0]
-        # the end values f(0), f(π) (nonzero at a hard edge ρ ~ δ^{-1/2}, where f is still even
-        # and analytic): polynomial extrapolation in θ² from the first 5 and 6 nodes, kept
-        # when the two agree (their difference bounds the end terms' error)
-        ends = []
-        for seq in (f[:6], f[::-1][:6]):
+        err = 0.0
+        ends = []  # per end: ("value", f(end)) or ("gregory", None)
+        for seq, end in ((f, t["a_mp"]), (f[::-1], t["b_mp"])):
+            if end in t["inner"]:
+                ends.append(None)
+                err += gregory_end(np.concatenate([[0.0], seq]), h, _GREGORY_ORDER)[1]
+                continue
+            # the end value (nonzero at a hard edge ρ ~ δ^{-1/2}, where f is still even and
+            # analytic): polynomial extrapolation in θ² from the first 5 and 6 nodes, their
+            # difference bounding the end term's error
             u = (h * np.arange(1, 7)) ** 2
             e5 = _extrapolate_to_zero(u[:5], seq[:5])
-            e6 = _extrapolate_to_zero(u, seq)
-            if not 0.5 * h * abs(e6 - e5) <= _MASS_PANEL_ATOL:
-                return None
+            e6 = _extrapolate_to_zero(u, seq[:6])
+            err += 0.5 * h * abs(e6 - e5)
             ends.append(max(e6, 0.0))
-        half = 0.5 * (ends[0] + ends[1])
-        m = [h * (math.fsum(f) + half), 2 * h * (math.fsum(f[1::2]) + half),
-             4 * h * (math.fsum(f[3::4]) + half)]
-        if abs(m[0] - m[1]) <= 100 * _MASS_PANEL_ATOL and abs(m[1] - m[2]) <= _TRAPEZOID_AGREE:
+        m = []
+        for stride in (1, 2, 4):
+            hs = stride * h
+            nodes = f[stride - 1::stride]
+            total = math.fsum(nodes)
+            for seq, value in ((nodes, ends[0]), (nodes[::-1], ends[1])):
+                if value is None:  # f(end) = 0: the trapezoid's end term vanishes
+                    total += gregory_end(np.concatenate([[0.0], seq]), hs,
+                                         _GREGORY_ORDER)[0] / hs
+                else:
+                    total += 0.5 * value
+            m.append(hs * total)
+        err += abs(m[0] - m[1])
+        if err <= _TABLE_MASS_TOL and abs(m[1] - m[2]) <= _TRAPEZOID_AGREE:
             return m[0]
         return None
 
