@@ -94,6 +94,11 @@ _MASS_PANEL_RTOL = 1e-12
 _TABLE_MASS_TOL = 100 * _MASS_PANEL_ATOL
 #: order of Gregory's end correction at an end shared by two support intervals (_table_mass)
 _GREGORY_ORDER = 6
+#: halvings of a table's grid tried by _refined_table_mass before the adaptive quadrature
+_REFINE_LEVELS = 4
+#: table nodes next to each end whose even polynomial in θ² gives _refined_table_mass its
+#: new points there
+_FIT_NODES = 6
 
 #: θ = θ₁·s^m on a θ-panel [0, θ₁] touching an end at a pole of P's leading coefficient (a hard
 #: edge, or an atom with the support next to it): there ρ ~ δ^{-α} with α = p/q < 1 and the
@@ -127,6 +132,16 @@ def _distance_split(width, u):
 
 def _log_of_split(m, e):
     return np.log(m) + e * math.log(2.0)
+
+
+def _interpolate_at(u, y, x):
+    """Values at the points x of the polynomial through the points (u_i, y_i) (Neville)."""
+    x = np.asarray(x, dtype=float)
+    p = [np.full(x.shape, float(v)) for v in y]
+    for k in range(1, len(p)):
+        for i in range(len(p) - k):
+            p[i] = ((x - u[i]) * p[i + 1] - (x - u[i + k]) * p[i]) / (u[i + k] - u[i])
+    return p[0]
 
 
 def _extrapolate_to_zero(u, y):
@@ -174,6 +189,8 @@ class DensityMixin:
         out = []
         for t in self._tables:
             mass = self._table_mass(t)
+            if mass is None:
+                mass = self._refined_table_mass(t)
             if mass is not None:
                 out.append(mass)
                 continue
@@ -214,17 +231,33 @@ class DensityMixin:
         ``_TABLE_MASS_TOL`` and the rule on every fourth node agrees with every second's to
         ``_TRAPEZOID_AGREE``, which fails at an atom, a cusp, a stronger divergence, an end
         where f is not analytic, or a feature the grid does not resolve; then
+        :meth:`_refined_table_mass` halves the grid, and where it declines too
         :attr:`_quick_interval_masses` integrates adaptively."""
+        f = DensityMixin._table_integrand(t)
+        if f is None:
+            return None
+        return DensityMixin._trapezoid_mass(f, t["theta"][0], DensityMixin._inner_ends(t))
+
+    @staticmethod
+    def _table_integrand(t):
+        """The θ-integrand at the table's nodes, or None (an atom at an end, a node unsolved)."""
         g = t["g"]
         if t["pole_a"] or t["pole_b"] or not np.all(np.isfinite(g)):
             return None
-        th = t["theta"]  # interior nodes k·π/N, k = 1 … N − 1 (N divisible by 4)
-        f = np.maximum(-g.imag / math.pi, 0.0) * (t["b"] - t["a"]) * 0.5 * np.sin(th)
-        h = th[1] - th[0]
-        err = 0.0
-        ends = []  # per end: ("value", f(end)) or ("gregory", None)
-        for seq, end in ((f, t["a_mp"]), (f[::-1], t["b_mp"])):
-            if end in t["inner"]:
+        return np.maximum(-g.imag / math.pi, 0.0) * (t["b"] - t["a"]) * 0.5 * np.sin(t["theta"])
+
+    @staticmethod
+    def _inner_ends(t):
+        return (t["a_mp"] in t["inner"], t["b_mp"] in t["inner"])
+
+    @staticmethod
+    def _trapezoid_mass(f, h, inner, err=0.0):
+        """The rule of :meth:`_table_mass` on the samples ``f`` at k·h, k = 1 … N − 1
+        (N = π/h divisible by 4; ``inner``: whether each end is shared with the next
+        interval; ``err``: error already committed in forming f), or None."""
+        ends = []  # per end: f(end), or None where Gregory's correction is used
+        for seq, shared in ((f, inner[0]), (f[::-1], inner[1])):
+            if shared:
                 ends.append(None)
                 err += gregory_end(np.concatenate([[0.0], seq]), h, _GREGORY_ORDER)[1]
                 continue
@@ -251,6 +284,58 @@ class DensityMixin:
         err += abs(m[0] - m[1])
         if err <= _TABLE_MASS_TOL and abs(m[1] - m[2]) <= _TRAPEZOID_AGREE:
             return m[0]
+        return None
+
+    def _refined_table_mass(self, t):
+        """:meth:`_table_mass` where the table declines: the grid halved up to
+        ``_REFINE_LEVELS`` times, each time checked by the same rule (for a feature of f the
+        table's grid does not resolve, e.g. a sharp peak in the bulk).  New points from the
+        table's 6th node on are the branch there (Newton from the table); those nearer an end
+        (where the table's linear guesses miss a hard end's G ~ δ^{-1/2} and the branch would
+        read the edge expansions, :meth:`_table_edges`) come from the even polynomial in θ²
+        through the table's first ``_FIT_NODES`` nodes (of f at an edge, of f/sin θ at a
+        shared end, where f is odd), with its error (one node fewer against all) times the
+        new spacing added to the estimate.  None when the table declines even so."""
+        f = self._table_integrand(t)
+        if f is None:
+            return None
+        a, b = t["a"], t["b"]
+        inner = self._inner_ends(t)
+        h0 = h = t["theta"][0]
+        n = f.size + 1  # π/h
+        # the end fits: θ²-nodes and values (f, or f/sin θ at a shared end) of the first 6
+        nodes = h0 * np.arange(1, _FIT_NODES + 1)
+        u = nodes ** 2
+        fits = [f[:_FIT_NODES] / np.sin(nodes) if inner[0] else f[:_FIT_NODES],
+                f[::-1][:_FIT_NODES] / np.sin(nodes) if inner[1] else f[::-1][:_FIT_NODES]]
+        err = 0.0
+        for _ in range(_REFINE_LEVELS):
+            k = np.arange(1, 2 * n, 2)  # the new points' indices on the halved grid
+            th = 0.5 * h * k
+            near_a, near_b = th < _FIT_NODES * h0, th > math.pi - _FIT_NODES * h0
+            bulk = ~(near_a | near_b)
+            mid = np.empty(th.shape)
+            g = self._branch_in_table(t, _x_of_theta(a, b, th[bulk]), th[bulk])
+            if not np.all(np.isfinite(g)):
+                return None
+            mid[bulk] = np.maximum(-g.imag / math.pi, 0.0) * (b - a) * 0.5 * np.sin(th[bulk])
+            for near, dist, y, shared in ((near_a, th, fits[0], inner[0]),
+                                          (near_b, math.pi - th, fits[1], inner[1])):
+                d = dist[near]
+                p5 = _interpolate_at(u[:-1], y[:-1], d * d)
+                p6 = _interpolate_at(u, y, d * d)
+                scale = np.sin(d) if shared else 1.0
+                mid[near] = np.maximum(p6 * scale, 0.0)
+                err += 0.5 * h * math.fsum(np.abs(p6 - p5) * scale)
+            if err > _TABLE_MASS_TOL:
+                return None
+            fine = np.empty(2 * n - 1)
+            fine[1::2] = f
+            fine[0::2] = mid
+            f, h, n = fine, 0.5 * h, 2 * n
+            mass = self._trapezoid_mass(f, h, inner, err)
+            if mass is not None:
+                return mass
         return None
 
     # cdf: Gauss–Legendre on θ-panels, x(θ) = a + (b − a)(1 − cos θ)/2

@@ -148,7 +148,10 @@ class PathsMixin:
             if path is None or not j.size:
                 continue
             self._newton_from_path(path, sh, delta, j, np.log(np.abs(delta[j])), g, bad)
-        for edge in t["edges"]:
+        # t["edges"] (built on first read, with 30-digit re-expansions) only for points left
+        # in an end's zone: those off it (an unresolved bulk feature) keep the general route
+        zone = bad & (np.abs(delta) <= _EDGE_ZONE * (b - a)) & (np.abs(delta) >= _NORMAL_MIN)
+        for edge in (t["edges"] if np.any(zone) else ()):
             if edge.get("pole") or "p" not in edge:
                 continue
             is_a = edge["end"] == "a"

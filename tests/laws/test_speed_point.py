@@ -180,3 +180,30 @@ def test_table_mass_refuses_a_wrong_stretch_of_the_table(name, monkeypatch):
     with pytest.raises(ArithmeticError, match="mass"):
         law._check_mass()
     assert calls == []  # the wrong tables' own masses were used (and refused)
+
+
+@pytest.mark.parametrize("beta, gamma_k", [(0.601, 0.38), (0.95, 0.235)])
+def test_refined_table_mass_where_the_grid_is_too_coarse(beta, gamma_k, monkeypatch):
+    """A sharp density peak in the bulk (θ ≈ 0.4, 0.7) that the table's 255 nodes do not
+    resolve (its trapezoid rules differ by 2e-4, 5e-5): the grid halved (Newton from the
+    table, the cells next to the ends from the end fit) gives the mass to 1e-14 of the closed
+    form 1, without the adaptive fallback and without the 30-digit edge expansions."""
+    calls = _fallback_calls(monkeypatch)
+    law = attention_law(beta, gamma_k)
+    law.support()
+    assert calls == []
+    (t,) = law._tables
+    assert "edges" not in dict.keys(t)
+    assert abs(law._quick_interval_masses[0] - 1.0) <= 1e-14  # no atom: mass 1
+
+
+def test_refined_table_mass_refuses_a_wrong_stretch_of_the_table():
+    """The refinement keeps the table's own nodes: a stretch of them on a wrong value (half
+    the branch's Im G) still makes the rules disagree, and it declines."""
+    law = attention_law(0.601, 0.38)
+    law.support()
+    (t,) = law._tables
+    g = t["g"].copy()
+    g[100:110] = g[100:110].real + 0.5j * g[100:110].imag
+    dict.__setitem__(t, "g", g)
+    assert law._refined_table_mass(t) is None
