@@ -96,9 +96,12 @@ _TABLE_MASS_TOL = 100 * _MASS_PANEL_ATOL
 _GREGORY_ORDER = 6
 #: halvings of a table's grid tried by _refined_table_mass before the adaptive quadrature
 _REFINE_LEVELS = 4
-#: table nodes next to each end whose even polynomial in θ² gives _refined_table_mass its
-#: new points there
+#: table nodes next to each end within which _refined_table_mass solves its new points as
+#: the table's own (every root, the interval's rule), not by Newton from the table
 _FIT_NODES = 6
+#: _refined_table_mass: the near-end construction must reproduce the θ-integrand at the
+#: grid's earlier nodes to this
+_REPRODUCE_TOL = 1e-12
 
 #: θ = θ₁·s^m on a θ-panel [0, θ₁] touching an end at a pole of P's leading coefficient (a hard
 #: edge, or an atom with the support next to it): there ρ ~ δ^{-α} with α = p/q < 1 and the
@@ -132,16 +135,6 @@ def _distance_split(width, u):
 
 def _log_of_split(m, e):
     return np.log(m) + e * math.log(2.0)
-
-
-def _interpolate_at(u, y, x):
-    """Values at the points x of the polynomial through the points (u_i, y_i) (Neville)."""
-    x = np.asarray(x, dtype=float)
-    p = [np.full(x.shape, float(v)) for v in y]
-    for k in range(1, len(p)):
-        for i in range(len(p) - k):
-            p[i] = ((x - u[i]) * p[i + 1] - (x - u[i + k]) * p[i]) / (u[i + k] - u[i])
-    return p[0]
 
 
 def _extrapolate_to_zero(u, y):
@@ -289,54 +282,64 @@ class DensityMixin:
     def _refined_table_mass(self, t):
         """:meth:`_table_mass` where the table declines: the grid halved up to
         ``_REFINE_LEVELS`` times, each time checked by the same rule (for a feature of f the
-        table's grid does not resolve, e.g. a sharp peak in the bulk).  New points from the
-        table's 6th node on are the branch there (Newton from the table); those nearer an end
-        (where the table's linear guesses miss a hard end's G ~ δ^{-1/2} and the branch would
-        read the edge expansions, :meth:`_table_edges`) come from the even polynomial in θ²
-        through the table's first ``_FIT_NODES`` nodes (of f at an edge, of f/sin θ at a
-        shared end, where f is odd), with its error (one node fewer against all) times the
-        new spacing added to the estimate.  None when the table declines even so."""
+        table's grid does not resolve: a sharp peak in the bulk, an edge next to a pole).
+        New points from the table's ``_FIT_NODES``-th node inward are the branch there
+        (Newton from the table); nearer an end (where the table's linear guesses miss a hard
+        end's G ~ δ^{-1/2}, and the branch would read the edge expansions of
+        :meth:`_table_edges`) they come from the table's own construction
+        (:meth:`_near_end_branch`), whose values at the grid's earlier nodes must reproduce
+        those nodes (else None).  None when the table declines even so."""
         f = self._table_integrand(t)
         if f is None:
             return None
         a, b = t["a"], t["b"]
+        w = b - a
         inner = self._inner_ends(t)
         h0 = h = t["theta"][0]
         n = f.size + 1  # π/h
-        # the end fits: θ²-nodes and values (f, or f/sin θ at a shared end) of the first 6
-        nodes = h0 * np.arange(1, _FIT_NODES + 1)
-        u = nodes ** 2
-        fits = [f[:_FIT_NODES] / np.sin(nodes) if inner[0] else f[:_FIT_NODES],
-                f[::-1][:_FIT_NODES] / np.sin(nodes) if inner[1] else f[::-1][:_FIT_NODES]]
-        err = 0.0
+        reach = _FIT_NODES * h0
         for _ in range(_REFINE_LEVELS):
-            k = np.arange(1, 2 * n, 2)  # the new points' indices on the halved grid
-            th = 0.5 * h * k
-            near_a, near_b = th < _FIT_NODES * h0, th > math.pi - _FIT_NODES * h0
-            bulk = ~(near_a | near_b)
-            mid = np.empty(th.shape)
+            th = 0.5 * h * np.arange(1, 2 * n)  # the halved grid's nodes (odd k: new ones)
+            new = np.zeros(th.shape, bool)
+            new[0::2] = True
+            near_a, near_b = th < reach, th > math.pi - reach
+            bulk = new & ~(near_a | near_b)
+            fine = np.empty(th.shape)
+            fine[1::2] = f
             g = self._branch_in_table(t, _x_of_theta(a, b, th[bulk]), th[bulk])
             if not np.all(np.isfinite(g)):
                 return None
-            mid[bulk] = np.maximum(-g.imag / math.pi, 0.0) * (b - a) * 0.5 * np.sin(th[bulk])
-            for near, dist, y, shared in ((near_a, th, fits[0], inner[0]),
-                                          (near_b, math.pi - th, fits[1], inner[1])):
-                d = dist[near]
-                p5 = _interpolate_at(u[:-1], y[:-1], d * d)
-                p6 = _interpolate_at(u, y, d * d)
-                scale = np.sin(d) if shared else 1.0
-                mid[near] = np.maximum(p6 * scale, 0.0)
-                err += 0.5 * h * math.fsum(np.abs(p6 - p5) * scale)
-            if err > _TABLE_MASS_TOL:
-                return None
-            fine = np.empty(2 * n - 1)
-            fine[1::2] = f
-            fine[0::2] = mid
+            fine[bulk] = np.maximum(-g.imag / math.pi, 0.0) * w * 0.5 * np.sin(th[bulk])
+            for near, side in ((near_a, "a"), (near_b, "b")):
+                g = self._near_end_branch(t, th[near], side)
+                if not np.all(np.isfinite(g)):
+                    return None
+                v = np.maximum(-g.imag / math.pi, 0.0) * w * 0.5 * np.sin(th[near])
+                old = ~new[near]
+                if not np.all(np.abs(v[old] - fine[near][old]) <= _REPRODUCE_TOL):
+                    return None  # not the table's branch (another sheet's continuation)
+                fine[near] = np.where(old, fine[near], v)
             f, h, n = fine, 0.5 * h, 2 * n
-            mass = self._trapezoid_mass(f, h, inner, err)
+            mass = self._trapezoid_mass(f, h, inner)
             if mass is not None:
                 return mass
         return None
+
+    def _near_end_branch(self, t, th, side):
+        """The branch at θ-points ``th`` within ``_FIT_NODES`` table nodes of the end
+        ``side``, as the table's own nodes were solved (:attr:`_tables`: every root of P,
+        the interval's rule — by continuity from the table's ``_FIT_NODES``-th node where
+        several roots have Im < 0 —, two Newton steps)."""
+        a, b = t["a"], t["b"]
+        x = _x_of_theta(a, b, th)
+        r = self._num.roots(x)
+        info = t["info"]
+        if info["rule"] != "unique":
+            k = _FIT_NODES - 1 if side == "a" else len(t["theta"]) - _FIT_NODES
+            info = dict(info, mid=float(_x_of_theta(a, b, t["theta"][k])), g_mid=t["g"][k])
+        g = self._branch(None).select(r, info, x)
+        g, _ = self._num.newton(g, x, steps=2)
+        return g
 
     # cdf: Gauss–Legendre on θ-panels, x(θ) = a + (b − a)(1 − cos θ)/2
     def _theta_integrand_b(self, t, phi):

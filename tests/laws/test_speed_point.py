@@ -138,8 +138,10 @@ def test_table_mass_at_an_end_shared_by_two_intervals(monkeypatch):
     """The bert-base layer's support [0.0131, 16.06] is two tables meeting at the breakpoint
     c = 7.1336 where the density is smooth (f odd in θ there, f(c) = 0): the trapezoid with
     Gregory's end correction at c gives the right table's mass to 1e-14 of an independent
-    value (mpmath.quad of the 20-digit pdf over [c, b]), and the fallback runs only on the
-    left table (its edge sits 0.0089 from the pole at 0: the 255 nodes do not resolve it)."""
+    value (mpmath.quad of the 20-digit pdf over [c, b]).  The left table's edge sits 0.0089
+    from the pole at 0 (its 255 nodes do not resolve it): the halved grids give its mass,
+    1 − the right one's (no atoms) to 1e-14.  Neither the fallback nor the 30-digit edge
+    expansions run."""
     from freeattn.laws.algebraic import AlgebraicLaw
 
     calls = _fallback_calls(monkeypatch)
@@ -149,12 +151,14 @@ def test_table_mass_at_an_end_shared_by_two_intervals(monkeypatch):
     assert right["a_mp"] in right["inner"] and left["b_mp"] in left["inner"]
     assert AlgebraicLaw._table_mass(right) is not None
     assert AlgebraicLaw._table_mass(left) is None
-    assert calls and set(calls) == {(left["a"], left["b"])}
+    assert calls == []
+    assert not any("edges" in dict.keys(t) for t in law._tables)
     with mpmath.workdps(20):
         ref = mpmath.quad(lambda x: law.pdf(x, dps=20), [right["b_mp"] - 1, right["b_mp"]])
         ref += mpmath.quad(lambda x: law.pdf(x, dps=20), [right["a_mp"], right["b_mp"] - 1])
-    assert abs(AlgebraicLaw._table_mass(right) - float(ref)) <= 1e-14
-    assert abs(math.fsum(law._quick_interval_masses) - 1.0) <= 1e-13  # no atoms: mass 1
+    q_left, q_right = law._quick_interval_masses
+    assert abs(q_right - float(ref)) <= 1e-14
+    assert abs(q_left - float(1 - ref)) <= 1e-14
 
 
 @pytest.mark.parametrize("name", ["single", "two intervals"])
@@ -182,12 +186,14 @@ def test_table_mass_refuses_a_wrong_stretch_of_the_table(name, monkeypatch):
     assert calls == []  # the wrong tables' own masses were used (and refused)
 
 
-@pytest.mark.parametrize("beta, gamma_k", [(0.601, 0.38), (0.95, 0.235)])
+@pytest.mark.parametrize("beta, gamma_k", [(0.601, 0.38), (0.95, 0.235), (0.331, 1.195),
+                                           (0.34, 1.04)])
 def test_refined_table_mass_where_the_grid_is_too_coarse(beta, gamma_k, monkeypatch):
-    """A sharp density peak in the bulk (θ ≈ 0.4, 0.7) that the table's 255 nodes do not
-    resolve (its trapezoid rules differ by 2e-4, 5e-5): the grid halved (Newton from the
-    table, the cells next to the ends from the end fit) gives the mass to 1e-14 of the closed
-    form 1, without the adaptive fallback and without the 30-digit edge expansions."""
+    """A sharp density peak in the bulk (θ ≈ 0.4, 0.7: trapezoid rules differing by 2e-4,
+    5e-5) or a hard end at 0 whose end value the 255 nodes extrapolate only to 6e-12, 2e-12:
+    the grid halved (Newton from the table; next to the ends every root and the interval's
+    rule) gives the mass to 1e-14 of the closed form 1, without the adaptive fallback and
+    without the 30-digit edge expansions."""
     calls = _fallback_calls(monkeypatch)
     law = attention_law(beta, gamma_k)
     law.support()
@@ -199,11 +205,14 @@ def test_refined_table_mass_where_the_grid_is_too_coarse(beta, gamma_k, monkeypa
 
 def test_refined_table_mass_refuses_a_wrong_stretch_of_the_table():
     """The refinement keeps the table's own nodes: a stretch of them on a wrong value (half
-    the branch's Im G) still makes the rules disagree, and it declines."""
+    the branch's Im G) still makes the rules disagree in the bulk, and is not reproduced by
+    the construction next to an end: it declines."""
     law = attention_law(0.601, 0.38)
     law.support()
     (t,) = law._tables
-    g = t["g"].copy()
-    g[100:110] = g[100:110].real + 0.5j * g[100:110].imag
-    dict.__setitem__(t, "g", g)
-    assert law._refined_table_mass(t) is None
+    good = t["g"]
+    for stretch in (slice(100, 110), slice(0, 3), slice(-4, -1)):  # bulk, next to each end
+        g = good.copy()
+        g[stretch] = g[stretch].real + 0.5j * g[stretch].imag
+        dict.__setitem__(t, "g", g)
+        assert law._refined_table_mass(t) is None
