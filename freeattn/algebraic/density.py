@@ -26,7 +26,7 @@ from ..quadrature.tables import Interval, MpInterval, Side, compensated_cumsum
 from ..quadrature.theta import (adaptive_panels, arb_to_mpf, flint, graded_half_panels,
                                 graded_panels, mpf_to_arb, x_of_theta as _x_of_theta)
 # the seeded polish's zone and acceptance, shared with the mpmath route it stands in for
-from .branch import _EDGE_ZONE, _MP_POLISHED_MATCH
+from .branch import _EDGE_ZONE, _GUESS_RTOL, _MP_POLISHED_MATCH, _NEWTON_STEP_RTOL
 from .numeric_polynomial import _POLISH_GUARD_BITS
 
 __all__ = ["DensityMixin"]
@@ -306,7 +306,7 @@ class DensityMixin:
             bulk = new & ~(near_a | near_b)
             fine = np.empty(th.shape)
             fine[1::2] = f
-            g = self._branch_in_table(t, _x_of_theta(a, b, th[bulk]), th[bulk])
+            g = self._bulk_branch(t, th[bulk])
             if not np.all(np.isfinite(g)):
                 return None
             fine[bulk] = np.maximum(-g.imag / math.pi, 0.0) * w * 0.5 * np.sin(th[bulk])
@@ -324,6 +324,22 @@ class DensityMixin:
             if mass is not None:
                 return mass
         return None
+
+    def _bulk_branch(self, t, th):
+        """The branch at θ-points ``th`` between the table's nodes away from its ends: Newton
+        on P(·, x) (as the table's nodes) from the table's linear interpolation, kept where it
+        settles near that guess with Im G ≤ 0 (the acceptance of
+        :meth:`_branch_in_table`), the others by :meth:`_branch_in_table`."""
+        x = _x_of_theta(t["a"], t["b"], th)
+        guess = (np.interp(th, t["theta"], t["g"].real)
+                 + 1j * np.interp(th, t["theta"], t["g"].imag))
+        g, step = self._num.newton(guess, x, steps=3)
+        with np.errstate(invalid="ignore", over="ignore"):
+            bad = ~(np.isfinite(g) & (step <= _NEWTON_STEP_RTOL * np.abs(g))
+                    & (np.abs(g - guess) <= _GUESS_RTOL * np.abs(guess)) & (g.imag <= 0))
+        if np.any(bad):
+            g[bad] = self._branch_in_table(t, x[bad], th[bad])
+        return g
 
     def _near_end_branch(self, t, th, side):
         """The branch at θ-points ``th`` within ``_FIT_NODES`` table nodes of the end
