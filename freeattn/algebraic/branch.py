@@ -369,7 +369,8 @@ class BranchMixin:
             # far below the distance to the end, then polished on the real axis, so that the
             # sheet check of the edge expansion below compares with the right branch
             zone = np.zeros(bad.shape, bool)
-            for edge in t["edges"]:
+            in_zone = bad & (np.abs(delta) <= _EDGE_ZONE * (b - a))
+            for edge in t["edges"] if np.any(in_zone) else ():  # built only where needed
                 if edge.get("pole"):
                     continue
                 side = left if edge["end"] == "a" else ~left
@@ -381,7 +382,7 @@ class BranchMixin:
             # (_edge_path, cached per end); every point of the zone then takes the root of
             # P(·, x) nearest that path.  Only if the path is ambiguous are the points
             # tracked one by one.
-            for edge in t["edges"]:
+            for edge in t["edges"] if np.any(zone) else ():
                 if edge.get("pole") or not np.any(zone):
                     continue
                 is_a = edge["end"] == "a"

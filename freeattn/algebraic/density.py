@@ -21,18 +21,19 @@ import numpy as np
 import sympy as sp
 
 from .._context import FLOAT_EPS, FLOAT_REFERENCE_DPS, tolerance, workdps
-from ..quadrature.ends import end_rule, end_zone, theta_integral_mp
+from ..quadrature.ends import end_rule, end_zone, gregory_end, theta_integral_mp
 from ..quadrature.tables import Interval, MpInterval, Side, compensated_cumsum
 from ..quadrature.theta import (adaptive_panels, arb_to_mpf, flint, graded_half_panels,
                                 graded_panels, mpf_to_arb, x_of_theta as _x_of_theta)
 # the seeded polish's zone and acceptance, shared with the mpmath route it stands in for
-from .branch import _EDGE_ZONE, _MP_POLISHED_MATCH
+from .branch import _EDGE_ZONE, _GUESS_RTOL, _MP_POLISHED_MATCH, _NEWTON_STEP_RTOL
 from .numeric_polynomial import _POLISH_GUARD_BITS
 
 __all__ = ["DensityMixin"]
 
 #: the trapezoid mass of a table is used when the rules on every second and fourth node
-#: agree to this (and on every node to 100 × _MASS_PANEL_ATOL)
+#: agree to this, and its error estimate (ends' terms + |M_h − M_2h|) is at most
+#: _TABLE_MASS_TOL (far inside the mass check's MASS_TOL = 1e-9)
 _TRAPEZOID_AGREE = 1e-9
 #: distances (× (1 + |e|)) between which the slope of log|G| at a hard end is measured
 _SLOPE_PROBES = (1e-10, 1e-20)
@@ -89,6 +90,18 @@ _MASS_PANELS = graded_panels(_MASS_UNIFORM_PANELS, _MASS_GRADE_LEVELS, _GRADE_RA
 _MASS_PANEL_ATOL = 1e-14
 
 _MASS_PANEL_RTOL = 1e-12
+#: error estimate below which the mass from the branch table itself is used (_table_mass)
+_TABLE_MASS_TOL = 100 * _MASS_PANEL_ATOL
+#: order of Gregory's end correction at an end shared by two support intervals (_table_mass)
+_GREGORY_ORDER = 6
+#: halvings of a table's grid tried by _refined_table_mass before the adaptive quadrature
+_REFINE_LEVELS = 4
+#: table nodes next to each end within which _refined_table_mass solves its new points as
+#: the table's own (every root, the interval's rule), not by Newton from the table
+_FIT_NODES = 6
+#: _refined_table_mass: the near-end construction must reproduce the θ-integrand at the
+#: grid's earlier nodes to this
+_REPRODUCE_TOL = 1e-12
 
 #: θ = θ₁·s^m on a θ-panel [0, θ₁] touching an end at a pole of P's leading coefficient (a hard
 #: edge, or an atom with the support next to it): there ρ ~ δ^{-α} with α = p/q < 1 and the
@@ -169,6 +182,8 @@ class DensityMixin:
         out = []
         for t in self._tables:
             mass = self._table_mass(t)
+            if mass is None:
+                mass = self._refined_table_mass(t)
             if mass is not None:
                 out.append(mass)
                 continue
@@ -199,34 +214,148 @@ class DensityMixin:
         The θ-integrand f(θ) = ρ(x(θ)) x′(θ) is an even analytic function of θ at a square-root
         edge (ρ ~ sin(θ/2) there, x′ ~ sin θ) and at a hard edge ρ ~ δ^{-1/2} (f(0) ≠ 0), so
         the trapezoid rule on the table's uniform θ-grid (the nodes' branch values are already
-        solved), with end values extrapolated in θ², converges geometrically.  It is used only
-        when two extrapolations of each end value agree and the rule on the grid, on every
-        second and on every fourth node agree (|M_h − M_2h| ≤ 100·``_MASS_PANEL_ATOL``,
-        |M_2h − M_4h| ≤ 1e-9), which fails at an atom, a cusp, a stronger divergence or any end
-        where f is not analytic; then :attr:`_quick_interval_masses` integrates adaptively."""
+        solved), with end values extrapolated in θ², converges geometrically there.  At an end
+        shared with the next support interval (``t["inner"]``) where the density is smooth
+        across the breakpoint, f(θ) = ρ(x(θ))·(b − a)/2·sin θ is odd (f(0) = 0) and the
+        trapezoid's error is O(h²): there Gregory's end correction (:func:`gregory_end`, order
+        ``_GREGORY_ORDER``) is added instead.  Its error estimate is the ends' terms (the two
+        extrapolations' difference, Gregory's last term) plus |M_h − M_2h| for the rules on
+        every node and on every second; the mass is used when that is at most
+        ``_TABLE_MASS_TOL`` and the rule on every fourth node agrees with every second's to
+        ``_TRAPEZOID_AGREE``, which fails at an atom, a cusp, a stronger divergence, an end
+        where f is not analytic, or a feature the grid does not resolve; then
+        :meth:`_refined_table_mass` halves the grid, and where it declines too
+        :attr:`_quick_interval_masses` integrates adaptively."""
+        f = DensityMixin._table_integrand(t)
+        if f is None:
+            return None
+        return DensityMixin._trapezoid_mass(f, t["theta"][0], DensityMixin._inner_ends(t))
+
+    @staticmethod
+    def _table_integrand(t):
+        """The θ-integrand at the table's nodes, or None (an atom at an end, a node unsolved)."""
         g = t["g"]
         if t["pole_a"] or t["pole_b"] or not np.all(np.isfinite(g)):
             return None
-        th = t["theta"]  # interior nodes k·π/N, k = 1 … N − 1
-        f = np.maximum(-g.imag / math.pi, 0.0) * (t["b"] - t["a"]) * 0.5 * np.sin(th)
-        h = th[1] - th[0]
-        # the end values f(0), f(π) (nonzero at a hard edge ρ ~ δ^{-1/2}, where f is still even
-        # and analytic): polynomial extrapolation in θ² from the first 5 and 6 nodes, kept
-        # when the two agree (their difference bounds the end terms' error)
-        ends = []
-        for seq in (f[:6], f[::-1][:6]):
+        return np.maximum(-g.imag / math.pi, 0.0) * (t["b"] - t["a"]) * 0.5 * np.sin(t["theta"])
+
+    @staticmethod
+    def _inner_ends(t):
+        return (t["a_mp"] in t["inner"], t["b_mp"] in t["inner"])
+
+    @staticmethod
+    def _trapezoid_mass(f, h, inner, err=0.0):
+        """The rule of :meth:`_table_mass` on the samples ``f`` at k·h, k = 1 … N − 1
+        (N = π/h divisible by 4; ``inner``: whether each end is shared with the next
+        interval; ``err``: error already committed in forming f), or None."""
+        ends = []  # per end: f(end), or None where Gregory's correction is used
+        for seq, shared in ((f, inner[0]), (f[::-1], inner[1])):
+            if shared:
+                ends.append(None)
+                err += gregory_end(np.concatenate([[0.0], seq]), h, _GREGORY_ORDER)[1]
+                continue
+            # the end value (nonzero at a hard edge ρ ~ δ^{-1/2}, where f is still even and
+            # analytic): polynomial extrapolation in θ² from the first 5 and 6 nodes, their
+            # difference bounding the end term's error
             u = (h * np.arange(1, 7)) ** 2
             e5 = _extrapolate_to_zero(u[:5], seq[:5])
-            e6 = _extrapolate_to_zero(u, seq)
-            if not 0.5 * h * abs(e6 - e5) <= _MASS_PANEL_ATOL:
-                return None
+            e6 = _extrapolate_to_zero(u, seq[:6])
+            err += 0.5 * h * abs(e6 - e5)
             ends.append(max(e6, 0.0))
-        half = 0.5 * (ends[0] + ends[1])
-        m = [h * (math.fsum(f) + half), 2 * h * (math.fsum(f[1::2]) + half),
-             4 * h * (math.fsum(f[3::4]) + half)]
-        if abs(m[0] - m[1]) <= 100 * _MASS_PANEL_ATOL and abs(m[1] - m[2]) <= _TRAPEZOID_AGREE:
+        m = []
+        for stride in (1, 2, 4):
+            hs = stride * h
+            nodes = f[stride - 1::stride]
+            total = math.fsum(nodes)
+            for seq, value in ((nodes, ends[0]), (nodes[::-1], ends[1])):
+                if value is None:  # f(end) = 0: the trapezoid's end term vanishes
+                    total += gregory_end(np.concatenate([[0.0], seq]), hs,
+                                         _GREGORY_ORDER)[0] / hs
+                else:
+                    total += 0.5 * value
+            m.append(hs * total)
+        err += abs(m[0] - m[1])
+        if err <= _TABLE_MASS_TOL and abs(m[1] - m[2]) <= _TRAPEZOID_AGREE:
             return m[0]
         return None
+
+    def _refined_table_mass(self, t):
+        """:meth:`_table_mass` where the table declines: the grid halved up to
+        ``_REFINE_LEVELS`` times, each time checked by the same rule (for a feature of f the
+        table's grid does not resolve: a sharp peak in the bulk, an edge next to a pole).
+        New points from the table's ``_FIT_NODES``-th node inward are the branch there
+        (Newton from the table); nearer an end (where the table's linear guesses miss a hard
+        end's G ~ δ^{-1/2}, and the branch would read the edge expansions of
+        :meth:`_table_edges`) they come from the table's own construction
+        (:meth:`_near_end_branch`), whose values at the grid's earlier nodes must reproduce
+        those nodes (else None).  None when the table declines even so."""
+        f = self._table_integrand(t)
+        if f is None:
+            return None
+        a, b = t["a"], t["b"]
+        w = b - a
+        inner = self._inner_ends(t)
+        h0 = h = t["theta"][0]
+        n = f.size + 1  # π/h
+        reach = _FIT_NODES * h0
+        for _ in range(_REFINE_LEVELS):
+            th = 0.5 * h * np.arange(1, 2 * n)  # the halved grid's nodes (odd k: new ones)
+            new = np.zeros(th.shape, bool)
+            new[0::2] = True
+            near_a, near_b = th < reach, th > math.pi - reach
+            bulk = new & ~(near_a | near_b)
+            fine = np.empty(th.shape)
+            fine[1::2] = f
+            g = self._bulk_branch(t, th[bulk])
+            if not np.all(np.isfinite(g)):
+                return None
+            fine[bulk] = np.maximum(-g.imag / math.pi, 0.0) * w * 0.5 * np.sin(th[bulk])
+            for near, side in ((near_a, "a"), (near_b, "b")):
+                g = self._near_end_branch(t, th[near], side)
+                if not np.all(np.isfinite(g)):
+                    return None
+                v = np.maximum(-g.imag / math.pi, 0.0) * w * 0.5 * np.sin(th[near])
+                old = ~new[near]
+                if not np.all(np.abs(v[old] - fine[near][old]) <= _REPRODUCE_TOL):
+                    return None  # not the table's branch (another sheet's continuation)
+                fine[near] = np.where(old, fine[near], v)
+            f, h, n = fine, 0.5 * h, 2 * n
+            mass = self._trapezoid_mass(f, h, inner)
+            if mass is not None:
+                return mass
+        return None
+
+    def _bulk_branch(self, t, th):
+        """The branch at θ-points ``th`` between the table's nodes away from its ends: Newton
+        on P(·, x) (as the table's nodes) from the table's linear interpolation, kept where it
+        settles near that guess with Im G ≤ 0 (the acceptance of
+        :meth:`_branch_in_table`), the others by :meth:`_branch_in_table`."""
+        x = _x_of_theta(t["a"], t["b"], th)
+        guess = (np.interp(th, t["theta"], t["g"].real)
+                 + 1j * np.interp(th, t["theta"], t["g"].imag))
+        g, step = self._num.newton(guess, x, steps=3)
+        with np.errstate(invalid="ignore", over="ignore"):
+            bad = ~(np.isfinite(g) & (step <= _NEWTON_STEP_RTOL * np.abs(g))
+                    & (np.abs(g - guess) <= _GUESS_RTOL * np.abs(guess)) & (g.imag <= 0))
+        if np.any(bad):
+            g[bad] = self._branch_in_table(t, x[bad], th[bad])
+        return g
+
+    def _near_end_branch(self, t, th, side):
+        """The branch at θ-points ``th`` within ``_FIT_NODES`` table nodes of the end
+        ``side``, as the table's own nodes were solved (:attr:`_tables`: every root of P,
+        the interval's rule — by continuity from the table's ``_FIT_NODES``-th node where
+        several roots have Im < 0 —, two Newton steps)."""
+        a, b = t["a"], t["b"]
+        x = _x_of_theta(a, b, th)
+        r = self._num.roots(x)
+        info = t["info"]
+        if info["rule"] != "unique":
+            k = _FIT_NODES - 1 if side == "a" else len(t["theta"]) - _FIT_NODES
+            info = dict(info, mid=float(_x_of_theta(a, b, t["theta"][k])), g_mid=t["g"][k])
+        g = self._branch(None).select(r, info, x)
+        g, _ = self._num.newton(g, x, steps=2)
+        return g
 
     # cdf: Gauss–Legendre on θ-panels, x(θ) = a + (b − a)(1 − cos θ)/2
     def _theta_integrand_b(self, t, phi):

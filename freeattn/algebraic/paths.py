@@ -143,12 +143,17 @@ class PathsMixin:
                 continue
             side = left if is_a else ~left
             sh = sha if is_a else shb
-            path = self._inner_path(t, "a" if is_a else "b", sh)
             j = np.flatnonzero(bad & side & (np.abs(delta) >= _NORMAL_MIN))
-            if path is None or not j.size:
+            if not j.size:  # (the path, cached on the table, built only when a point needs it)
+                continue
+            path = self._inner_path(t, "a" if is_a else "b", sh)
+            if path is None:
                 continue
             self._newton_from_path(path, sh, delta, j, np.log(np.abs(delta[j])), g, bad)
-        for edge in t["edges"]:
+        # t["edges"] (built on first read, with 30-digit re-expansions) only for points left
+        # in an end's zone: those off it (an unresolved bulk feature) keep the general route
+        zone = bad & (np.abs(delta) <= _EDGE_ZONE * (b - a)) & (np.abs(delta) >= _NORMAL_MIN)
+        for edge in (t["edges"] if np.any(zone) else ()):
             if edge.get("pole") or "p" not in edge:
                 continue
             is_a = edge["end"] == "a"

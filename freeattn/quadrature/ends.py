@@ -12,7 +12,10 @@ that points next to either end keep the relative accuracy of their distance to i
   with the sum over its halves (float64);
 - :func:`theta_integral_mp`: ∫ f dθ at the working mpmath precision, pieces of a coarse grid
   bisected until mpmath's error estimate meets the tolerance, the pieces touching a hard end in
-  s as above.
+  s as above;
+- :func:`gregory_end`: Gregory's end correction to the trapezoid rule at one end of a uniform
+  grid (an end where the integrand is smooth but not even, e.g. a breakpoint shared by two
+  support intervals with the density smooth across it).
 """
 from __future__ import annotations
 
@@ -21,11 +24,13 @@ import math
 import mpmath
 import numpy as np
 
+from fractions import Fraction
+
 from .._context import FLOAT_EPS
 from .theta import gauss_legendre, gauss_legendre_mp
 
 __all__ = ["end_rule", "end_zone", "theta_integral_mp", "COARSE_BREAKS", "MP_QUAD_DEPTH",
-           "predicted_nodes"]
+           "predicted_nodes", "gregory_end"]
 
 #: break points of the mpmath θ-quadrature (smooth pieces in θ)
 COARSE_BREAKS = tuple(math.pi * k / 8 for k in range(1, 8))
@@ -55,6 +60,37 @@ MP_GL_SIZES = (4, 6, 8, 10, 12, 16, 20, 24, 28, 32, 40, 48, 64)
 FIT_MIN_WIDTH = 1e-4
 #: the mpmath rule must agree with the float64 reference to this × ∫|f| (a sanity check)
 FIT_AGREE = 1e6 * FLOAT_EPS
+
+
+#: Gregory's coefficients γ_k (k = 1, 2, …): ∫_0^{nh} f = h(f₀/2 + f₁ + … + f_n/2)
+#: + h Σ_k (−1)^{k+1} γ_k Δ^k f₀ + (the same at the other end), exact rationals
+GREGORY = (Fraction(1, 12), Fraction(1, 24), Fraction(19, 720), Fraction(3, 160),
+           Fraction(863, 60480), Fraction(275, 24192), Fraction(33953, 3628800))
+
+
+def _gregory_weights(order):
+    """Weights w_j (j = 0 … order) with h Σ_j w_j f_j the end correction of that order."""
+    w = [Fraction(0)] * (order + 1)
+    for k in range(1, order + 1):
+        c = (-1) ** (k + 1) * GREGORY[k - 1]
+        for j in range(k + 1):  # Δ^k f₀ = Σ_j C(k, j) (−1)^{k−j} f_j
+            w[j] += c * math.comb(k, j) * (-1) ** (k - j)
+    return np.array([float(v) for v in w])
+
+
+_GREGORY_WEIGHTS = {k: _gregory_weights(k) for k in range(1, len(GREGORY) + 1)}
+
+
+def gregory_end(f, h, order=len(GREGORY)):
+    """Gregory's correction (to add to the trapezoid rule with f₀/2) at the end where the
+    uniform samples ``f`` = f₀, f₁, … (spacing ``h``, f₀ the end value) start, and its error
+    estimate: the size of the last term (the difference from the rule one order lower).
+    Exact for polynomials of degree ≤ ``order`` on the end's side; the error of the
+    corrected rule is O(h^{order+2}) for a smooth f."""
+    f = np.asarray(f[:order + 1], dtype=float)
+    corr = h * float(_GREGORY_WEIGHTS[order] @ f)
+    lower = h * float(_GREGORY_WEIGHTS[order - 1] @ f[:order])
+    return corr, abs(corr - lower)
 
 
 def predicted_nodes(f, u, v, tol, bounds=None):
