@@ -364,10 +364,12 @@ class Interval:
     def split(self, x):
         """(∫_a^x ρ, ∫_x^b ρ) for x inside (a, b) (ndarray), each summed from its own end."""
         x = np.asarray(x, dtype=float)
-        dl = (x - self.a) + self.ca
-        dr = (self.b - x) - self.cb
+        return self._split_distances((x - self.a) + self.ca, (self.b - x) - self.cb)
+
+    def _split_distances(self, dl, dr):
+        """:meth:`split` at the distances dl from the exact left end and dr from the right."""
         on_left = dl <= dr
-        lower, upper = np.empty(x.shape), np.empty(x.shape)
+        lower, upper = np.empty(dl.shape), np.empty(dl.shape)
         if np.any(on_left):
             # at most the left side's mass, the least value the right branch gives: monotone
             # across the switch between the two sides
@@ -394,18 +396,7 @@ class Interval:
         d = np.maximum(np.asarray(d, dtype=float), 0.0)
         exact_width = (self.width + self.ca) - self.cb
         dl, dr = (exact_width - d, d) if from_right else (d, exact_width - d)
-        on_left = dl <= dr
-        lower, upper = np.empty(d.shape), np.empty(d.shape)
-        if np.any(on_left):
-            lo = np.minimum(self.left.integral(_u_of(dl[on_left], self.width)), self.left.mass)
-            lower[on_left] = lo
-            upper[on_left] = self.right.mass + np.maximum(self.left.mass - lo, 0.0)
-        on_right = ~on_left
-        if np.any(on_right):
-            up = self.right.integral(_u_of(dr[on_right], self.width))
-            upper[on_right] = up
-            lower[on_right] = self.left.mass + np.maximum(self.right.mass - up, 0.0)
-        return lower, upper
+        return self._split_distances(dl, dr)
 
     # the distance as (√width·sin(u/2))²: one rounding into the subnormal range where
     # sin²(u/2) alone underflows (MP(1).ppf(1e-160) was 2 subnormal ulps high)
