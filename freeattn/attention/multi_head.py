@@ -39,6 +39,36 @@ from ._constructions import theta1, theta2
 __all__ = ["SHARINGS", "head_average_law", "values_law", "mha_output_law",
            "output_outlier", "check_sharing", "sigma_vo", "output_law_from_weights"]
 
+#: a layer law's two Poisson ratios (γ_V or γ_K against γ_O, the smaller below 1) closer than
+#: this, relative, but not equal, are refused (issue 21 item 18).  Their atoms at 0 have
+#: masses 1 − γ that nearly coincide: the layer law's continuous part then starts at a hard
+#: edge ε ≈ c·(γ − γ_O)² next to the atom at 0 (c ≈ 0.57 at β = 1, h = 2, γ_K = 1.5; ε = 1.4e-7
+#: for 0.5005 against 0.5, 2e-5 of the next interval), where |G| ~ 1/ε and the roots of P(·, x)
+#: that the branch is told from are ~1e-4 apart relative: companion eigenvalues (double
+#: precision) no longer separate them, the continuation toward the edge stops short of the edge
+#: expansion's radius, and the float64 mass check refined its panels for > 100 s (the 30-digit
+#: pdf took another sheet there too, 5.9e-68 for 121 at 7.8e-10 from the edge).  Measured:
+#: relative 3e-3 builds in 1.5 s, 2e-3 and 1e-3 (and h = 8, γ_V < γ_O, the ρ and tied laws at
+#: 1e-3) did not finish in 30 s; at 1e-2 some points (β = 0.3, h = 1) already fail the mass
+#: check (a clear error).  Equal ratios (no gap: the density blows up at 0) build normally.
+NEAR_EQUAL_RATIO_RTOL = 1e-2
+
+
+def _check_ratio_gap(name, gamma, gamma_o):
+    """ParameterError ``name`` where γ (γ_V, or γ_K for the tied and ρ laws) and γ_O differ
+    by less than :data:`NEAR_EQUAL_RATIO_RTOL` relative but are not equal, the smaller < 1."""
+    lo = min(float(gamma), float(gamma_o))
+    if lo >= 1 or same_ratio(gamma, gamma_o):
+        return
+    rel = abs(float(gamma) - float(gamma_o)) / lo
+    if rel < NEAR_EQUAL_RATIO_RTOL:
+        raise ParameterError(name, (
+            f"{name} = {float(gamma):g} and gamma_o = {float(gamma_o):g} differ by {rel:.3g} "
+            f"relative (below {NEAR_EQUAL_RATIO_RTOL:g}, not equal): the atoms at 0 of masses "
+            f"1 - {name} and 1 - gamma_o nearly coincide and the gap they open at 0, of width "
+            f"~({name} - gamma_o)^2, is not resolved in float64; use {name} == gamma_o or a "
+            f"relative difference of at least {NEAR_EQUAL_RATIO_RTOL:g}"))
+
 
 def head_average_law(beta, gamma_k, heads, shared_key=False, kv_heads=None):
     """Limit law of the squared singular values of sqrt(n h)(Ā − P), Ā = (1/h) Σ_r A_r.
@@ -181,6 +211,7 @@ def mha_output_law(beta, heads, gamma_k, gamma_v, gamma_o, sharing="none", kv_he
             f"gamma_o={go:g}, sharing={sharing!r})")
     if rho is not None:
         rho = check_rho_layer(rho, sharing, gamma_k, gamma_v)
+        _check_ratio_gap("gamma_k", gamma_k, gamma_o)
         params["rho"] = float(rho)
         law = J.output(beta, heads, gamma_k, gamma_o, rho)
         return C.named(law, name[:-1] + f", rho={float(rho):g})", "mha", **params)
@@ -188,8 +219,10 @@ def mha_output_law(beta, heads, gamma_k, gamma_v, gamma_o, sharing="none", kv_he
         if not same_ratio(gamma_k, gamma_v):
             raise ParameterError("gamma_v", f"sharing='tied_kv' (W^V = W^K) needs gamma_v == "
                                             f"gamma_k = {g:g}, got {gv:g}")
+        _check_ratio_gap("gamma_k", gamma_k, gamma_o)
         law = C.tied_output(beta, heads, gamma_k, gamma_o)
     else:
+        _check_ratio_gap("gamma_v", gamma_v, gamma_o)
         law = C.independent_output(beta, heads, gamma_k, gamma_v, gamma_o)
     return C.named(law, name, "mha", **params)
 

@@ -12,6 +12,8 @@ import mpmath
 import numpy as np
 import pytest
 
+from freeattn.attention import _constructions as C
+from freeattn.attention.domains import BETA, GAMMA_K, GAMMA_O, GAMMA_V, exact_value
 from freeattn.attention.multi_head import mha_output_law
 from freeattn.laws.algebraic import AtomAtZero
 
@@ -60,8 +62,12 @@ def test_nearly_equal_atoms_at_zero_decided_by_continuation():
 
 @pytest.fixture(scope="module")
 def close_atoms():
-    """γ_V = 0.5005, γ_O = 0.5: candidate masses 0.4995 and 0.5 at 0, too close for float64."""
-    return mha_output_law(1.0, 2, 1.5, 0.5005, 0.5)
+    """γ_V = 0.5005, γ_O = 0.5: candidate masses 0.4995 and 0.5 at 0, too close for float64.
+    Built from the construction: the public builder refuses these ratios (their gap at 0 is
+    not resolved in float64, tests/attention/test_layer_corners.py); the atom rule is the
+    operation's and is tested here."""
+    return C.independent_output(exact_value(BETA, 1.0), 2, exact_value(GAMMA_K, 1.5),
+                                exact_value(GAMMA_V, 0.5005), exact_value(GAMMA_O, 0.5))
 
 
 def test_atom_at_zero_from_the_operation(close_atoms):
