@@ -31,7 +31,7 @@ from scipy.linalg import eigvals
 from .._context import FLOAT_EPS, TINY, to_mp
 from .discriminant import discriminant_tables
 from .exact import free_symbols
-from .numeric_polynomial import (NumericPolynomial, _NEVANLINNA_SLACK, _TRACK_BEND as _BEND,
+from .numeric_polynomial import (NumericPolynomial, _TRACK_BEND as _BEND, nevanlinna_ok,
                                  _TRACK_MAX_DT as _MAX_DT, _TRACK_MIN_DT as _MIN_DT,
                                  _TRACK_SLACK as _SLACK)
 from .polynomial import G, parameter_order, substitute_polynomial, z
@@ -232,12 +232,6 @@ def ladder(cf, x, scale, y=None, near=None):
     return g_out, ok_out
 
 
-def _nevanlinna(gs, hn):
-    inv = 1.0 / gs
-    return ((gs.imag < 0) & (inv.imag >= hn * (1 - _NEVANLINNA_SLACK))
-            & (np.abs(gs) * hn <= 1 + _NEVANLINNA_SLACK))
-
-
 def _ladder_block(cf, x, scale, y, near):
     """The ladder on one block of pairs.  The state (current rung's height, root, G′ and G″
     there) is kept for the live pairs only, compacted as pairs finish or fail, so that the
@@ -281,7 +275,7 @@ def _ladder_block(cf, x, scale, y, near):
                 gn, conv = _newton(ck_axis[tr], pred)
                 sep = _separation(ck_axis[tr], gn)
                 yt = y[tr]
-                sign = np.where(yt > 0, _nevanlinna(gn, yt), gn.imag <= _SLACK * np.abs(gn))
+                sign = np.where(yt > 0, nevanlinna_ok(gn, yt), gn.imag <= _SLACK * np.abs(gn))
                 jump = conv & _accept(gn, pred, g[tr], sep) & sign
                 jt = tr[jump]
                 out[ix[jt]] = gn[jump]
@@ -297,7 +291,7 @@ def _ladder_block(cf, x, scale, y, near):
             pred = np.where(np.isfinite(pred), pred, g[ib])
             gs, conv = _newton(ckn, pred)
             sep = _separation(ckn, gs)
-            nev = _nevanlinna(gs, hn)
+            nev = nevanlinna_ok(gs, hn)
             acc = conv & _accept(gs, pred, g[ib], sep) & nev
             a = np.flatnonzero(acc)
             ja = ib[a]

@@ -55,6 +55,12 @@ _TRACK_SLACK = 1e-12
 _TRACK_MIN_DT = 1e-9
 #: slack of the Nevanlinna conditions Im(1/G) ≥ Im z, |G|·Im z ≤ 1 (rounding)
 _NEVANLINNA_SLACK = 1e-9
+#: rounding of a float64 root's 1/G, relative to |1/G|: a margin on Im(1/G) ≥ Im z in
+#: absolute terms.  Outside a narrow spectrum far away (variance/x² ~ 1e-10) the branch
+#: meets the condition by h·1e-10 only, and at h ~ 1e-8 that is below the root's rounding:
+#: counted by a relative slack the branch failed, another sheet's root passed alone and was
+#: taken as the branch (values_law(0.0126, 1, 0.0066, 0.0037): the outer gap read as support)
+_NEVANLINNA_ROUNDING = 1e-11
 #: the tracker's start scan (:meth:`NumericPolynomial.track`) is done where points × heights
 #: stay within this many companion matrices (one batched eigvals call)
 _SCAN_MAX_MATRICES = 4096
@@ -114,6 +120,18 @@ class ParameterValues:
             out.append(v)
         return out
 
+
+
+def nevanlinna_ok(g, y):
+    """Whether each root ``g`` of P(·, z) at height ``y`` = Im z > 0 may be the Stieltjes
+    branch: Im G < 0, Im(1/G) ≥ Im z and |G|·Im z ≤ 1, each up to the rounding of a float64
+    root (a root on the edge of a condition counts: a value read as unique must be unique
+    within rounding, so the branch is never the one excluded)."""
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        inv = 1.0 / g
+        margin = np.maximum(y * _NEVANLINNA_SLACK, _NEVANLINNA_ROUNDING * np.abs(inv))
+        return (np.isfinite(g) & (g.imag < 0) & (inv.imag >= y - margin)
+                & (np.abs(g) * y <= 1 + _NEVANLINNA_SLACK))
 
 class NumericPolynomial:
     """P(G, z) = Σ_k c_k(z) G^k with exact coefficients, evaluable in float64 and mpmath.
@@ -531,12 +549,7 @@ class NumericPolynomial:
         n of roots with Im G < 0, Im(1/G) ≥ Im z and |G|·Im z ≤ 1 (the Stieltjes branch's
         Nevanlinna conditions: 1/G is a Nevanlinna function with Im(F(z) − z) ≥ 0, and
         |G| ≤ 1/Im z), and g the sum of those roots (the branch itself where n = 1)."""
-        y = np.asarray(y, dtype=float)[:, None]
-        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            inv = 1.0 / r
-            okc = (np.isfinite(r) & (r.imag < 0)
-                   & (inv.imag >= y * (1 - _NEVANLINNA_SLACK))
-                   & (np.abs(r) * y <= 1 + _NEVANLINNA_SLACK))
+        okc = nevanlinna_ok(r, np.asarray(y, dtype=float)[:, None])
         return np.where(okc, r, 0).sum(axis=1), okc.sum(axis=1)
 
     def _scan_start(self, x, t_start, t_end):
