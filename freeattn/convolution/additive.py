@@ -81,7 +81,7 @@ def free_additive_power(mu, t, method=None):
     Returns
     -------
     Law
-        Mass 1; atoms μ^{⊞t}({t a}) = max(0, t μ({a}) − (t − 1)).
+        Mass 1; atoms μ^{⊞t}({t a}) = max(0, t μ({a}) − (t − 1)).  ``mu`` itself when t = 1.
 
     Raises
     ------
@@ -92,6 +92,8 @@ def free_additive_power(mu, t, method=None):
     mu_p.validate(mu)
     t_exact = t_p.exact(t)
     method = choose_method(method, (mu,))
+    if t_exact == 1:  # R_μ itself; the subordination equation degenerates to ω = z (no edges)
+        return mu
     if method == "algebraic":
         P, v = _fresh_copy(mu)
         ts = fresh("t")

@@ -103,7 +103,7 @@ def free_multiplicative_power(mu, t, method=None):
     Returns
     -------
     Law
-        Mass 1; the atom at 0 is μ({0}).
+        Mass 1; the atom at 0 is μ({0}).  ``mu`` itself when t = 1.
 
     Raises
     ------
@@ -118,6 +118,8 @@ def free_multiplicative_power(mu, t, method=None):
     method = choose_method(method, (mu,), algebraic_possible=integer,
                            why=f"t = {t!r} is not an integer")
     check_positive_law("mu", mu)
+    if t == 1:  # S_μ^1 = S_μ; the subordination equation degenerates to Ω = z (no edges)
+        return mu
     name = f"({mu.name})^⊠{fmt(t)}"
     if method == "algebraic":
         P, v = _fresh_copy(mu)
