@@ -764,7 +764,11 @@ class BranchMixin:
         a, b = t["a_mp"], t["b_mp"]
         for edge in t["edges"]:
             e = edge["e_mp"]
-            if edge.get("pole"):  # atom next to the support: Newton from the float64 value
+            if edge.get("pole"):  # atom next to the support: the pole expansion
+                if x != e and abs(x - e) <= _EDGE_ZONE * (b - a):
+                    g = self._pole_local_mp(t, edge, x, near, seed, dps)
+                    if g is not None:
+                        return g
                 continue
             if abs(x - e) <= _EDGE_ZONE * (b - a):
                 e, ge, p = self._edge_mp(edge, dps)

@@ -719,7 +719,9 @@ class DensityMixin:
         a, b = t["a_mp"], t["b_mp"]
         ma, mb = self._end_powers(t)
         zone = _EDGE_ZONE * float(b - a)
-        edges = [float(e["e_mp"]) for e in t["edges"] if not e.get("pole")]
+        # edge and pole zones take the mpmath route's local expansions (next to an atom,
+        # Newton on P itself keeps only dps − log10(|G|/|Im G|) digits of the density)
+        edges = [float(e["e_mp"]) for e in t["edges"]]
         prec = mpmath.mp.prec
         old = flint.ctx.prec
         flint.ctx.prec = prec + _ARB_GUARD_BITS

@@ -39,6 +39,8 @@ _DOUBLE_ROOT_EXTRA_BITS = 60
 _DOUBLE_MASS = 1e-12
 #: re-expanded coefficients below this (× the largest) are rounding residue of exact zeros
 _RESIDUE = 1e-24
+#: the same at the working precision: digits below it (30-digit rows: 1e-24)
+_RESIDUE_GUARD_DPS = 6
 #: float64 Newton on the edge expansion: stop at a step of _EDGE_STEP_STOP·|u|, accept at
 #: _EDGE_STEP_OK·|u|; the expansion's root kept within _SAME_SHEET·|ref| of the global solve
 _EDGE_STEP_STOP = 1e-15
@@ -109,12 +111,46 @@ def _pow_split(m, e, a):
     return np.asarray(m, dtype=float) ** (p / q) * np.exp2((ep - n * q) / q), n
 
 
-def edge_root_seed(q, sgn, ctx):
+def _seed_order(p):
+    """The power k of u that balances the constant term as δ → 0: the end of the first
+    segment of the Newton polygon of Σ p_ij u^i δ^j from (0, j₀) (j_i: the lowest power of δ
+    in row i), where u ~ δ^{(j₀ − j_k)/k}.  2 (the local quadratic) unless the steepest
+    segment ends beyond u²: a pole whose mass is a triple root of P̃(·, 0) has u ~ δ^{1/3}
+    (free_multiplicative_power(MarchenkoPastur(3.875), 3): rows u⁰δ⁴, u³δ³, no u²)."""
+    low = [next((j for j, v in enumerate(row) if v != 0), None) for row in p]
+    if low[0] is None:
+        return 2
+    slopes = {i: (low[0] - low[i]) / i for i in range(1, len(low)) if low[i] is not None}
+    if not slopes:
+        return 2
+    best = max(slopes.values())
+    on = [i for i, v in slopes.items() if v == best]
+    # a segment through intermediate points (the tied K=V layer's u⁰δ⁸, u²δ⁷, u⁴δ⁶) keeps the
+    # quadratic, from which Newton converges there; a two-point segment to u^k, k > 2, the
+    # k-th root (the quadratic has no root when there is no u² term)
+    return on[0] if len(on) == 1 and best > 0 and on[0] > 2 else 2
+
+
+def edge_root_seed(q, sgn, ctx, k=2):
     """The root of the local quadratic q₀ + q₁ u + q₂ u² with sgn·Im u the smaller: the start
     of Newton on the full local polynomial Σ q_i u^i next to an edge (u = G − G_e; sgn = 1)
-    or a pole (u = H − mass, sgn = sign δ).  Written once against ``ctx``
+    or a pole (u = H − mass, sgn = sign δ).  ``k`` > 2 (:func:`_seed_order`): the k-th root
+    of −q₀/q_k whose argument is nearest −sgn·π/(2k).  Written once against ``ctx``
     (:data:`~freeattn._context.FLOAT64`: arrays; :data:`~freeattn._context.MPMATH`: scalars).
     """
+    if k > 2:
+        # u ≈ c·δ^{1/k} is analytic in ℂ⁺ with sgn·Im u ≤ 0 on both sides of the end, so
+        # arg u lies in [−π/k, 0] for δ > 0 ([0, π/k] for δ < 0): of the k roots (2π/k
+        # apart) the one nearest the middle of that window (with sgn·Im u the smallest, the
+        # ⊠-power MP(6)^⊠5 read its density 1.618× too high: arg −108° for −36°)
+        root = (-q[0] / q[k] + 0j) ** (ctx.number(1) / k)
+        mid = math.cos(math.pi / (2 * k)) + 1j * sgn * math.sin(math.pi / (2 * k))
+        best, score = root, (root * mid).real
+        for m in range(1, k):
+            c = root * complex(math.cos(2 * math.pi * m / k), math.sin(2 * math.pi * m / k))
+            closer = (c * mid).real > score
+            best, score = ctx.where(closer, c, best), ctx.where(closer, (c * mid).real, score)
+        return best
     disc = ctx.sqrt(q[1] ** 2 - 4 * q[2] * q[0] + 0j)
     u1 = (-q[1] + disc) / (2 * q[2])
     u2 = (-q[1] - disc) / (2 * q[2])
@@ -150,9 +186,15 @@ def edge_root(p, delta, sgn, ctx, seed=None):
     the branch continued along the axis: where the quadratic's roots are real, Newton from
     them stays on the axis).
     """
+    # the common factor δ^m of every row (m: the lowest power of δ in any row) divides out
+    # exactly; kept, it underflows: next to an atom whose P̃ starts at u⁰δ⁴, q₀ = 0 in double
+    # below δ ~ 1e-77 and u came out 0 (the density 0 at 1e-100 from the atom)
+    m = min((next((j for j, v in enumerate(row) if v != 0), len(row)) for row in p), default=0)
+    if m:
+        p = [row[m:] for row in p] if ctx is MPMATH else p[:, m:]
     q = _local_coefficients(p, delta)
     if seed is None:
-        u = edge_root_seed(q, sgn, ctx)
+        u = edge_root_seed(q, sgn, ctx, _seed_order(p))
     else:
         u = seed if ctx is MPMATH else np.asarray(seed, dtype=complex)
     if ctx is MPMATH:
@@ -374,13 +416,14 @@ class LocalMixin:
                     "p": p, "e_mp": a, "pole": True}
 
     @staticmethod
-    def _edge_local(edge, delta, g_fallback, ref=None):
+    def _edge_local(edge, delta, g_fallback, ref=None, extrapolate=True):
         """Branch near a square-root edge from the local expansion (see _edge_expansion);
         ``delta`` = x − e, measured from the exact edge.  The expansion's root is kept where
         it agrees with ``ref`` (default ``g_fallback``) to 1e-3 (same sheet), else
         ``g_fallback``.  At an edge, where the float64 root is unsettled, on another sheet or
         not resolved by its coefficients' rounding (:meth:`_edge_root_error`), it is polished
-        at 30 digits from a finite ``g_fallback`` (:meth:`_edge_local_mp`)."""
+        at 30 digits from a finite ``g_fallback`` (:meth:`_edge_local_mp`).  ``extrapolate``
+        False: no power-law continuation below the expansion's floor (the probes' own call)."""
         if ref is None:
             ref = g_fallback
         with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
@@ -410,7 +453,7 @@ class LocalMixin:
             ok = np.isfinite(g) & (g.imag <= 0) & conv
             if not edge.get("pole"):  # at an atom the expansion is the better of the two
                 ok &= np.abs(g - ref) <= _SAME_SHEET * np.abs(ref)
-        if edge.get("pole") and not np.all(ok):
+        if edge.get("pole") and extrapolate and not np.all(ok):
             # below ~1e-21 the float64 expansion loses u = H − mass (P̃'s coefficients span
             # δ^6…δ^8 in the tied K=V layer); there H − mass is continued by its power law
             # u ∝ |δ|^p, p and the phase from two points where the expansion still holds
@@ -421,7 +464,11 @@ class LocalMixin:
                     if not np.any(m):
                         continue
                     d12 = sgn * np.array(_POLE_POWER_PROBES)
-                    g12 = LocalMixin._edge_local(edge, d12, np.full(2, np.nan + 0j))
+                    # the probes themselves are not extrapolated: where the expansion fails
+                    # at a probe too, the general route's value stays (it recursed without
+                    # end: free_multiplicative_power(MarchenkoPastur(3.875), 3))
+                    g12 = LocalMixin._edge_local(edge, d12, np.full(2, np.nan + 0j),
+                                                 extrapolate=False)
                     u12 = g12 * d12 - edge["g"]
                     if np.all(np.isfinite(u12)) and np.all(np.abs(u12) > 0):
                         pw = (math.log(abs(u12[0]) / abs(u12[1]))
@@ -875,6 +922,40 @@ class LocalMixin:
             if mpmath.im(zq) == 0 and bool(self._tiny_gap(np.array([xr]))[0]):
                 val = mpmath.mpc(mpmath.re(val), 0)
         return val
+
+    def _pole_mp(self, edge, dps):
+        """(atom, mass, rows of P̃(mass + u, δ)) at the working precision (cached per dps):
+        the mpmath twin of :meth:`_pole_expansion`'s float64 rows, residue of exact zeros
+        cut at _RESIDUE_GUARD_DPS digits below the working precision."""
+        cache = edge.setdefault("mp", {})
+        if dps not in cache:
+            a, mass = min(self._atoms_raw(dps), key=lambda am: abs(am[0] - edge["e_mp"]))
+            p = self._edge_coefficients(mpmath.mpf(0), mass, c=self._pole_polynomial(a))
+            cut = tolerance(mpmath.mp.dps - _RESIDUE_GUARD_DPS) * max(abs(v) for row in p for v in row)
+            cache[dps] = (a, mass, [[v if abs(v) > cut else mpmath.mpf(0) for v in row] for row in p])
+        return cache[dps]
+
+    def _pole_local_mp(self, t, edge, x, near, seed, dps):
+        """G(x + i0) at the working precision next to an atom a touching the support, from
+        the pole expansion: G = (mass + u)/δ with u the root of P̃(mass + u, δ) (Newton on
+        P(G, x) itself loses the digits of u ~ δ^{1/k}·mass to cancellation: 6e-6 of the
+        density of MP(3.875)^⊠3 at 1e-30 from its atom at 0, at dps = 25).  None where the
+        root is not the float64 route's sheet (by Im G, to _SAME_SHEET) or did not converge.
+        ``near``: (e₀, d) with x = e₀ + d exactly (see :meth:`_support_branch_mp`)."""
+        a, mass, p = self._pole_mp(edge, dps)
+        delta = x - a if near is None else (near[0] - a) + near[1]
+        if delta == 0:
+            return None
+        sgn = 1 if delta > 0 else -1
+        u, converged = edge_root(p, delta, sgn, MPMATH)
+        if not converged or sgn * mpmath.im(u) >= 0:
+            return None
+        g = (mass + u) / delta
+        gf = seed if seed is not None else complex(self._branch_in_table(t, np.array([float(x)]))[0])
+        if (np.isfinite(gf) and gf.imag < 0
+                and abs(float(mpmath.im(g)) - gf.imag) > _SAME_SHEET * abs(gf.imag)):
+            return None
+        return g
 
     def _edge_mp(self, edge, dps):
         """Edge expansion coefficients and double root at the working precision (cached)."""
