@@ -48,6 +48,10 @@ _PANEL_LEVELS = 20
 _PANEL_SPLIT = 4096
 #: a table panel touching a critical-point edge is not split below this width in u
 _EDGE_PANEL = 2e-3
+#: a half-line law's left edge this close to 0 (× the interval's width) is graded toward,
+#: like an edge at 0: the density changes shape on the scale of the distance to 0 (π(ν, t)
+#: at t = 1 + 2⁻¹³: edge 2.8e-9, width 3.33, the frozen end panel lost 1.4e-6 of mass)
+_NEAR_ZERO_EDGE = 1e-4
 #: Gauss–Legendre nodes on that panel: the innermost node stays at 7 % of its width from the
 #: edge (16 nodes: 0.5 %), where the density is still well-conditioned; the integrand is
 #: smooth in u there, so 4 nodes integrate the panel to ~(width)^8
@@ -855,14 +859,14 @@ class SubordinationLaw(SupportEdges, Law):
         panels per round and 20 halvings; a panel at a critical-point edge is not split below
         2e-3 in u: there the integrand is smooth but the density is ill-conditioned (rounding in
         G grows like eps/distance next to a hard edge), so deeper nodes only add noise.  The
-        side at an edge at 0 of a half-line law (a power singularity there, e.g. x^(−2/3)) is
-        graded toward it instead."""
+        side at an edge at 0 of a half-line law (a power singularity there, e.g. x^(−2/3)), or
+        within _NEAR_ZERO_EDGE of the width from 0, is graded toward it instead."""
         if "_cdf_v" in self.__dict__:
             return self._cdf_v
         atoms_mass = sum(m for _, m in self._atom_list)
         intervals = []
         for a, b in self._support_float:
-            zero_edge = self._half_line and a == 0
+            zero_edge = self._half_line and 0 <= a <= _NEAR_ZERO_EDGE * (b - a)
             intervals.append(density_interval(
                 self._pdf_frame, a, b, nodes=_GL_NODES, atol=_PANEL_ATOL, rtol=_PANEL_RTOL,
                 max_levels=_PANEL_LEVELS, max_split=_PANEL_SPLIT, uniform=_HALF_PANELS,

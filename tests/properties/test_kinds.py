@@ -462,3 +462,23 @@ def test_reference_tail_at_a_critical_value_end():
         exact = sc_cdf(rts[1], v) - sc_cdf(rts[0], v)
     cdf, err = ref.mass_below(0, 2)
     assert abs(cdf - _mp_float(exact)) <= 1e-10 * _mp_float(exact), (cdf, exact)
+
+
+def test_reference_splits_at_the_edges_of_every_mixture_component():
+    """mixture-20 (N4/N5/N6/N10 in the slow sweep, session 14): FreePoisson(3.4e-6) carries a
+    bump of mass 1.7e-6 (weight ½) on [(1 − √t)², (1 + √t)²] (width 0.0074) inside the semicircle's
+    [−11.3, 11.3]; the reference quadrature of the mixture, split only at the support's ends,
+    missed it (atoms + density 1 − 1.7e-6, m₁ and G off by the same).  Split at each
+    component's edges (families.fam_mixture's ``breaks``) the mass is 1 to 1e-13 and m₁ the
+    weighted closed forms' m₁."""
+    from checks import Reference
+    from families import point
+    pt = point("mixture-20")
+    assert any(0.99 < b < 1.0 for b in pt.breaks) and any(1.0 < b < 1.01 for b in pt.breaks)
+    law = pt.build()
+    ref = Reference(law, pt)
+    atoms = sum(m for _, m in law.atoms())
+    mass, err = ref.integral(0)
+    assert abs(atoms + mass - 1) <= 1e-13 and err <= 1e-13
+    m1, _ = ref.integral(1)
+    assert abs(m1 - float(pt.moments[0])) <= 1e-12 * (1 + abs(float(pt.moments[0])))
