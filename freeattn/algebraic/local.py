@@ -662,7 +662,12 @@ class LocalMixin:
             for a, m, seg in self._newton_polygon(terms):
                 kmin, kmax = min(seg), max(seg)
                 coeffs = [seg.get(k, mpmath.mpf(0)) for k in range(kmax, kmin - 1, -1)]
-                roots = polyroots(coeffs, extraprec=3 * wp)
+                try:
+                    roots = polyroots(coeffs, extraprec=3 * wp)
+                except mpmath.libmp.libhyper.NoConvergence:
+                    # a segment polynomial with a repeated root that no root finder isolates
+                    # (MP(1/4)^⊠3, MP(2)^⊠6 at z = 0): no nested data, as for a failed match
+                    return None
                 # zero roots relative to the segment's largest root, not to the coefficients'
                 # size (P scaled by 1e48: attention_law(0.03, 0.002, 1) lost its roots ~1569i)
                 r_tiny = tolerance(wp - _PUISEUX_LOST_DPS) * max(abs(r) for r in roots)

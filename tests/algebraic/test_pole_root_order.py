@@ -59,3 +59,19 @@ def test_dps_cdf_next_to_the_atom():
     rest = law.cdf(d, dps=30) - mpmath.mpf(23) / 31
     assert float(rest) == pytest.approx(3 * law.pdf(1e-30) * 1e-30, rel=1e-9)
     assert math.isfinite(float(rest))
+
+
+def test_repeated_segment_root_at_zero():
+    # MP(1/4)^⊠3: a Newton-polygon segment at z = 0 with a repeated root that no root finder
+    # isolates (mpmath's NoConvergence escaped from the Puiseux levels, boxtimes_power_alg-36);
+    # now the law builds (no nested data there) and G near the left edge agrees with the
+    # subordination route
+    law = free_multiplicative_power(MarchenkoPastur(0.25), 3, method="algebraic")
+    ref = free_multiplicative_power(MarchenkoPastur(0.25), 3, method="subordination")
+    (a, b), = law.support()
+    assert law.atoms() == []
+    assert law.moment(2) == pytest.approx(1.75, rel=1e-12)
+    zq = 1e-3 + 1e-9j
+    assert abs(law.cauchy_transform(zq) - ref.cauchy_transform(zq)) <= 1e-12 * abs(ref.cauchy_transform(zq))
+    x = np.linspace(a, b, 9)[1:-1]
+    assert np.max(np.abs(law.pdf(x) / ref.pdf(x) - 1)) < 1e-9
