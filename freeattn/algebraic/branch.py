@@ -30,6 +30,12 @@ __all__ = ["BranchMixin"]
 
 #: relative width of the zone next to a square-root edge solved by the local expansion
 _EDGE_ZONE = 1e-3
+#: G at z = x + iε with ε ≤ this × the interval's width, x ≥ _AXIS_CLEAR·ε from its ends, may
+#: come from the on-axis limit by Newton (:meth:`BranchMixin._axis_cauchy`) when the tracker
+#: fails, accepted within _AXIS_MATCH (relative) of that limit
+_AXIS_HEIGHT = 1e-6
+_AXIS_CLEAR = 1e3
+_AXIS_MATCH = 1e-3
 
 #: |Im G|/|G| below which a root on the axis is real (another sheet), not the support's
 #: branch: inside the support Im G < 0, and at the closest point the tables use (1e-10 of the
@@ -611,10 +617,36 @@ class BranchMixin:
             if not np.all(ok):
                 self._edge_zone_cauchy(zr, gr, ok)
             if not np.all(ok):
+                self._axis_cauchy(zr, gr, ok)
+            if not np.all(ok):
                 raise ArithmeticError(f"{self.name}: branch continuation failed at z = "
                                       f"{zr[~ok][0]!r}")
             g[rest] = gr
         return g
+
+    def _axis_cauchy(self, zz, g, ok):
+        """In place, where ``ok`` is False: G at z = x + iε just above an interval between
+        breakpoints (ε ≤ _AXIS_HEIGHT of its width, x at least _AXIS_CLEAR·ε from its ends) by
+        Newton at z from the on-axis limit G(x + i0): the tables' branch on the support (the
+        one the density is read from), the real branch on a gap (G changes by ~ε·G′).  The tracker's steps down to such heights failed
+        where sheets crowd (issue 21 item 18: mha_output_law(0.188, 3, 0.00869, 0.00869,
+        0.0583, rho=0) at 1e-10 of the width, slow point mha_rho-5).  Accepted where Newton
+        gives Im G < 0 within _AXIS_MATCH of the limit."""
+        for info in self._branch(None).intervals:
+            lo, hi = float(info["lo"]), float(info["hi"])
+            eps = zz.imag
+            m = (~ok & (eps <= _AXIS_HEIGHT * (hi - lo))
+                 & (zz.real - lo >= _AXIS_CLEAR * eps) & (hi - zz.real >= _AXIS_CLEAR * eps))
+            if not np.any(m):
+                continue
+            g0 = self._cauchy_real(zz.real[m])
+            with np.errstate(all="ignore"):
+                gn, _ = self._num.newton(g0, zz[m], steps=4)
+                good = (np.isfinite(gn) & (gn.imag < 0)
+                        & (np.abs(gn - g0) <= _AXIS_MATCH * np.abs(g0)))
+            idx = np.flatnonzero(m)[good]
+            g[idx] = gn[good]
+            ok[idx] = True
 
     def _cauchy_upper_plain(self, zz):
         """(G, ok) on the upper half-plane by the unique Nevanlinna root or the tracker
