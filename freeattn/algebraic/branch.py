@@ -417,6 +417,9 @@ class BranchMixin:
             if np.any(zone):
                 idx = np.flatnonzero(zone)
                 gt, okt = self._num.track(x[idx], _TRACK_HEIGHT * np.abs(delta[idx]))
+                # counted for the mass check's work bound (density._MAX_UNRESOLVED)
+                self.__dict__["_unresolved_nodes"] = (self.__dict__.get("_unresolved_nodes", 0)
+                                                      + int(np.count_nonzero(~okt)))
                 for sh, side in ((sha, left[idx]), (shb, ~left[idx])):
                     j = idx[side & okt]
                     if j.size:

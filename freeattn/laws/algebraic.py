@@ -13,7 +13,7 @@ from .._messages import shown
 from .._validation import ParameterError, exact, integer_at_least
 from ..algebraic.atoms import AtomAtZero, AtomsMixin
 from ..algebraic.branch import BranchMixin
-from ..algebraic.density import DensityMixin
+from ..algebraic.density import _MAX_UNRESOLVED, DensityMixin
 from ..algebraic.exact import NotConvertible, flint_enabled
 from ..algebraic.exact import free_symbols as _free_symbols, is_expanded as _known_expanded
 from ..algebraic.local import LocalMixin
@@ -332,7 +332,11 @@ class AlgebraicLaw(DensityMixin, BranchMixin, PathsMixin, LocalMixin, AtomsMixin
                 total += sum(self._quick_interval_masses)
             verdict = "" if abs(total - 1.0) <= MASS_TOL else (
                 f"{self.name}: atoms and support intervals carry mass {total!r}, not 1 "
-                f"(a component is unresolved at float64 scales; evaluate with dps=...)")
+                f"(a component is unresolved at float64 scales; evaluate with dps=...)"
+                if math.isfinite(total) else
+                f"{self.name}: the density next to a support end could not be resolved in "
+                f"float64 (the branch continuation failed at more than {_MAX_UNRESOLVED} "
+                f"nodes of the mass check)")
             self.__dict__["_mass_verdict"] = verdict
         if verdict:
             raise ArithmeticError(verdict)

@@ -255,3 +255,16 @@ def test_equal_ratios_build_with_the_exact_atom():
     assert a == 0.0
     assert dict(law.atoms())[0.0] == 0.5
     assert law.moment(1, method="quad") == pytest.approx(0.5 * math.expm1(1.0), rel=1e-12)
+
+
+def test_unresolved_edge_zone_refuses_in_bounded_time():
+    # values_law(0.02, 1, 0.001, 0.001) at the corner of the domain: the tracker gives up at
+    # ~40 % of the mass check's nodes next to an end and each refinement level doubled both
+    # (support() ran > 600 s, session 13); the check stops after 1000 such nodes and refuses
+    # clearly (~10 s idle).  The bound below only catches a hang, it times nothing.
+    import time
+    from freeattn import values_law
+    t0 = time.perf_counter()
+    with pytest.raises(ArithmeticError, match="could not be resolved in float64"):
+        values_law(0.02, 1, 0.001, 0.001).support()
+    assert time.perf_counter() - t0 < 120
