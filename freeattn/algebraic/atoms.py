@@ -139,10 +139,14 @@ class AtomsMixin:
                     by_power.setdefault(ps, {})
                     by_power[ps][k] = by_power[ps].get(k, 0) + ckj * math.comb(j, i) * ap[j - i]
         cands = [mpmath.mpf(0)]
+        # a row is rounding residue relative to the whole re-expansion's size, not in absolute
+        # terms (coefficients ~1e8: a residue row of 1.2e-32 read as the lowest power gave the
+        # single candidate 0 and lost the atom 0.942 of MP(17.19) pushed forward, pushforward-116)
+        scale = max((abs(v) for co in by_power.values() for v in co.values()), default=1)
         for ps in sorted(by_power):
             coeffs = by_power[ps]
             size = max(abs(v) for v in coeffs.values())
-            if size <= tol:
+            if size <= tol * scale:
                 continue
             degH = max(coeffs)
             cl = [coeffs.get(k, mpmath.mpf(0)) for k in range(degH, -1, -1)]

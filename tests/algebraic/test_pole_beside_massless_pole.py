@@ -35,3 +35,19 @@ def test_atom_beside_a_critical_value(base, coeffs, atom):
     m1 = coeffs[0] + coeffs[1] * base.moment(1) + coeffs[2] * base.moment(2)
     assert law.moment(1) == pytest.approx(m1, rel=1e-12)
     assert math.isclose(law.cdf(hi * 2), 1.0)
+
+
+@pytest.mark.parametrize("y", [17.187679854209254, 50.99227468807326, 99.715844712142])
+def test_polygon_residue_row_is_relative(y):
+    # pushforward-116: the re-expanded polygon's lowest row was rounding residue (1.2e-32
+    # next to coefficients ~1e8) above the absolute cut: the candidates came out [0] and the
+    # atom 1 − 1/y at φ(0) = −1.625 was lost (atoms() = [] silently, the mass check refused)
+    c = [-1.625, 1.875, 1.25]
+    law = MarchenkoPastur(y).pushforward(c)
+    (loc, mass), = law.atoms()
+    assert loc == -1.625 and mass == pytest.approx(1 - 1 / y, rel=1e-14)
+    (a, b), = MarchenkoPastur(y).support()
+    (lo, hi), = law.support()
+    assert lo == pytest.approx(_phi(c, a), rel=1e-13) and hi == pytest.approx(_phi(c, b), rel=1e-13)
+    # MP(y): m₁ = 1, m₂ = 1 + y (ratio = rows/columns, mean 1)
+    assert law.moment(1) == pytest.approx(c[0] + c[1] + c[2] * (1 + y), rel=1e-12)
