@@ -743,8 +743,6 @@ KNOWN = {
         'N2: raises; AssertionError: N2: the reference quadrature of G(12.042405252988713j) has error estimate 1.69e-10, more than 0.1 × tolerance 1e-09 (density noisy or not integr',
     ('pushforward-30', 'cauchy'):
         'N9: raises; ArithmeticError: ((-1/2)·x^0 + (-5/8)·x^1 + (7/4)·x^2)#(MarchenkoPastur(ratio=1.24391)): branch continuation failed at z = -0.5+3.229655889689137e-09j',
-    ('pushforward-30', 'cdf_monotone'):
-        'N14: raises; RuntimeWarning: invalid value encountered in multiply',
     ('pushforward-30', 'quantiles'):
         'N14: raises; RuntimeWarning: invalid value encountered in multiply',
     ('pushforward-30', 'sf_plus_cdf'):
@@ -810,8 +808,6 @@ KNOWN = {
     ('pushforward-146', 'cdf_monotone'):
         'N14: raises; RuntimeWarning: invalid value encountered in multiply',
     ('pushforward-146', 'quantiles'):
-        'N14: raises; RuntimeWarning: invalid value encountered in multiply',
-    ('pushforward-146', 'sf_plus_cdf'):
         'N14: raises; RuntimeWarning: invalid value encountered in multiply',
     ('pushforward-146', 'tails'):
         'N14: raises; RuntimeWarning: invalid value encountered in multiply',
