@@ -631,13 +631,14 @@ class BranchMixin:
         """In place, where ``ok`` is False: G at z = x + iε just above an interval between
         breakpoints (ε ≤ _AXIS_HEIGHT of its width, x at least _AXIS_CLEAR·ε from its ends) by
         Newton at z from the on-axis limit G(x + i0): the tables' branch on the support (the
-        one the density is read from), the real branch on a gap (G changes by ~ε·G′).  The tracker's steps down to such heights failed
-        where sheets crowd (issue 21 item 18: mha_output_law(0.188, 3, 0.00869, 0.00869,
-        0.0583, rho=0) at 1e-10 of the width, slow point mha_rho-5).  Accepted where Newton
-        gives Im G < 0 within _AXIS_MATCH of the limit."""
+        one the density is read from), the real branch on a gap (G changes by ~ε·G′).  The
+        tracker's steps down to such heights failed where sheets crowd (issue 21 item 18:
+        mha_output_law(0.188, 3, 0.00869, 0.00869, 0.0583, rho=0) at 1e-10 of the width, slow
+        point mha_rho-5).  Accepted where Newton gives Im G < 0 within _AXIS_MATCH of the
+        limit."""
+        eps = zz.imag
         for info in self._branch(None).intervals:
             lo, hi = float(info["lo"]), float(info["hi"])
-            eps = zz.imag
             m = (~ok & (eps <= _AXIS_HEIGHT * (hi - lo))
                  & (zz.real - lo >= _AXIS_CLEAR * eps) & (hi - zz.real >= _AXIS_CLEAR * eps))
             if not np.any(m):

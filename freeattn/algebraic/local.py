@@ -111,13 +111,18 @@ def _pow_split(m, e, a):
     return np.asarray(m, dtype=float) ** (p / q) * np.exp2((ep - n * q) / q), n
 
 
-def _seed_order(p):
+def _lowest_powers(p):
+    """j_i: the lowest power of δ with a non-zero coefficient in row i of a local expansion
+    (None for a zero row)."""
+    return [next((j for j, v in enumerate(row) if v != 0), None) for row in p]
+
+
+def _seed_order(low):
     """The power k of u that balances the constant term as δ → 0: the end of the first
-    segment of the Newton polygon of Σ p_ij u^i δ^j from (0, j₀) (j_i: the lowest power of δ
-    in row i), where u ~ δ^{(j₀ − j_k)/k}.  2 (the local quadratic) unless the steepest
-    segment ends beyond u²: a pole whose mass is a triple root of P̃(·, 0) has u ~ δ^{1/3}
-    (free_multiplicative_power(MarchenkoPastur(3.875), 3): rows u⁰δ⁴, u³δ³, no u²)."""
-    low = [next((j for j, v in enumerate(row) if v != 0), None) for row in p]
+    segment of the Newton polygon of Σ p_ij u^i δ^j from (0, j₀) (``low``: the j_i of
+    :func:`_lowest_powers`), where u ~ δ^{(j₀ − j_k)/k}.  2 (the local quadratic) unless the
+    steepest segment ends beyond u²: a pole whose mass is a triple root of P̃(·, 0) has
+    u ~ δ^{1/3} (free_multiplicative_power(MarchenkoPastur(3.875), 3): rows u⁰δ⁴, u³δ³, no u²)."""
     if low[0] is None:
         return 2
     slopes = {i: (low[0] - low[i]) / i for i in range(1, len(low)) if low[i] is not None}
@@ -189,12 +194,14 @@ def edge_root(p, delta, sgn, ctx, seed=None):
     # the common factor δ^m of every row (m: the lowest power of δ in any row) divides out
     # exactly; kept, it underflows: next to an atom whose P̃ starts at u⁰δ⁴, q₀ = 0 in double
     # below δ ~ 1e-77 and u came out 0 (the density 0 at 1e-100 from the atom)
-    m = min((next((j for j, v in enumerate(row) if v != 0), len(row)) for row in p), default=0)
+    low = _lowest_powers(p)
+    m = min((j for j in low if j is not None), default=0)
     if m:
         p = [row[m:] for row in p] if ctx is MPMATH else p[:, m:]
+        low = [None if j is None else j - m for j in low]
     q = _local_coefficients(p, delta)
     if seed is None:
-        u = edge_root_seed(q, sgn, ctx, _seed_order(p))
+        u = edge_root_seed(q, sgn, ctx, _seed_order(low))
     else:
         u = seed if ctx is MPMATH else np.asarray(seed, dtype=complex)
     if ctx is MPMATH:
@@ -932,7 +939,7 @@ class LocalMixin:
         """(atom, mass, rows of P̃(mass + u, δ)) at the working precision (cached per dps):
         the mpmath twin of :meth:`_pole_expansion`'s float64 rows, residue of exact zeros
         cut at _RESIDUE_GUARD_DPS digits below the working precision."""
-        cache = edge.setdefault("mp", {})
+        cache = edge.setdefault("mp_pole", {})
         if dps not in cache:
             a, mass = min(self._atoms_raw(dps), key=lambda am: abs(am[0] - edge["e_mp"]))
             p = self._edge_coefficients(mpmath.mpf(0), mass, c=self._pole_polynomial(a))
