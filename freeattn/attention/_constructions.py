@@ -27,11 +27,10 @@ import sympy as sp
 
 from .._validation import positive
 from ..algebraic.atoms import AtomAtZero
-from ..algebraic.polynomial import rename_symbols
 from ..convolution import compound_free_poisson, free_multiplicative_convolution
 from ..convolution._dispatch import mark_positive
 from ..laws import MarchenkoPastur
-from ..laws._params import exact, fresh
+from ..laws._params import exact
 from ..laws.algebraic import AlgebraicLaw
 from ..laws.marchenko_pastur import FreePoisson
 
@@ -103,13 +102,13 @@ def _parameter_values(beta, gamma_k, heads):
 
 def _from_structure(key, build, values, template_values):
     """The law whose exact build is ``build()`` at the template point, at ``values``: the
-    structure's polynomial (built once per ``key``) with its symbols renamed apart and given
-    ``values``, or None where the template's values do not identify its symbols (then the
-    caller builds exactly).  A β or γ scan thereby redoes no resultant, affine map or
+    structure's polynomial (built once per ``key``, the same object at every point) with its
+    symbols given ``values``, or None where the template's values do not identify its
+    symbols (then the caller builds exactly).  A β or γ scan thereby redoes no resultant, affine map or
     positivity check.  ``template_values()`` gives the template point's values, asked for
     only when the structure is built (a sympy e^{β²} − 1 − β² a point otherwise).  Where the
-    template's polynomial is its own Stieltjes factor (irreducible, primitive), so is every
-    renamed copy: the law's ``_factor`` is set to it (no FLINT factorisation a point)."""
+    template's polynomial is its own Stieltjes factor (irreducible, primitive), so is the
+    law's: the law's ``_factor`` is set to it (no FLINT factorisation a point)."""
     if key not in _STRUCTURES:
         template = build()
         order = [[s for s, v in template.values.items() if v == want]
@@ -121,8 +120,12 @@ def _from_structure(key, build, values, template_values):
     if _STRUCTURES[key] is None:
         return None
     P, symbols, irreducible = _STRUCTURES[key]
-    ren = {s: fresh(s.name.rsplit("_", 1)[0]) for s in symbols}
-    law = AlgebraicLaw(rename_symbols(P, ren), dict(zip((ren[s] for s in symbols), values)))
+    # the template's own symbols, not renamed apart: every combinator renames its operands
+    # apart (convolution._fresh_copy), and one polynomial object a structure lets the
+    # structure-keyed caches (structure_key, discriminant tables, series) hit by identity
+    # (a renaming per point was a sympy xreplace of the whole polynomial: 5 ms of a 7 ms
+    # single-head point in a sweep)
+    law = AlgebraicLaw(P, dict(zip(symbols, values)))
     if irreducible:
         law.__dict__["_factor"] = law.symbolic_polynomial  # the cached property's value
     return law
@@ -137,8 +140,7 @@ def exact_build(beta, gamma_k, heads):
 
 def nu(beta, gamma_k, heads):
     """ν_{∞,h} at exact β, γ_K: the polynomial of the structure (built once per h by
-    :func:`exact_build` at ``_TEMPLATE_POINT``) with its parameter symbols renamed apart and
-    the new point's exact values (:func:`_from_structure`).  The law is the one
+    :func:`exact_build` at ``_TEMPLATE_POINT``) with the new point's exact values (:func:`_from_structure`).  The law is the one
     :func:`exact_build` gives at that point (same polynomial up to the names of the symbols,
     same exact values)."""
     b0, g0 = _TEMPLATE_POINT[:2]
