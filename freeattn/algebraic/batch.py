@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import math
 
+import mpmath
 import numpy as np
 from scipy.linalg import eigvals
 
@@ -48,8 +49,14 @@ BATCH_MASS_TOL = 1e-6
 _CONTOUR_NODES = 64
 #: the largest crowding κ of the contour's nodes at its axis crossings
 _CONTOUR_CROWD = 0.98
+#: the nodes' spacing at a crossing is its distance δ to the nearest breakpoint over this:
+#: that breakpoint is a singularity at distance δ/A from the crossing in θ (circle of radius
+#: A), so the trapezoid's error is ~exp(−2π × this); at 2 (spacing δ/2) the mass of a wide
+#: interval whose crossing is close to its edge was off by 1.1e-6 (bert-base, β = 1, h = 1:
+#: [3.007, 78.83] beside a breakpoint at 0.106), above BATCH_MASS_TOL
+_CROSSING_RESOLUTION = 4
 #: an ellipse whose crossings are too close to a breakpoint for _CONTOUR_NODES at the
-#: largest crowding gets more nodes (spacing there ~ the distance), up to this many
+#: largest crowding gets more nodes, up to this many
 _CONTOUR_MAX_NODES = 1024
 #: ladder step control: NumericPolynomial.track's (largest step in ln h _MAX_DT, corrector
 #: within _BEND × the predicted move + _SLACK × |G|, smallest step _MIN_DT; imported above),
@@ -84,6 +91,18 @@ _PENCIL_MERGE = 1e-9
 _PENCIL_PROBES = (1e-1, 1e-2, 1e-3)
 #: row/column equilibration sweeps of the Sylvester pencil
 _PENCIL_BALANCE_SWEEPS = 4
+#: each real eigenvalue of the pencil is computed again with the pencil's entries perturbed
+#: by this relative amount (fixed seed): a simple eigenvalue moves by ~ its condition × this,
+#: a member of the cluster that a many-fold root (the layer's pole at 0) scatters into moves
+#: by about its own distance from the root (bert-base widths: genuine breakpoints ≤ 1e-8 of
+#: their distance from 0, cluster members 2e-2 to 1)
+_PENCIL_PERTURB = 1e-14
+#: a pencil eigenvalue that moves by more than this × its distance from a pole, with only such
+#: eigenvalues between it and the pole, is that pole's cluster, not a breakpoint: dropped
+#: (midpoints between cluster members sat ~1e-6 from the pole, where the ladder cannot reach
+#: the axis: 5 of 25 bert-base map points fell back, and their creeping pairs held the
+#: lockstep ladder for ~1000 rungs)
+_PENCIL_UNSTABLE = 1e-3
 #: an interval is support where −Im G ≥ _SUPPORT × |G| at its midpoint, a gap where it is
 #: ≤ _GAP × |G|; in between the point falls back
 _SUPPORT = 1e-8
@@ -91,6 +110,11 @@ _GAP = 1e-11
 #: Newton steps of the edge polish and its acceptance (relative move of x)
 _EDGE_STEPS = 6
 _EDGE_MATCH = 1e-6
+#: digits of the parameter values handed to long double (its 64-bit mantissa: ~19.3)
+_LONG_DIGITS = 22
+#: pairs per run of a path in ladder_along: the first from the ladder, each other from its
+#: predecessor
+_PATH_RUN = 16
 #: pairs per ladder block (memory: the pairs' coefficient tables)
 _BLOCK = 200_000
 #: mass candidates of a pole: real within this, in (0, 1 + _MASS_SLACK]
@@ -100,6 +124,11 @@ _MASS_SLACK = 1e-9
 _ATOM_FLOOR = 1e-15
 #: the law's exact atom at 0 matches a candidate within this
 _ATOM_MATCH = 1e-8
+#: roots of the polygon's row closer than this (relative) are one multiple root, their mean:
+#: float64 splits a k-fold root ~ eps^{1/k} apart (bert-base, β = 1.5, h = 1: the mass 7/8
+#: a double root, read 0.875 ± 1.9e-8, outside _ATOM_MATCH: the point fell back), and the
+#: mean is the root to ~eps (as AtomsMixin._pole_mass merges within 10^{-dps/4})
+_ROOT_MERGE = 1e-4
 #: float64 Newton-polygon coefficients below this (relative) count as lost to cancellation
 _POLYGON_LOST = 1e3 * FLOAT_EPS
 #: a pole within this (× (1 + scale)) of 0 is the pole at 0
@@ -230,6 +259,67 @@ def ladder(cf, x, scale, y=None, near=None):
         sl = slice(s, min(M, s + _BLOCK))
         g_out[sl], ok_out[sl] = _ladder_block(cf[sl], x[sl], scale[sl], y[sl], near[sl])
     return g_out, ok_out
+
+
+def ladder_along(cf, x, scale, y, path, near):
+    """:func:`ladder`'s values at pairs that lie on paths: ``path`` (per pair) numbers the
+    paths, the pairs of one path consecutive and in order along it, the segment between two
+    neighbours inside the branch's domain of analyticity (the upper half-plane, or the axis
+    between two breakpoints).  Every :data:`_PATH_RUN`-th pair of a path (the first of each
+    run) and the last of each path come from the ladder; the others from a neighbour by one rung of the ladder's own
+    step (:func:`_path_step`), forward from the run's first pair, then backward from the
+    next run's first pair for those a forward step did not reach (a step into an edge's
+    neighbourhood is refused, the one out of it is not).  The rest come from the ladder.
+    Returns (G, ok).
+
+    One rung along the path in place of a ladder of ~10 rungs from far above: the contour's
+    nodes and a grid of x are neighbours whose values predict each other."""
+    M = x.size
+    g = np.full(M, np.nan + 0j)
+    ok = np.zeros(M, bool)
+    if not M:
+        return g, ok
+    first = np.r_[True, path[1:] != path[:-1]]
+    begin = np.flatnonzero(first)
+    rank = np.arange(M) - begin[np.cumsum(first) - 1]
+    step = rank % _PATH_RUN
+    same = np.r_[path[1:] == path[:-1], False]  # the next pair is on the same path
+    head = (step == 0) | ~same  # and each path's last pair: the last run's backward start
+    g[head], ok[head] = ladder(cf[head], x[head], scale[head], y[head], near[head])
+    zz = x + 1j * y
+    for r in range(1, _PATH_RUN):
+        cur = np.flatnonzero((step == r) & ~head)
+        _path_step(cf, zz, y, g, ok, cur[ok[cur - 1]], -1)
+    for r in range(_PATH_RUN - 1, 0, -1):
+        cur = np.flatnonzero((step == r) & ~ok & same)
+        _path_step(cf, zz, y, g, ok, cur[ok[cur + 1]], 1)
+    redo = np.flatnonzero(~ok & ~head)
+    if redo.size:
+        g[redo], ok[redo] = ladder(cf[redo], x[redo], scale[redo], y[redo], near[redo])
+    return g, ok
+
+
+def _path_step(cf, zz, y, g, ok, cur, offset):
+    """One rung from the pairs ``cur + offset`` (solved) to ``cur``: the second-order Taylor
+    predictor of the branch, Newton, accepted as a ladder rung is (:func:`_accept`, and the
+    Nevanlinna conditions off the axis, Im G ≤ 0 on it); writes g and ok in place."""
+    if not cur.size:
+        return
+    src = cur + offset
+    with np.errstate(all="ignore"):
+        ck0, dck0, ddck0 = _horner_z(cf[cur], zz[src], order=2)
+        d1, d2 = _branch_derivatives(ck0, dck0, ddck0, g[src])
+        ck1, _ = _horner_z(cf[cur], zz[cur])
+        dz = zz[cur] - zz[src]
+        pred = g[src] + dz * (d1 + 0.5 * dz * d2)
+        pred = np.where(np.isfinite(pred), pred, g[src])
+        gn, conv = _newton(ck1, pred)
+        sep = _separation(ck1, gn)
+        yc = y[cur]
+        sign = np.where(yc > 0, nevanlinna_ok(gn, yc), gn.imag <= _SLACK * np.abs(gn))
+        acc = conv & _accept(gn, pred, g[src], sep) & sign
+    g[cur[acc]] = gn[acc]
+    ok[cur[acc]] = True
 
 
 def _ladder_block(cf, x, scale, y, near):
@@ -368,10 +458,14 @@ class BatchStructure:
 
     # ------------------------------------------------------------------ per point values
     def coefficient_tables(self, V):
-        """cf (N, deg + 1, deg_z + 1) at parameter rows V (N, p) (float64)."""
+        """cf (N, deg + 1, deg_z + 1) at parameter rows V (N, p), float64; summed in V's
+        precision (long double from :func:`evaluate_laws`: a coefficient is a sum of terms
+        that cancel, and the law rounds its exact coefficient once; summed in float64 the
+        batch's density next to an edge was 1.8e-13 of the peak off, the law's 1e-16)."""
         with np.errstate(over="ignore", invalid="ignore"):
-            mono = np.prod(V[:, None, :] ** self._ex[None, :, :], axis=2)
-        return (mono @ self._scatter).reshape(V.shape[0], self.deg + 1, self.deg_z + 1)
+            mono = np.prod(V[:, None, :] ** self._ex[None, :, :].astype(V.dtype), axis=2)
+            cf = mono @ self._scatter.astype(V.dtype)
+        return cf.astype(float).reshape(V.shape[0], self.deg + 1, self.deg_z + 1)
 
     def factor_coefficients(self, V):
         """Per factor: (coefficients of z^0..z^d, shape (N, d + 1), kind)."""
@@ -388,7 +482,8 @@ class BatchStructure:
                     cols.append(np.zeros(V.shape[0]))
                     continue
                 with np.errstate(over="ignore", invalid="ignore"):
-                    cols.append(np.prod(V[:, None, :] ** e[None, :, :], axis=2) @ c)
+                    cols.append(np.prod(V[:, None, :].astype(float) ** e[None, :, :], axis=2)
+                                @ c)
             out.append((np.stack(cols, axis=1), kind))
         return out
 
@@ -487,7 +582,8 @@ class BatchStructure:
                               "real double root (pencil)")
         # the mass check and the pdf on x: one ladder call
         xg = None if x is None else np.asarray(x, float)
-        pid, xs, ys, wq = [], [], [], []
+        pid, xs, ys, wq, chain = [], [], [], [], []
+        nchain = 0  # path ids of the pairs (ladder_along)
         outside = [list(at) if at is not None else [] for at in atoms]
         for i in range(N):
             if fall[i]:
@@ -503,16 +599,18 @@ class BatchStructure:
                 c, A = 0.5 * (L + R), 0.5 * (R - L)
                 # nodes crowded at the axis crossings, a distance δ from the nearest
                 # breakpoint: θ = π(s − κ sin(2πs)/(2π)) spaces them ~πA(1 − κ)/n there;
-                # where κ ≤ _CONTOUR_CROWD cannot bring that down to δ, more nodes n
+                # where κ ≤ _CONTOUR_CROWD cannot bring that down to δ/_CROSSING_RESOLUTION,
+                # more nodes n
                 delta = min(a - L, R - b)
                 n = _CONTOUR_NODES
+                res = _CROSSING_RESOLUTION
                 if delta > 0:
-                    need = (1.0 - _CONTOUR_CROWD) * 2 * math.pi * A / delta
+                    need = (1.0 - _CONTOUR_CROWD) * res * math.pi * A / delta
                     n = int(min(_CONTOUR_MAX_NODES, max(n, math.ceil(need))))
                 sn = np.linspace(0.0, 1.0, n + 1)
                 ends = np.full(sn.size, 1.0 / n)
                 ends[[0, -1]] *= 0.5
-                kappa = min(_CONTOUR_CROWD, max(0.0, 1.0 - n * delta / (2 * math.pi * A)))
+                kappa = min(_CONTOUR_CROWD, max(0.0, 1.0 - n * delta / (res * math.pi * A)))
                 th = math.pi * (sn - kappa / (2 * math.pi) * np.sin(2 * math.pi * sn))
                 wt = ends * math.pi * (1 - kappa * np.cos(2 * math.pi * sn))
                 zz = c + A * np.cos(th) + 1j * A * np.sin(th)
@@ -521,6 +619,8 @@ class BatchStructure:
                 xs.append(zz.real)
                 ys.append(np.where((sn == 0) | (sn == 1), 0.0, np.abs(zz.imag)))
                 wq.append(wt * dz)
+                chain.append(np.full(th.size, nchain))  # one contour: one path
+                nchain += 1
                 outside[i] = [(u, m) for u, m in outside[i] if not L < u < R]
             if xg is not None:
                 inside = np.zeros(xg.size, bool)
@@ -534,12 +634,19 @@ class BatchStructure:
                 xs.append(xg[inside])
                 ys.append(np.zeros(int(inside.sum())))
                 wq.append(np.full(int(inside.sum()), np.nan + 0j))  # pdf pairs: no weight
+                # the x between two breakpoints: one path along the axis (the branch is
+                # analytic there); paths never cross a breakpoint
+                chain.append(nchain + np.searchsorted(bps[i], xg[inside]))
+                nchain += len(bps[i]) + 1
         if pid:
-            pid, xs, ys, wq = (np.concatenate(pid), np.concatenate(xs), np.concatenate(ys),
-                               np.concatenate(wq))
+            pid, xs, ys, wq, chain = (np.concatenate(pid), np.concatenate(xs),
+                                      np.concatenate(ys), np.concatenate(wq),
+                                      np.concatenate(chain))
         else:
             pid, xs, ys, wq = np.zeros(0, int), np.zeros(0), np.zeros(0), np.zeros(0, complex)
-        g, ok = ladder(cf[pid], xs, scale[pid], ys, near=_nearest(xs + 1j * ys, pid, bps))
+            chain = np.zeros(0, int)
+        g, ok = ladder_along(cf[pid], xs, scale[pid], ys, chain,
+                             near=_nearest(xs + 1j * ys, pid, bps))
         dens = np.maximum(-g.imag / math.pi, 0.0)
         bad = np.zeros(N, bool)
         np.logical_or.at(bad, pid, ~ok)
@@ -636,8 +743,11 @@ class BatchStructure:
                 vals = _polish_rows(c[ri][:, ::-1], r[ri, rk].real)
                 for i, v in zip(rows[ri], vals):
                     found.append((int(i), float(v), kind == "lead"))
+        moved = {}  # (point, pencil eigenvalue) -> its move under the perturbation
         if self.factors is None:
-            found += [(i, v, False) for i, v in self._pencil_roots(cf, fall)]
+            for i, v, d in self._pencil_roots(cf, fall):
+                found.append((i, v, False))
+                moved[i, v] = d
         for i, v, lead in found:
             bps[i].append(v)
             if lead:
@@ -656,7 +766,8 @@ class BatchStructure:
                         merged[-1] = b
                     continue
                 merged.append(b)
-            bp = merged
+            bp = _drop_pole_clusters(merged, pol, {v: d for (k, v), d in moved.items()
+                                                   if k == i})
             sc = 1 + max([abs(b) for b in bp], default=0.0)
             if any(b - a <= _COLLIDE * sc for a, b in zip(bp[:-1], bp[1:])):
                 # a pole on a branch point (or a repeated root): the full law decides
@@ -687,10 +798,16 @@ class BatchStructure:
         the discriminant times the leading coefficient), linearised as a block companion
         pencil (scipy.linalg.eigvals, QZ).  Eigenvalues of the pencil are far better
         conditioned than the roots of the expanded resultant's float64 coefficients.
-        Real roots are polished afterwards as edges (:meth:`_polish_edges`)."""
+        Real roots are polished afterwards as edges (:meth:`_polish_edges`).
+
+        Returns [(point, real eigenvalue, its move)]: the move is the distance to the nearest
+        eigenvalue of the pencil with its entries perturbed by :data:`_PENCIL_PERTURB`
+        (relative, a fixed seed), which tells a many-fold root's scattered cluster from
+        breakpoints (:func:`_drop_pole_clusters`)."""
         D, m = self.deg, self.deg_z
         n = 2 * D - 1
         out = []
+        rng = np.random.default_rng(0)
         for i in np.flatnonzero(~fall):
             c = cf[i][::-1, ::-1]  # c[k, j]: coefficient of G^k z^j
             dc = c[1:] * np.arange(1, D + 1)[:, None]
@@ -724,10 +841,17 @@ class BatchStructure:
             real = np.sort(r[ok].real)
             if not real.size:
                 continue
+            with np.errstate(all="ignore"):
+                rp = eigvals(A * (1 + _PENCIL_PERTURB * rng.standard_normal(A.shape)),
+                             B * (1 + _PENCIL_PERTURB * rng.standard_normal(B.shape)))
+            rp = rp[np.isfinite(rp)]
+            move = (np.min(np.abs(real[:, None] - rp[None, :]), axis=1) if rp.size
+                    else np.full(real.size, np.inf))
             # a multiple root of the resultant (z = 0 of the layer, many-fold) comes back
             # as a cluster of eigenvalues: one breakpoint, the cluster's median
             cut = np.flatnonzero(np.diff(real) > _PENCIL_MERGE * (1 + np.max(np.abs(real))))
-            out += [(int(i), float(np.median(g))) for g in np.split(real, cut + 1)]
+            out += [(int(i), float(np.median(g)), float(np.max(d)))
+                    for g, d in zip(np.split(real, cut + 1), np.split(move, cut + 1))]
         return out
 
     def _polish_edges(self, cf, x0):
@@ -808,7 +932,7 @@ class BatchStructure:
                 while cl.size > 1 and cl[0] == 0:
                     cl = cl[1:]
                 if cl.size >= 2:
-                    r = np.roots(cl)
+                    r = _root_clusters(np.roots(cl))
                     cands = [float(v.real) for v in r
                              if abs(v.imag) <= _CANDIDATE_REAL * (1 + abs(v))
                              and 0 < v.real <= 1 + _MASS_SLACK]
@@ -847,6 +971,41 @@ class BatchStructure:
         out = np.stack(m, axis=1)
         out[bad] = np.nan
         return out
+
+
+def _root_clusters(r):
+    """The roots ``r`` with each cluster closer than :data:`_ROOT_MERGE` (relative, chained
+    in order of the real part) replaced by its mean: one multiple root."""
+    out, group = [], []
+    for v in sorted(r, key=lambda u: (u.real, u.imag)):
+        if group and abs(v - group[-1]) > _ROOT_MERGE * (1 + abs(v)):
+            out.append(sum(group) / len(group))
+            group = []
+        group.append(v)
+    if group:
+        out.append(sum(group) / len(group))
+    return np.array(out)
+
+
+def _drop_pole_clusters(bp, poles, moved):
+    """Sorted breakpoints ``bp`` without the pencil eigenvalues that belong to a pole's
+    cluster: walking out from each pole, those whose move under the perturbation
+    (``moved``: eigenvalue → move; absent for the discriminant factors' roots) exceeds
+    :data:`_PENCIL_UNSTABLE` × their distance from the pole, up to the first that does not.
+    A breakpoint dropped here is no support edge (an edge is a stable simple eigenvalue,
+    polished as a real double root of P); the intervals it split are classified at their
+    joint midpoint and the point is still verified by the support probes and the mass
+    check."""
+    drop = set()
+    for p in poles:
+        k = bp.index(p)
+        for side in (range(k - 1, -1, -1), range(k + 1, len(bp))):
+            for j in side:
+                b = bp[j]
+                if b in poles or not moved.get(b, 0.0) > _PENCIL_UNSTABLE * abs(b - p):
+                    break
+                drop.add(j)
+    return [b for j, b in enumerate(bp) if j not in drop]
 
 
 def _nearest(zs, pid, bps):
@@ -917,7 +1076,11 @@ def evaluate_laws(laws, x=None, moments=4, pencil=False, keep=()):
                         pencil=pencil)
     if [syms0[k] for k in keep] != st.params:
         raise ValueError("the substituted structure lost a parameter")
-    V = np.array([[float(to_mp(r[k])) for k in keep] for r in rows]).reshape(len(laws), len(keep))
+    # the exact values to long double (x86: 64-bit mantissa; float64 where the platform's
+    # long double is double): what coefficient_tables sums in
+    with mpmath.workdps(_LONG_DIGITS):
+        V = np.array([[np.longdouble(mpmath.nstr(to_mp(r[k]), _LONG_DIGITS)) for k in keep]
+                      for r in rows], dtype=np.longdouble).reshape(len(laws), len(keep))
     zero = [law._exact_atom_at_zero(30) for law in laws]
     zero = [None if m is None else float(m) for m in zero]
     out = st.evaluate(V, x=x, moments=moments, zero_atoms=zero)
