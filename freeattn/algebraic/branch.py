@@ -496,8 +496,12 @@ class BranchMixin:
             if abs(p) < 0.25:  # a finite limit: G is smooth in θ there, continue it linearly
                 out[m] = g[i0] + (g[i0] - g[i1]) * (d0 - d[m]) / (d1 - d0)
                 continue
-            with np.errstate(divide="ignore", over="ignore"):
-                out[m] = g[i0] * (np.maximum(d[m], TINY) / d0) ** p
+            with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
+                ext = g[i0] * (np.maximum(d[m], TINY) / d0) ** p
+            # a power law that overflows (|G| ~ 1e33 two nodes from a pole end: inf × the
+            # argument's zero part is NaN, a RuntimeWarning that failed pushforward-30 and -146
+            # of the slow suite in some orders) is no guess: the interpolated one stands
+            out[m] = np.where(np.isfinite(ext), ext, guess[m])
         return out
 
     @cached_property
