@@ -55,6 +55,13 @@ class AtomAtZero:
 
     @staticmethod
     def _at_zero(law, dps):
+        # an operand built by an operation with its own rule: that rule, recursively (the
+        # operand's atoms() would continue its branch to read the pole's mass: the layer law
+        # (ν ⊠ MP) ⊠ π built ν ⊠ MP's branch data for it, 0.23 of a 1.35 s cold build)
+        exact = getattr(law, "_exact_atom_at_zero", None)
+        exact = exact(dps) if exact is not None else None
+        if exact is not None:
+            return mpmath.mpf(exact)
         tiny = tolerance(dps // 2)
         for loc, mass in law.atoms(dps):
             if abs(mpmath.mpf(loc)) <= tiny:

@@ -150,7 +150,10 @@ def nu(beta, gamma_k, heads):
     if law is None:
         return exact_build(beta, gamma_k, heads)
     # ρ_{γ_K} ⊠ MP_{1/h} with ρ_{γ_K} = (x ↦ θ₁ − θ₂ + θ₂ x)_# MP_{1/γ_K} on [0, ∞)
-    # (θ₁ − θ₂ = e^{β²} − 1 − β² > 0, θ₂ > 0): on [0, ∞) with mean θ₁ > 0, as the template
+    # (θ₁ − θ₂ = e^{β²} − 1 − β² > 0, θ₂ > 0): on [0, ∞) with mean θ₁ > 0, as the template;
+    # no atom at 0 (max(ρ({0}), MP_{1/h}({0})) = 0 for h ≥ 1, Belinschi 2003): a rule, so that
+    # a ⊠ built on ν reads it exactly instead of continuing ν's branch at 50 digits
+    law.atom_at_zero = AtomAtZero("value", value=0)
     return mark_positive(law, "ν_{∞,h} = ρ_{γ_K} ⊠ MP_{1/h} of laws on [0, ∞)")
 
 
