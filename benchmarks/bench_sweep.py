@@ -1,6 +1,6 @@
 """Issue 22's table in one run: each row as its time, its floor or baseline, and its target.
 
-    python benchmarks/bench_sweep.py [--quick] [--points N] [--rows 1,2,7]
+    python benchmarks/bench_sweep.py [--quick] [--points N] [--rows 1,2,7] [--map-points N]
 
 Rows (ratios measured in this run, so that a busy machine moves both sides alike):
 
@@ -312,6 +312,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="skip the slow old-route baselines")
     ap.add_argument("--points", type=int, default=15, help="random points of rows 1 and 2")
+    ap.add_argument("--map-points", type=int, default=None,
+                    help="points of row 7's reduced bert-base map (default 100, --quick 36)")
     ap.add_argument("--rows", default="1,2,3,4,5,6,7",
                     help="comma-separated rows to run (e.g. 1,2,7)")
     args = ap.parse_args()
@@ -323,7 +325,8 @@ def main():
             4: lambda: exact_moments(args.quick),
             5: lambda: empirical(args.quick),
             6: precision,
-            7: lambda: grids(900 if args.quick else 2500, 36 if args.quick else 100)}
+            7: lambda: grids(900 if args.quick else 2500,
+                             args.map_points or (36 if args.quick else 100))}
     for k in sorted(rows):
         runs[k]()
 
