@@ -34,12 +34,24 @@ def test_attention_law_from_structure_equals_the_exact_build(beta, gamma_k, head
     assert np.array_equal(fast.pdf(x), slow.pdf(x))
 
 
-def test_laws_of_one_structure_do_not_share_symbols():
-    """Each law has its own parameter symbols (they combine by ⊠ without clashing)."""
+def test_laws_of_one_structure_combine_without_clashing():
+    """Laws of one structure share its polynomial and parameter symbols (one object per
+    structure, issue 22), each with its own values; an operation on two of them renames its
+    operands apart (convolution._fresh_copy), so a ⊠ b is the ⊠ of the exact builds, whose
+    symbols are distinct: same support, atoms and moments (m₁ = m₁(a) m₁(b))."""
+    from freeattn.convolution import free_multiplicative_convolution as boxtimes
+
     a, b = attention_law(0.5, 2.0), attention_law(0.7, 3.0)
-    assert not set(a.values) & set(b.values)
     assert math.isclose(a.mean(), math.expm1(0.25), rel_tol=1e-14)
     assert math.isclose(b.mean(), math.expm1(0.49), rel_tol=1e-14)
+    fast = boxtimes(a, b)
+    slow = boxtimes(single_head._exact_build(0.5, 2.0, 1), single_head._exact_build(0.7, 3.0, 1))
+    assert not set(single_head._exact_build(0.5, 2.0, 1).values) & set(
+        single_head._exact_build(0.7, 3.0, 1).values)
+    assert fast.support() == slow.support() and fast.atoms() == slow.atoms()
+    for k in (1, 2, 3):
+        assert math.isclose(fast.moment(k), slow.moment(k), rel_tol=1e-13)
+    assert math.isclose(fast.mean(), math.expm1(0.25) * math.expm1(0.49), rel_tol=1e-13)
 
 
 LAWS = {
