@@ -266,8 +266,8 @@ def ladder_along(cf, x, scale, y, path, near):
     paths, the pairs of one path consecutive and in order along it, the segment between two
     neighbours inside the branch's domain of analyticity (the upper half-plane, or the axis
     between two breakpoints).  Every :data:`_PATH_RUN`-th pair of a path (the first of each
-    run) and the last of each path come from the ladder; the others from a neighbour by one rung of the ladder's own
-    step (:func:`_path_step`), forward from the run's first pair, then backward from the
+    run) and the last of each path come from the ladder; the others from a neighbour by one
+    rung of the ladder's own step (:func:`_path_step`), forward from the run's first pair, then backward from the
     next run's first pair for those a forward step did not reach (a step into an edge's
     neighbourhood is refused, the one out of it is not).  The rest come from the ladder.
     Returns (G, ok).
@@ -743,11 +743,11 @@ class BatchStructure:
                 vals = _polish_rows(c[ri][:, ::-1], r[ri, rk].real)
                 for i, v in zip(rows[ri], vals):
                     found.append((int(i), float(v), kind == "lead"))
-        moved = {}  # (point, pencil eigenvalue) -> its move under the perturbation
+        moved = [{} for _ in range(N)]  # per point: pencil eigenvalue -> its move
         if self.factors is None:
             for i, v, d in self._pencil_roots(cf, fall):
                 found.append((i, v, False))
-                moved[i, v] = d
+                moved[i][v] = d
         for i, v, lead in found:
             bps[i].append(v)
             if lead:
@@ -766,8 +766,7 @@ class BatchStructure:
                         merged[-1] = b
                     continue
                 merged.append(b)
-            bp = _drop_pole_clusters(merged, pol, {v: d for (k, v), d in moved.items()
-                                                   if k == i})
+            bp = _drop_pole_clusters(merged, pol, moved[i])
             sc = 1 + max([abs(b) for b in bp], default=0.0)
             if any(b - a <= _COLLIDE * sc for a, b in zip(bp[:-1], bp[1:])):
                 # a pole on a branch point (or a repeated root): the full law decides
