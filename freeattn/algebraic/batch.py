@@ -267,7 +267,7 @@ def ladder_along(cf, x, scale, y, path, near):
     neighbours inside the branch's domain of analyticity (the upper half-plane, or the axis
     between two breakpoints).  Every :data:`_PATH_RUN`-th pair of a path (the first of each
     run) and the last of each path come from the ladder; the others from a neighbour by one
-    rung of the ladder's own step (:func:`_path_step`), forward from the run's first pair, then backward from the
+    rung of the ladder's own step (:func:`_rung`), forward from the run's first pair, then backward from the
     next run's first pair for those a forward step did not reach (a step into an edge's
     neighbourhood is refused, the one out of it is not).  The rest come from the ladder.
     Returns (G, ok).
@@ -299,10 +299,25 @@ def ladder_along(cf, x, scale, y, path, near):
     return g, ok
 
 
+def _rung(ck, zn, yn, g, d1, d2, zc):
+    """One rung from zc (root g, the branch's G′ = d1 and G″ = d2 there) to zn = x + i yn
+    (P's coefficients there: ck): the second-order Taylor predictor, Newton, accepted where
+    the corrector is small against the predicted move and against the other roots' distance
+    (:func:`_accept`) and the value obeys the Nevanlinna conditions (Im G ≤ 0 on the axis).
+    Returns (root, accepted).  The ladder's rungs, its jump onto the target and a step along
+    a path are all this one step."""
+    dz = zn - zc
+    pred = g + dz * (d1 + 0.5 * dz * d2)
+    pred = np.where(np.isfinite(pred), pred, g)
+    gn, conv = _newton(ck, pred)
+    sep = _separation(ck, gn)
+    sign = np.where(yn > 0, nevanlinna_ok(gn, yn), gn.imag <= _SLACK * np.abs(gn))
+    return gn, conv & _accept(gn, pred, g, sep) & sign
+
+
 def _path_step(cf, zz, y, g, ok, cur, offset):
-    """One rung from the pairs ``cur + offset`` (solved) to ``cur``: the second-order Taylor
-    predictor of the branch, Newton, accepted as a ladder rung is (:func:`_accept`, and the
-    Nevanlinna conditions off the axis, Im G ≤ 0 on it); writes g and ok in place."""
+    """One :func:`_rung` from the pairs ``cur + offset`` (solved) to ``cur``; writes g and
+    ok in place."""
     if not cur.size:
         return
     src = cur + offset
@@ -310,14 +325,7 @@ def _path_step(cf, zz, y, g, ok, cur, offset):
         ck0, dck0, ddck0 = _horner_z(cf[cur], zz[src], order=2)
         d1, d2 = _branch_derivatives(ck0, dck0, ddck0, g[src])
         ck1, _ = _horner_z(cf[cur], zz[cur])
-        dz = zz[cur] - zz[src]
-        pred = g[src] + dz * (d1 + 0.5 * dz * d2)
-        pred = np.where(np.isfinite(pred), pred, g[src])
-        gn, conv = _newton(ck1, pred)
-        sep = _separation(ck1, gn)
-        yc = y[cur]
-        sign = np.where(yc > 0, nevanlinna_ok(gn, yc), gn.imag <= _SLACK * np.abs(gn))
-        acc = conv & _accept(gn, pred, g[src], sep) & sign
+        gn, acc = _rung(ck1, zz[cur], y[cur], g[src], d1, d2, zz[src])
     g[cur[acc]] = gn[acc]
     ok[cur[acc]] = True
 
@@ -359,14 +367,7 @@ def _ladder_block(cf, x, scale, y, near):
             # predictor misses by more than the bend allows: wasted Newton work)
             tr = np.flatnonzero(h - y <= _JUMP_REACH * near)
             if tr.size:
-                dz = zt[tr] - zc[tr]
-                pred = g[tr] + dz * (d1[tr] + 0.5 * dz * d2[tr])
-                pred = np.where(np.isfinite(pred), pred, g[tr])
-                gn, conv = _newton(ck_axis[tr], pred)
-                sep = _separation(ck_axis[tr], gn)
-                yt = y[tr]
-                sign = np.where(yt > 0, nevanlinna_ok(gn, yt), gn.imag <= _SLACK * np.abs(gn))
-                jump = conv & _accept(gn, pred, g[tr], sep) & sign
+                gn, jump = _rung(ck_axis[tr], zt[tr], y[tr], g[tr], d1[tr], d2[tr], zc[tr])
                 jt = tr[jump]
                 out[ix[jt]] = gn[jump]
                 done[ix[jt]] = True
@@ -376,13 +377,7 @@ def _ladder_block(cf, x, scale, y, near):
             hn = np.exp(tn)
             zn = x[ib] + 1j * hn
             ckn, dckn, ddckn = _horner_z(cf[ib], zn, order=2)
-            dz = zn - zc[ib]
-            pred = g[ib] + dz * (d1[ib] + 0.5 * dz * d2[ib])
-            pred = np.where(np.isfinite(pred), pred, g[ib])
-            gs, conv = _newton(ckn, pred)
-            sep = _separation(ckn, gs)
-            nev = nevanlinna_ok(gs, hn)
-            acc = conv & _accept(gs, pred, g[ib], sep) & nev
+            gs, acc = _rung(ckn, zn, hn, g[ib], d1[ib], d2[ib], zc[ib])
             a = np.flatnonzero(acc)
             ja = ib[a]
             n1, n2 = _branch_derivatives(ckn[a], dckn[a], ddckn[a], gs[a])
