@@ -226,7 +226,8 @@ def test_root_clusters_merge_a_split_multiple_root():
 def test_ladder_along_paths_equals_the_ladder():
     """ladder_along (each pair of a path from its predecessor) gives the ladder's values at
     the contour-like and axis pairs of single-head laws, to 1e-13 of |G|."""
-    from freeattn.algebraic.batch import BatchStructure, ladder, ladder_along
+    from freeattn.algebraic.batch import BatchStructure
+    from freeattn.algebraic.ladder import ladder, ladder_along
 
     laws = [attention_law(b, g) for b, g in _single_head_points(4, 11)]
     res = evaluate_laws(laws, x=np.linspace(0.01, 10, 60), moments=1)
