@@ -146,7 +146,8 @@ def in_closed_interval(name, value, lo, hi):
 
 def integer_at_least(name, value, lo):
     """Return ``int(value)`` if it is an integer >= lo, else raise ValueError."""
-    value = _real(name, value)
+    if type(value) is not int:  # a plain int (the common case) needs none of _real's checks
+        value = _real(name, value)
     if isinstance(value, numbers.Integral):
         value = int(value)  # exact: numpy's uint64 would round through float below
     elif value != math.floor(value) if math.isfinite(value) else True:

@@ -599,14 +599,13 @@ class AffineImage:
     def moment(self, k, dps=None, method=None):
         """k-th moment of the image from the base law's (the binomial formula; ``method``
         is passed to the base law: "exact", "quad" or its own route)."""
-        k_checked = integer_at_least("k", k, 0)
         self._check_method(method, ("exact", "quad"))
-        if k_checked == 0:
+        if k == 0:
             return 1.0 if dps is None else self._mp_number(1, dps)
         if method == "exact":
-            value = self.exact_moments(k_checked)[k_checked - 1]
+            value = self.exact_moments(k)[k - 1]
             return self._mp_number(value, dps)
-        return self._mapped_moment(k_checked, dps, method)
+        return self._mapped_moment(k, dps, method)
 
     def _moment_quad(self, k, dps):
         return self._mapped_moment(k, dps, "quad")
@@ -627,7 +626,6 @@ class AffineImage:
     def entropy(self, dps=None):
         """Entropy: the base law's differential entropy + log|s| (a purely atomic law: its
         Shannon entropy, which a bijection keeps)."""
-        dps = dps_or_none(dps)
         h = self.base.entropy(None if dps is None else inner_dps(dps))
         if not self.base.support():
             return h if dps is None else round_back(h, dps)
@@ -639,7 +637,6 @@ class AffineImage:
     def expect(self, func=None, dps=None, *, lb=None, ub=None, conditional=False):
         """E[f(a + s X)] over lb ≤ a + s X ≤ ub, by the base law's expectation of f∘φ over
         φ⁻¹([lb, ub]) (see :meth:`freeattn.laws.Law.expect` for the arguments)."""
-        dps = dps_or_none(dps)
         if func is not None and not callable(func):
             return self.base.expect(func, dps)  # the base law's error names func
         lo = None if lb is None else self._bound("lb", lb)

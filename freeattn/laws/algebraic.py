@@ -276,7 +276,6 @@ class AlgebraicLaw(DensityMixin, BranchMixin, PathsMixin, LocalMixin, AtomsMixin
         """
         if method is not None:
             return super().moment(k, dps, method)
-        k = integer_at_least("k", k, 0)
         if k == 0:
             return 1.0 if dps is None else self._mp_number(1, dps)
         value = self._moments_mp(k, FLOAT_REFERENCE_DPS if dps is None else dps)[k - 1]

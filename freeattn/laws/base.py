@@ -151,7 +151,6 @@ class Law(ValueIdentity, StatsVocabulary, GenericRoutes):
         0 for a complex infinity) without calling the hook, or raises when ``at_inf`` is
         None."""
         Law._check_points(x, name, real=dtype is not complex, method=method)
-        dps = dps_or_none(dps)
         if dps is None:
             arr = np.asarray(x, dtype=dtype)
             flat = arr.reshape(-1)
@@ -354,7 +353,6 @@ class Law(ValueIdentity, StatsVocabulary, GenericRoutes):
             If some q lies outside [0, 1] or is NaN.
         """
         self._check_probabilities(q, "q", "ppf")
-        dps = dps_or_none(dps)
         if dps is None:
             arr = np.asarray(q, dtype=float)
             out = np.asarray(self._ppf_float(arr.reshape(-1))).reshape(arr.shape)
@@ -382,7 +380,6 @@ class Law(ValueIdentity, StatsVocabulary, GenericRoutes):
             If some q lies outside [0, 1] or is NaN (ParameterTypeError for a non-number).
         """
         self._check_probabilities(q, "q", "isf")
-        dps = dps_or_none(dps)
         if dps is None:
             arr = np.asarray(q, dtype=float)
             out = np.asarray(self._isf_float(arr.reshape(-1))).reshape(arr.shape)
@@ -399,7 +396,6 @@ class Law(ValueIdentity, StatsVocabulary, GenericRoutes):
         root finder on the on-axis density), returned as floats or, with ``dps``, as mpf.
         Atoms are listed by :meth:`atoms`.
         """
-        dps = dps_or_none(dps)
         return self._support(None) if dps is None else round_back(self._support(dps), dps)
 
     def hull(self, dps=None):
@@ -446,7 +442,6 @@ class Law(ValueIdentity, StatsVocabulary, GenericRoutes):
 
     def atoms(self, dps=None):
         """Atoms as a list of ``(location, mass)`` with mass > 0, sorted by location."""
-        dps = dps_or_none(dps)  # with dps: numbers that print their dps digits (Digits)
         return self._atoms(None) if dps is None else round_back(self._atoms(dps), dps)
 
     def exact_moments(self, order):
@@ -922,10 +917,9 @@ class Transformed(PushforwardPieces, Law):
     def moment(self, k, dps=None, method=None):
         if method is None and not self.law._overrides("exact_moments"):
             method = "quad"
-            k_int = integer_at_least("k", k, 0)
-            if k_int >= 1 and len(self._c) * k_int < 60:
+            if k >= 1 and len(self._c) * k < 60:
                 # ∫ φ^k dμ from μ's moments (exact polynomial algebra, float moments)
-                p = np.polynomial.polynomial.polypow(self._c, k_int)
+                p = np.polynomial.polynomial.polypow(self._c, k)
                 vals = [1.0 if d == 0 else float(self.law.moment(d)) for d in range(len(p))]
                 if dps is None:
                     return math.fsum(c * v for c, v in zip(p, vals))

@@ -210,7 +210,6 @@ class Semicircle(AlgebraicLaw):
         """k-th moment: σ^k Catalan(k/2) for even k, exactly 0 for odd k (``method`` as in
         :meth:`AlgebraicLaw.moment`)."""
 
-        k = integer_at_least("k", k, 0)
         if k % 2 and method is None:
             return 0.0 if dps is None else self._mp_number(0, dps)
         return super().moment(k, dps, method)

@@ -204,9 +204,8 @@ class StatsVocabulary:
         NotImplementedError
             For ``method="exact"`` on a law without exact moments.
         """
-        k = integer_at_least("k", k, 0)
+        # k and dps arrive validated (laws/base.py: _filter_arguments, the entry)
         method = self._check_method(method, ("exact", "quad"))
-        dps = dps_or_none(dps)
         if k == 0:
             return 1.0 if dps is None else self._mp_number(1, dps)
         if method == "quad":
@@ -407,7 +406,6 @@ class StatsVocabulary:
         hi = math.inf if ub is None else self._bound("ub", ub)
         if lo > hi:
             raise ParameterError("lb", f"lb must be <= ub, got lb={lb!r}, ub={ub!r}")
-        dps = dps_or_none(dps)
         total = self._expect_between(func, dps, lo, hi)
         if not conditional:
             return total
