@@ -482,3 +482,28 @@ def test_reference_splits_at_the_edges_of_every_mixture_component():
     assert abs(atoms + mass - 1) <= 1e-13 and err <= 1e-13
     m1, _ = ref.integral(1)
     assert abs(m1 - float(pt.moments[0])) <= 1e-12 * (1 + abs(float(pt.moments[0])))
+
+
+def test_reference_tail_where_the_end_is_many_widths_from_zero():
+    """MP_y, y = 0.0042119874 (mp_lt1-759): b/w = 4.3, so the double nodes of the reference's
+    rule next to b are off their φ by ulp(b)/t relative (1e-7 at t = 1e-8·w) and the rule's sum
+    kept 1.6e-8 of that (the item-1 failure sf(1.1340116372112152) 2.16e-8 "off" was the
+    reference's).  Each value moved to its node (first order, Quadrature._run): the 1e-8 and
+    1e-5 tails from b and a equal the closed-form density's 40-digit quadrature to 1e-12."""
+    from checks import TAIL_D, Reference, tail_points
+    y = 0.0042119874387435636
+    ref = Reference(MarchenkoPastur(y))
+    with mpmath.workdps(DPS):
+        ym = mpmath.mpf(y)
+        a, b = (1 - mpmath.sqrt(ym)) ** 2, (1 + mpmath.sqrt(ym)) ** 2
+        rho = lambda x: mpmath.sqrt((b - x) * (x - a)) / (2 * mpmath.pi * ym * x)  # noqa: E731
+        left, right = tail_points(*ref.geo.support[0])
+        for j, d in enumerate(TAIL_D):
+            if d > 1e-4:
+                continue
+            below = mpmath.quad(rho, [a, mpmath.mpf(left[j])])
+            above = mpmath.quad(rho, [mpmath.mpf(right[j]), b])
+            got_below, _ = ref.mass_below(0, j)
+            got_above, _ = ref.mass_above(0, j)
+            assert abs(got_below / _mp_float(below) - 1) <= 1e-12, (d, got_below, below)
+            assert abs(got_above / _mp_float(above) - 1) <= 1e-12, (d, got_above, above)
