@@ -21,7 +21,7 @@ from functools import cached_property
 import mpmath
 import numpy as np
 
-from .._context import FLOAT_REFERENCE_DPS, MPMATH, TINY, tolerance, workdps
+from .._context import FLOAT_EPS, FLOAT_REFERENCE_DPS, MPMATH, TINY, tolerance, workdps
 from ..quadrature.theta import theta_of_x as _theta_of_x, x_of_theta as _x_of_theta
 from .local import _FLOAT_RANGE_DECADES, _SAME_SHEET, edge_root, edge_root_scaled
 from .numeric import _TABLE_NODES
@@ -46,6 +46,14 @@ _REAL_ROOT_IM = 1e-13
 #: it is clearly the support's branch, where an interval has one root with Im < 0
 _CLEAR_BRANCH_IM = 1e-6
 _ON_AXIS_IM = 1e-9
+#: on a gap, float64 roots decide the sheet only where the real ones are real to this
+#: (|Im|/|root|; a simple root's rounding is ~1e-15, a near-double root's ~1e-8) and the
+#: others clearly complex (above _CLEAR_BRANCH_IM), and the branch's root is good to
+#: _GAP_ROOT_RTOL by its condition (Σ|c_k||g|^k / (|g||∂_G P|) × eps); elsewhere the point
+#: is taken at the reference precision (sheets that share a pole's residue, 1e-10 apart next
+#: to the pole: mha-34's gap beside 0, the float64 value 1e-3 to 1 off)
+_GAP_REAL_CLEAR = 1e-11
+_GAP_ROOT_RTOL = 1e-12
 #: relative offset (× interval width) of the point just inside an end where the branch is
 #: anchored, and the tracker's final height there (× that offset)
 _INSIDE_OFFSET = 1e-7
@@ -545,11 +553,39 @@ class BranchMixin:
             else:
                 r = self._num.roots(x[m])
                 g = bd.select(r, info, x[m])
-                out[m] = self._num.newton(g, x[m] + 0j, steps=2)[0].real + 0j
+                g = self._num.newton(g, x[m] + 0j, steps=2)[0].real + 0j
+                with np.errstate(invalid="ignore", divide="ignore"):
+                    rel = np.sort(np.where(np.isfinite(r), np.abs(r.imag) / np.abs(r), np.inf), axis=1)
+                n = info["nreal"]
+                unclear = rel[:, n - 1] > _GAP_REAL_CLEAR
+                if n < rel.shape[1]:
+                    unclear |= rel[:, n] < _CLEAR_BRANCH_IM
+                unclear |= self._gap_root_condition(g.real, x[m]) * FLOAT_EPS > _GAP_ROOT_RTOL
+                for k in np.flatnonzero(unclear):
+                    with workdps(FLOAT_REFERENCE_DPS):
+                        g[k] = complex(self._branch_real_mp(mpmath.mpf(float(x[m][k])),
+                                                            FLOAT_REFERENCE_DPS))
+                out[m] = g
             done |= m
         for i in np.flatnonzero(~done):  # x is a breakpoint (as a double)
             out[i] = complex(self._breakpoint_value(x[i], None))
         return out
+
+    def _gap_root_condition(self, g, x):
+        """Relative condition Σ_k |c_k(x)||g|^k / (|g|·|∂_G P(g, x)|) of the real roots g of
+        P(·, x) (the relative error of a float64 root is about this × eps)."""
+        C = self._num.coeffs_at(x)
+        ag = np.abs(g)
+        size = np.zeros(g.shape)
+        p = np.zeros(g.shape)
+        dp = np.zeros(g.shape)
+        for row in C:  # Horner, highest power of G first
+            dp = dp * g + p
+            p = p * g + row.real
+            size = size * ag + np.abs(row)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            cond = size / (ag * np.abs(dp))
+        return np.where(np.isfinite(cond), cond, np.inf)
 
     def _breakpoint_value(self, xb, dps):
         """G at a breakpoint (the limit from the upper half-plane): ∞ at an atom, the real
@@ -869,11 +905,10 @@ class BranchMixin:
             return self._breakpoint_value(x, dps)
         if info["support"]:
             return self._support_branch_mp(x, info, dps)
-        guess = complex(self._cauchy_float(np.array([complex(float(x))]))[0])
-        if not np.isfinite(guess):
-            guess = complex(info["g_mid"])
-        g = self._num.newton_mp(mpmath.mpc(guess.real), x)
-        if not abs(g - guess) <= _MP_POLISHED_MATCH * (1 + abs(guess)):
-            g = bd.select_mp(self._num.roots_mp(x), info, mpmath.mpc(guess))
-            g = self._num.newton_mp(g, x)
+        # the gap's rule picks the sheet among the roots at the working precision: the float64
+        # value is no guide where two sheets are closer than its rounding (next to a pole,
+        # sheets sharing the residue: mha-34's gap (−3.3e-14, 0), roots 4.8e-10 apart)
+        guess = complex(info["g_mid"])
+        g = bd.select_mp(self._num.roots_mp(x), info, mpmath.mpc(guess))
+        g = self._num.newton_mp(g, x)
         return mpmath.mpc(mpmath.re(g), 0)

@@ -134,6 +134,11 @@ def structure_key(P):
         return None
 
 
+#: the steps of BranchData._across, as digits below the smaller width (the first decides
+#: almost every crossing; the smaller ones separate sheets that share a pole's residue)
+_ACROSS_STEP_DIGITS = (4, 8, 12)
+
+
 class BranchData:
     """Breakpoints and per-interval branch rules of an algebraic law at one precision.
 
@@ -150,9 +155,12 @@ class BranchData:
         Breakpoints that are roots of the leading coefficient.
     """
 
-    def __init__(self, numpoly, P, dps, evaluator=None, reuse=None):
+    def __init__(self, numpoly, P, dps, evaluator=None, reuse=None, positive=False):
         self.numpoly = numpoly
         self.dps = dps
+        #: the law is on [0, ∞) by construction: every interval below 0 is a gap, whose branch
+        #: is continued along the axis from −∞ (:meth:`_classify`)
+        self.positive = positive
         #: evaluates the discriminant factors' coefficients (P may keep parameters symbolic
         #: that numpoly has substituted: the canonical symbolic discriminant is then
         #: evaluated numerically at the working precision)
@@ -641,6 +649,10 @@ class BranchData:
         thr = tolerance(mpmath.mp.dps * 3 // 5)
         intervals = []
         for i, (mid, width) in enumerate(zip(mids, widths)):
+            below = self._gap_below_zero(intervals, i, mid, thr)
+            if below is not None:
+                intervals.append(below)
+                continue
             if fine[i] and ok[i]:
                 g_near = mpmath.mpc(complex(g_float[i]))
             else:  # finish at the working precision
@@ -670,6 +682,30 @@ class BranchData:
         self._continue_gaps(intervals)
         return intervals
 
+    def _gap_below_zero(self, intervals, i, mid, thr):
+        """Interval ``i`` (not the first) of a law on [0, ∞) (``positive``) that lies below 0:
+        a gap, whose branch is continued along the axis from the gap on its left
+        (:meth:`_across`), so that no continuation from the plane has to reach a tiny gap
+        beside a pole (mha-34: (−3.3e-14, 0) next to the atom at 0, 40 decades below the
+        start, where it did not reach the axis).  None where the continuation does not decide
+        (then the interval is tracked from above as any other)."""
+        bps = self.breakpoints
+        if not (self.positive and intervals and 0 < i < len(bps) and bps[i] <= 0):
+            return None
+        a, e = intervals[-1], bps[i - 1]
+        if a["support"] or e in self.poles:
+            return None
+        across = self._across(a, {"lo_mp": e, "hi_mp": bps[i]}, e, 1)
+        if across is None:
+            return None
+        k, nreal = across
+        r = self.numpoly.roots_mp(mid)
+        reals = sorted((ri for ri in r if abs(mpmath.im(ri)) <= thr * (abs(ri) + 1)), key=mpmath.re)
+        if len(reals) != nreal:
+            return None
+        g = self.numpoly.newton_mp(mpmath.mpc(mpmath.re(reals[k])), mid)
+        return self._interval_info(i, mid, r, g, thr)
+
     def _continue_gaps(self, intervals):
         """Check the 'real' rule of each gap against real-axis continuation from the outer
         gaps (−∞, first breakpoint) and (last breakpoint, ∞), where G ~ 1/x is certain.
@@ -690,33 +726,54 @@ class BranchData:
                 e = a["hi_mp"] if j > i else a["lo_mp"]
                 if e in self.poles:
                     break
-                ws = [abs(c["hi_mp"] - c["lo_mp"]) if None not in (c["hi_mp"], c["lo_mp"])
-                      else abs(e) + 1 for c in (a, b)]
-                d = tolerance(4) * min(ws) * (1 if j > i else -1)
-                xa, xb = e - d, e + d
-                ra = npoly.roots_mp(xa)
-                ga = mpmath.re(self.select_mp(ra, a, None))
-                ga = mpmath.re(npoly.newton_mp(mpmath.mpc(ga), xa))
-                with np.errstate(over="ignore", invalid="ignore"):  # huge x: not finite, below
-                    _, pg, pz = npoly.partials(np.array([complex(ga)]), np.array([complex(xa)]))
-                    gp = -pz[0] / pg[0] if pg[0] != 0 else 0
-                if not (np.isfinite(gp) and gp.real < 0):  # G′ < 0 off the support
+                across = self._across(a, b, e, 1 if j > i else -1)
+                if across is None:
                     break
-                pred = ga + mpmath.mpf(gp.real) * 2 * d
-                thr = tolerance(mpmath.mp.dps * 3 // 5)
-                rb = npoly.roots_mp(xb)
-                reals = sorted(mpmath.re(r) for r in rb if abs(mpmath.im(r)) <= thr * (abs(r) + 1))
-                if len(reals) != b["nreal"] or not reals:
+                k, nreal = across
+                if nreal != b["nreal"]:
                     break
-                dist = sorted((abs(r - pred), k) for k, r in enumerate(reals))
-                if len(dist) > 1 and dist[0][0] > 0.25 * dist[1][0]:
-                    break
-                k = dist[0][1]
                 if k != b["index"]:
+                    thr = tolerance(mpmath.mp.dps * 3 // 5)
                     rm = sorted(mpmath.re(r) for r in npoly.roots_mp(b["mid_mp"])
                                 if abs(mpmath.im(r)) <= thr * (abs(r) + 1))
                     b["index"] = k
                     b["g_mid"] = complex(mpmath.re(rm[k]))
+
+    def _across(self, a, b, e, side):
+        """(index among the sorted real roots, their number) of the branch just across the
+        breakpoint e (no pole) from the gap ``a`` into the interval ``b`` on the ``side`` (+1:
+        right) of e, by the Taylor step G(e − d) + 2d·G′(e − d) along the axis (G′ < 0 off the
+        support); None where the step stays ambiguous (its root not within a quarter of the
+        distance to the next) or G′ is not negative.
+
+        d is 10^-4 of the smaller width, then 10^-8 and 10^-12: the step's error d²G″ must be
+        below the distance to the next root, and two sheets with one pole residue are closer
+        than 10^-4 allows (mha-34: two real roots 4.8e-10 apart (relative) beside the atom at
+        0, where G ~ m/x puts the 10^-4 step's error at 1e-8 of G)."""
+        npoly = self.numpoly
+        ws = [abs(c["hi_mp"] - c["lo_mp"]) if None not in (c["hi_mp"], c["lo_mp"])
+              else abs(e) + 1 for c in (a, b)]
+        thr = tolerance(mpmath.mp.dps * 3 // 5)
+        for digits in _ACROSS_STEP_DIGITS:
+            d = tolerance(digits) * min(ws) * side
+            xa, xb = e - d, e + d
+            ra = npoly.roots_mp(xa)
+            ga = mpmath.re(self.select_mp(ra, a, None))
+            ga = mpmath.re(npoly.newton_mp(mpmath.mpc(ga), xa))
+            with np.errstate(over="ignore", invalid="ignore"):  # huge x: not finite, below
+                _, pg, pz = npoly.partials(np.array([complex(ga)]), np.array([complex(xa)]))
+                gp = -pz[0] / pg[0] if pg[0] != 0 else 0
+            if not (np.isfinite(gp) and gp.real < 0):  # G′ < 0 off the support
+                return None
+            pred = ga + mpmath.mpf(gp.real) * 2 * d
+            rb = npoly.roots_mp(xb)
+            reals = sorted(mpmath.re(r) for r in rb if abs(mpmath.im(r)) <= thr * (abs(r) + 1))
+            if not reals:
+                return None
+            dist = sorted((abs(r - pred), k) for k, r in enumerate(reals))
+            if len(dist) == 1 or dist[0][0] <= 0.25 * dist[1][0]:
+                return dist[0][1], len(reals)
+        return None
 
     # ------------------------------------------------------------ select
     def select(self, roots, info, x=None):
@@ -731,7 +788,13 @@ class BranchData:
                 return roots[np.arange(len(roots)), np.argmin(rel, axis=1)]
             return self._track(roots, info, x)
         nreal = info["nreal"]
-        order = np.argsort(np.abs(roots.imag), axis=1)[:, :nreal]
+        # the real roots are those with the smallest |Im| relative to |root|: next to a pole
+        # a near-multiple root of size m/δ (sheets sharing the pole's residue) comes out of
+        # float64 with an Im of ~cond·eps·|root|, absolutely larger than a genuine complex
+        # pair of modest size (mha-34: 2.6e7 at 6e13 against 1518 ± 3.6e7i), not relatively
+        with np.errstate(invalid="ignore", divide="ignore"):
+            rel = np.where(np.isfinite(roots), np.abs(roots.imag) / np.abs(roots), np.inf)
+        order = np.argsort(rel, axis=1)[:, :nreal]
         reals = np.take_along_axis(roots, order, axis=1)
         srt = np.sort(reals.real, axis=1)
         return srt[:, info["index"]] + 0j
@@ -774,6 +837,7 @@ class BranchData:
         if info["support"]:
             return min(roots, key=lambda r: abs(r - guess))
         nreal = info["nreal"]
-        reals = sorted(roots, key=lambda r: abs(mpmath.im(r)))[:nreal]
+        # relative |Im|, as in select
+        reals = sorted(roots, key=lambda r: abs(mpmath.im(r)) / abs(r) if r != 0 else 0)[:nreal]
         reals = sorted(reals, key=lambda r: mpmath.re(r))
         return mpmath.mpc(mpmath.re(reals[info["index"]]), 0)

@@ -21,6 +21,7 @@ from ..algebraic import exact as exact_alg
 from ..algebraic import polynomial as pm
 from ..algebraic.parse import parse_polynomial
 from ..algebraic.polynomial import G, S, from_s_relation, s_relation, w, z
+from ..algebraic.positivity import mark_positive
 from ..convolution import compound_free_poisson
 from ..laws import MarchenkoPastur
 from ..laws._params import fresh
@@ -95,7 +96,10 @@ def _base_name(kind, beta, heads, gamma_k, rho, gamma_o=None):
 
 
 def _law(poly, values, scale, name, atom0):
-    base = AlgebraicLaw(poly, values=values, name=name)
+    # μ_ρ, π(μ_ρ, γ_K) and its ⊠ π_{γ_O} are Gram spectra (squared singular values, m₁ > 0):
+    # on [0, ∞), so that every interval below 0 is a gap (BranchData, issue 21 item 18)
+    base = mark_positive(AlgebraicLaw(poly, values=values, name=name),
+                         "partial K-V law: a Gram spectrum, on [0, ∞) with m₁ > 0")
     # the exact atom at 0 (from the compound free Poisson and ⊠ atom rules), which decides it
     # where the numerics cannot tell nearly equal candidate masses apart (AlgebraicLaw._pole_mass).
     # It goes on the algebraic law whose poles are read: the dilation D_scale keeps the atom at

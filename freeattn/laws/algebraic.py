@@ -223,11 +223,12 @@ class AlgebraicLaw(DensityMixin, BranchMixin, PathsMixin, LocalMixin, AtomsMixin
             if symbolic:
                 try:
                     cache[dps] = BranchData(self._num, self._factor, dps, evaluator=self._num_full,
-                                            reuse=reuse)
+                                            reuse=reuse, positive=is_positive_by_construction(self))
                 except ValueError:  # a factor vanishes at these values: the exact route
                     symbolic = False
             if not symbolic:
-                cache[dps] = BranchData(self._num, self._reduced, dps, reuse=reuse)
+                cache[dps] = BranchData(self._num, self._reduced, dps, reuse=reuse,
+                                        positive=is_positive_by_construction(self))
             if getattr(cache[dps], "reused", False):
                 self._confirm_reuse(dps, before)  # may drop it and classify afresh
                 return self._branch(dps)

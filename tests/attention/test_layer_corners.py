@@ -268,3 +268,49 @@ def test_unresolved_edge_zone_refuses_in_bounded_time():
     with pytest.raises(ArithmeticError, match="could not be resolved in float64"):
         values_law(0.02, 1, 0.001, 0.001).support()
     assert time.perf_counter() - t0 < 120
+
+
+#: MQA layers with a gap (e, 0), e ~ −3e-14 … −1e-10, between a branch point and the atom
+#: at 0: mha-34 of the property suite and γ_V = 0.02 beside it (they raised), and h = 2 and
+#: γ_O = 0.9 beside it (they built, with float64 G on the gap 1.3e-6 and 2.5e-10 off)
+GAP_BESIDE_ZERO = [
+    (0.01275288995214442, 1, 0.0011906843174842052, 0.01941462568558816, 0.9930612280370037),
+    (0.01275288995214442, 1, 0.0011906843174842052, 0.02, 0.9930612280370037),
+    (0.01275288995214442, 2, 0.0011906843174842052, 0.01941462568558816, 0.9930612280370037),
+    (0.01275288995214442, 1, 0.0011906843174842052, 0.01941462568558816, 0.9),
+]
+
+
+@pytest.mark.parametrize("args", GAP_BESIDE_ZERO)
+def test_gap_beside_the_atom_below_zero(args):
+    """Issue 21 item 18: these raised "branch continuation did not reach the real axis" at
+    the gap's midpoint (~−1.6e-14, 40 decades below the continuation's start); two sheets
+    there share the pole's residue (real roots 4.8e-10 apart), and the float64 roots could not
+    tell them apart.  The gap is continued along the axis from the gap on its left (the law
+    is on [0, ∞)), and G on it is taken at the reference precision where float64 does not
+    decide.  Right values: the atom 1 − γ_V (the value projection's rank γ_V·n bounds the
+    output's), and G(x) = (1 − γ_V)/x + ∫ρ(t)/(x − t) dt at the gap's midpoint (scipy's
+    quadrature of the density on the support, which this fix does not touch): the wrong
+    sheet is 2.9e4 away, 4.8e-10 of G."""
+    from scipy import integrate
+
+    beta, h, gk, gv, go = args
+    law = mha_output_law(beta, h, gk, gv, go, sharing="mqa")
+    support = law.support()
+    (x0, m0), = law.atoms()
+    with mpmath.workdps(40):
+        atom = 1 - mpmath.mpf(gv)
+    assert x0 == 0.0 and abs(m0 - float(atom)) <= 1e-15
+    bps = law._branch(None).breakpoints
+    e = max(b for b in bps if b < 0)
+    assert -1e-9 < e < -1e-14  # the tiny gap (e, 0) is there
+    x = float(e) / 2
+    regular = sum(integrate.quad(lambda t: law.pdf(t) / (x - t), a, b, limit=200,
+                                 epsabs=0, epsrel=1e-12)[0] for a, b in support)
+    with mpmath.workdps(40):
+        ref = atom / mpmath.mpf(x) + mpmath.mpf(regular)
+    g = complex(law.cauchy_transform(x))
+    assert g.imag == 0 and abs(g.real / float(ref) - 1) <= 1e-13, (g, ref)
+    g30 = law.cauchy_transform(x, dps=30)
+    with mpmath.workdps(40):
+        assert abs(mpmath.re(g30) / ref - 1) <= mpmath.mpf(10) ** -18, (g30, ref)
