@@ -311,21 +311,25 @@ class MarchenkoPastur(AlgebraicLaw):
 
     @property
     def _edge_data(self):
-        """(a, b, a − float(a), b − float(b)) from reference-precision arithmetic: x − a and
-        b − x then keep their relative accuracy next to the edges,
-        (b − x) = (float(b) − x) + (b − float(b))."""
+        """(A, B, A − float(A), B − float(B)) for the ends A, B = s·a, s·b of the law (s its
+        dilation) from reference-precision arithmetic: x − A and B − x then keep their
+        relative accuracy next to the edges, (B − x) = (float(B) − x) + (B − float(B)), with
+        no rounding of x/s (FreePoisson(876): x/s rounded by 1e-7 of the distance at 1e-8 of
+        the width from the end, and the density with it)."""
         d = self.__dict__.get("_edge_data_")
         if d is None:
             with workdps(FLOAT_REFERENCE_DPS):
                 a, b = _edges(MPMATH, self._y_mp())
+                s = self._dil_mp()
+                a, b = s * a, s * b
                 af, bf = float(a), float(b)
                 d = self.__dict__["_edge_data_"] = (af, bf, float(a - af), float(b - bf))
         return d
 
     def _pdf_float(self, x):
-        s = self._dil
+        # ρ_s(x) = ρ(x/s)/s = √((B − x)(x − A))/(2π y x s) at the dilated ends A, B
         a, b, ca, cb = self._edge_data
-        out = _mp_pdf(x / s, self.ratio, a, b, ca, cb) / s
+        out = _mp_pdf(x, self.ratio, a, b, ca, cb) / self._dil
         out[np.isnan(x)] = np.nan
         return out
 

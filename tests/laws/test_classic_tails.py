@@ -291,3 +291,26 @@ def test_quantile_arrays_are_the_smallest_double(name):
     assert np.all(law.cdf(x) >= q) and np.all((law.cdf(np.nextafter(x, -np.inf)) < q) | (x == lo))
     xs = law.isf(q)
     assert np.all(law.sf(xs) <= q) and np.all((law.sf(np.nextafter(xs, -np.inf)) > q) | (xs == lo))
+
+
+@pytest.mark.parametrize("rate", [876.0818564105962, 912.1041805578151, 0.3])
+def test_free_poisson_density_next_to_its_ends(rate):
+    """FreePoisson(t) = D_t MP_{1/t}: its float64 density evaluated MP's at x/t, whose rounding
+    is ~1e-16·b/(b − x) of the distance to the end b, 1e-7 at 1e-8 of the width for t = 876
+    (b/w = 7.9: the property suite's freepoisson-516/-805 tails, 2e-8 off).  The distances
+    now come from the dilated ends at reference precision: next to both ends and inside, the
+    density equals the closed form √((b − x)(x − a))/(2π y x t) at 40 digits (y = 1/t, the
+    ends t(1 ∓ √y)²) to 4 ulps."""
+    law = FreePoisson(rate)
+    (lo, hi), = law.support()
+    w = hi - lo
+    xs = [hi - 1e-8 * w, hi - 1e-5 * w, lo + 1e-8 * w, lo + 1e-12 * w, 0.5 * (lo + hi)]
+    got = law.pdf(np.array(xs))
+    with mpmath.workdps(40):
+        t = mpmath.mpf(rate)
+        y = 1 / t
+        a, b = t * (1 - mpmath.sqrt(y)) ** 2, t * (1 + mpmath.sqrt(y)) ** 2
+        for x, g in zip(xs, got):
+            xm = mpmath.mpf(x)
+            exact = mpmath.sqrt((b - xm) * (xm - a)) / (2 * mpmath.pi * y * xm * t)
+            assert abs(g / float(exact) - 1) <= 4 * np.finfo(float).eps, (x, g, exact)
