@@ -279,9 +279,15 @@ class AlgebraicLaw(DensityMixin, BranchMixin, PathsMixin, LocalMixin, AtomsMixin
             return super().moment(k, dps, method)
         if k == 0:
             return 1.0 if dps is None else self._mp_number(1, dps)
-        value = self._moments_mp(k, FLOAT_REFERENCE_DPS if dps is None else dps)[k - 1]
         if dps is None:
-            return float(value)
+            # the rounded values kept beside the reference-precision ones (a float moment is
+            # asked in loops over k: no slice or mpf conversion per call)
+            floats = self.__dict__.setdefault("_float_moments", [])
+            if len(floats) < k:
+                floats[:] = [float(v) for v in self._moments_mp(max(k, 2 * len(floats)),
+                                                                 FLOAT_REFERENCE_DPS)]
+            return floats[k - 1]
+        value = self._moments_mp(k, dps)[k - 1]
         with mpmath.workdps(dps):
             return +value
 
