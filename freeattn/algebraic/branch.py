@@ -24,7 +24,8 @@ import numpy as np
 from .._context import FLOAT_EPS, FLOAT_REFERENCE_DPS, MPMATH, TINY, tolerance, workdps
 from ..quadrature.theta import theta_of_x as _theta_of_x, x_of_theta as _x_of_theta
 from .local import _FLOAT_RANGE_DECADES, _SAME_SHEET, edge_root, edge_root_scaled
-from .numeric import _TABLE_NODES
+from .numeric import _TABLE_NODES, relative_imag
+from .roots import horner_with_derivative
 
 __all__ = ["BranchMixin"]
 
@@ -554,8 +555,7 @@ class BranchMixin:
                 r = self._num.roots(x[m])
                 g = bd.select(r, info, x[m])
                 g = self._num.newton(g, x[m] + 0j, steps=2)[0].real + 0j
-                with np.errstate(invalid="ignore", divide="ignore"):
-                    rel = np.sort(np.where(np.isfinite(r), np.abs(r.imag) / np.abs(r), np.inf), axis=1)
+                rel = np.sort(relative_imag(r), axis=1)
                 n = info["nreal"]
                 unclear = rel[:, n - 1] > _GAP_REAL_CLEAR
                 if n < rel.shape[1]:
@@ -574,15 +574,10 @@ class BranchMixin:
     def _gap_root_condition(self, g, x):
         """Relative condition Σ_k |c_k(x)||g|^k / (|g|·|∂_G P(g, x)|) of the real roots g of
         P(·, x) (the relative error of a float64 root is about this × eps)."""
-        C = self._num.coeffs_at(x)
+        C = self._num.coeffs_at(x)  # highest power of G first
         ag = np.abs(g)
-        size = np.zeros(g.shape)
-        p = np.zeros(g.shape)
-        dp = np.zeros(g.shape)
-        for row in C:  # Horner, highest power of G first
-            dp = dp * g + p
-            p = p * g + row.real
-            size = size * ag + np.abs(row)
+        _, dp = horner_with_derivative(list(C.real), g)
+        size, _ = horner_with_derivative(list(np.abs(C)), ag)
         with np.errstate(divide="ignore", invalid="ignore"):
             cond = size / (ag * np.abs(dp))
         return np.where(np.isfinite(cond), cond, np.inf)

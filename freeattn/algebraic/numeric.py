@@ -134,6 +134,15 @@ def structure_key(P):
         return None
 
 
+def relative_imag(roots):
+    """|Im r|/|r| of float64 roots (∞ where a root is not finite): how far each is from the
+    axis, scale-free (next to a pole a near-multiple root of size m/δ comes out of float64
+    with an Im of ~cond·eps·|r|, absolutely larger than a genuine complex pair of modest size,
+    not relatively)."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(np.isfinite(roots), np.abs(roots.imag) / np.abs(roots), np.inf)
+
+
 #: the steps of BranchData._across, as digits below the smaller width (the first decides
 #: almost every crossing; the smaller ones separate sheets that share a pole's residue)
 _ACROSS_STEP_DIGITS = (4, 8, 12)
@@ -493,8 +502,8 @@ class BranchData:
         info = {"lo": lo, "hi": hi, "lo_mp": None if i == 0 else bps[i - 1],
                 "hi_mp": None if i == len(bps) else bps[i], "mid": float(mid),
                 "mid_mp": mid, "g_mid": complex(g)}
-        real = [ri for ri in r if abs(mpmath.im(ri)) <= thr * (abs(ri) + 1)]
-        info["nreal"] = len(real)
+        reals = self._real_parts(r, thr)
+        info["nreal"] = len(reals)
         if abs(mpmath.im(g)) > thr * (abs(g) + 1):
             info["support"] = True
             n_neg = sum(1 for ri in r if mpmath.im(ri) < -thr * (abs(ri) + 1))
@@ -502,7 +511,6 @@ class BranchData:
         else:
             info["support"] = False
             info["rule"] = "real"
-            reals = sorted(mpmath.re(ri) for ri in real)
             info["index"] = min(range(len(reals)), key=lambda k: abs(reals[k] - mpmath.re(g)))
         return info
 
@@ -700,10 +708,10 @@ class BranchData:
             return None
         k, nreal = across
         r = self.numpoly.roots_mp(mid)
-        reals = sorted((ri for ri in r if abs(mpmath.im(ri)) <= thr * (abs(ri) + 1)), key=mpmath.re)
+        reals = self._real_parts(r, thr)
         if len(reals) != nreal:
             return None
-        g = self.numpoly.newton_mp(mpmath.mpc(mpmath.re(reals[k])), mid)
+        g = self.numpoly.newton_mp(mpmath.mpc(reals[k]), mid)
         return self._interval_info(i, mid, r, g, thr)
 
     def _continue_gaps(self, intervals):
@@ -733,11 +741,15 @@ class BranchData:
                 if nreal != b["nreal"]:
                     break
                 if k != b["index"]:
-                    thr = tolerance(mpmath.mp.dps * 3 // 5)
-                    rm = sorted(mpmath.re(r) for r in npoly.roots_mp(b["mid_mp"])
-                                if abs(mpmath.im(r)) <= thr * (abs(r) + 1))
+                    rm = self._real_parts(npoly.roots_mp(b["mid_mp"]),
+                                          tolerance(mpmath.mp.dps * 3 // 5))
                     b["index"] = k
                     b["g_mid"] = complex(mpmath.re(rm[k]))
+
+    @staticmethod
+    def _real_parts(roots, thr):
+        """The real parts, sorted, of the mpmath roots that are real to ``thr`` (relative)."""
+        return sorted(mpmath.re(r) for r in roots if abs(mpmath.im(r)) <= thr * (abs(r) + 1))
 
     def _across(self, a, b, e, side):
         """(index among the sorted real roots, their number) of the branch just across the
@@ -766,8 +778,7 @@ class BranchData:
             if not (np.isfinite(gp) and gp.real < 0):  # G′ < 0 off the support
                 return None
             pred = ga + mpmath.mpf(gp.real) * 2 * d
-            rb = npoly.roots_mp(xb)
-            reals = sorted(mpmath.re(r) for r in rb if abs(mpmath.im(r)) <= thr * (abs(r) + 1))
+            reals = self._real_parts(npoly.roots_mp(xb), thr)
             if not reals:
                 return None
             dist = sorted((abs(r - pred), k) for k, r in enumerate(reals))
@@ -788,13 +799,9 @@ class BranchData:
                 return roots[np.arange(len(roots)), np.argmin(rel, axis=1)]
             return self._track(roots, info, x)
         nreal = info["nreal"]
-        # the real roots are those with the smallest |Im| relative to |root|: next to a pole
-        # a near-multiple root of size m/δ (sheets sharing the pole's residue) comes out of
-        # float64 with an Im of ~cond·eps·|root|, absolutely larger than a genuine complex
-        # pair of modest size (mha-34: 2.6e7 at 6e13 against 1518 ± 3.6e7i), not relatively
-        with np.errstate(invalid="ignore", divide="ignore"):
-            rel = np.where(np.isfinite(roots), np.abs(roots.imag) / np.abs(roots), np.inf)
-        order = np.argsort(rel, axis=1)[:, :nreal]
+        # the real roots are those with the smallest relative |Im| (mha-34: 2.6e7 at 6e13
+        # beside a genuine pair 1518 ± 3.6e7i)
+        order = np.argsort(relative_imag(roots), axis=1)[:, :nreal]
         reals = np.take_along_axis(roots, order, axis=1)
         srt = np.sort(reals.real, axis=1)
         return srt[:, info["index"]] + 0j

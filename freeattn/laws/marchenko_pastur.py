@@ -284,13 +284,7 @@ class MarchenkoPastur(AlgebraicLaw):
         """(s·a, s·b) correctly rounded from reference-precision arithmetic: the ends the cdf
         tables use (float64 arithmetic on (1 ∓ √y)²·s was an ulp or two off, so that ppf/isf
         answered from the tables' ends fell outside the reported support)."""
-        d = self.__dict__.get("_float_support_")
-        if d is None:
-            with workdps(FLOAT_REFERENCE_DPS):
-                a, b = _edges(MPMATH, self._y_mp())
-                s = self._dil_mp()
-                d = self.__dict__["_float_support_"] = (float(s * a), float(s * b))
-        return d
+        return self._edge_data[:2]
 
     @mp_route
     def _support(self, dps):
